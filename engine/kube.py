@@ -1,0 +1,330 @@
+"""The one door to the API server: plain JSON dicts over a kept-alive connection pool.
+
+Only this module imports the official ``kubernetes`` client, and only for what it
+does well: reading a kubeconfig or the in-cluster service account (including exec
+plugins and token refresh).  Requests go through urllib3 directly with JSON
+bodies, because the client's generated model classes cost about ten times the CPU
+and memory of plain dicts (see ``bench/``).  Resources are found by discovery
+(``apiVersion`` + ``kind`` -> plural and scope), never by generated API classes.
+
+Every write Stencil makes uses the single field manager ``FIELD_MANAGER``, set
+here and nowhere else: changing it would orphan the fields owned on every object.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.parse
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import urllib3
+
+from engine import errors
+
+FIELD_MANAGER = "stencil"
+
+Obj = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A REST resource found by discovery."""
+
+    group: str
+    version: str
+    kind: str
+    plural: str
+    namespaced: bool
+
+    @property
+    def api_version(self) -> str:
+        return f"{self.group}/{self.version}" if self.group else self.version
+
+    def path(self, namespace: str | None = None, name: str | None = None, sub: str | None = None) -> str:
+        base = f"/apis/{self.group}/{self.version}" if self.group else f"/api/{self.version}"
+        if self.namespaced and namespace:
+            base += f"/namespaces/{namespace}"
+        base += f"/{self.plural}"
+        if name:
+            base += f"/{name}"
+        if sub:
+            base += f"/{sub}"
+        return base
+
+
+def split_api_version(api_version: str) -> tuple[str, str]:
+    group, _, version = api_version.rpartition("/")
+    return group, version
+
+
+class Kube:
+    """A thread-safe client for raw JSON requests, with discovery."""
+
+    def __init__(self, configuration: Any, pool_size: int = 32) -> None:
+        self._config = configuration
+        self._host = configuration.host.rstrip("/")
+        self._pool = urllib3.PoolManager(
+            num_pools=4,
+            maxsize=pool_size,
+            block=False,
+            cert_reqs="CERT_REQUIRED" if configuration.verify_ssl else "CERT_NONE",
+            ca_certs=configuration.ssl_ca_cert,
+            cert_file=configuration.cert_file,
+            key_file=configuration.key_file,
+            assert_hostname=configuration.assert_hostname,
+        )
+        self._resources: dict[tuple[str, str], Resource] = {}
+        self._discovery_lock = threading.Lock()
+
+    # -- construction ---------------------------------------------------
+
+    @classmethod
+    def from_kubeconfig(cls, path: str | None = None, context: str | None = None, **kw: Any) -> Kube:
+        from kubernetes import client, config  # the only place the official client is used
+
+        configuration = client.Configuration()
+        config.load_kube_config(config_file=path, context=context, client_configuration=configuration)
+        return cls(configuration, **kw)
+
+    @classmethod
+    def in_cluster(cls, **kw: Any) -> Kube:
+        from kubernetes import client, config
+
+        configuration = client.Configuration()
+        config.load_incluster_config(client_configuration=configuration)
+        return cls(configuration, **kw)
+
+    @classmethod
+    def auto(cls, kubeconfig: str | None = None, context: str | None = None, **kw: Any) -> Kube:
+        """The kubeconfig if one is given or found, else the in-cluster config."""
+        import os
+
+        if kubeconfig or os.environ.get("KUBECONFIG") or os.path.exists(os.path.expanduser("~/.kube/config")):
+            return cls.from_kubeconfig(kubeconfig, context, **kw)
+        return cls.in_cluster(**kw)
+
+    # -- transport ------------------------------------------------------
+
+    def _headers(self, content_type: str | None) -> dict[str, str]:
+        headers = {"Accept": "application/json"}
+        if content_type:
+            headers["Content-Type"] = content_type
+        token = self._config.get_api_key_with_prefix("authorization") or self._config.get_api_key_with_prefix(
+            "BearerToken"
+        )
+        if token:
+            headers["Authorization"] = token
+        return headers
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        query: Mapping[str, str] | None = None,
+        content_type: str | None = None,
+        timeout: float | None = 60.0,
+    ) -> Any:
+        """One request; the decoded JSON answer, or an ``ApiError``."""
+        url = self._host + path
+        if query:
+            url += "?" + urllib.parse.urlencode(query)
+        data = None
+        if body is not None:
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            content_type = content_type or "application/json"
+        response = self._pool.request(
+            method,
+            url,
+            body=data,
+            headers=self._headers(content_type),
+            timeout=urllib3.Timeout(connect=10.0, read=timeout),
+            retries=False,
+        )
+        payload = response.data
+        if response.status >= 400:
+            try:
+                decoded = json.loads(payload)
+            except ValueError:
+                decoded = {"message": payload.decode(errors="replace")[:500]}
+            raise errors.api_error(response.status, decoded, f"{method} {path}")
+        if not payload:
+            return None
+        if response.headers.get("Content-Type", "").startswith("application/json"):
+            return json.loads(payload)
+        return payload.decode()
+
+    # -- discovery ------------------------------------------------------
+
+    def resource(self, api_version: str, kind: str) -> Resource:
+        """The REST resource serving ``kind`` in ``api_version``; rediscovers on a miss."""
+        key = (api_version, kind)
+        found = self._resources.get(key)
+        if found is not None:
+            return found
+        with self._discovery_lock:
+            self._discover(api_version)
+        found = self._resources.get(key)
+        if found is None:
+            raise errors.NotFound(404, f"the server has no resource for kind {kind} in {api_version}")
+        return found
+
+    def forget(self, api_version: str) -> None:
+        """Drop discovery for a group version (after a CRD changed)."""
+        for key in [k for k in self._resources if k[0] == api_version]:
+            del self._resources[key]
+
+    def _discover(self, api_version: str) -> None:
+        group, version = split_api_version(api_version)
+        path = f"/apis/{group}/{version}" if group else f"/api/{version}"
+        try:
+            listing = self.request("GET", path)
+        except errors.NotFound:
+            return
+        for item in listing.get("resources", []):
+            if "/" in item["name"]:
+                continue  # subresources
+            self._resources[(api_version, item["kind"])] = Resource(
+                group, version, item["kind"], item["name"], bool(item["namespaced"])
+            )
+
+    # -- verbs ------------------------------------------------------------
+
+    def get(self, res: Resource, name: str, namespace: str | None = None) -> Obj | None:
+        try:
+            obj: Obj = self.request("GET", res.path(namespace, name))
+        except errors.NotFound:
+            return None
+        return obj
+
+    def list(
+        self,
+        res: Resource,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        limit: int = 500,
+    ) -> tuple[list[Obj], str]:
+        """Every object, paged; and the list's resourceVersion to watch from."""
+        items: list[Obj] = []
+        query: dict[str, str] = {"limit": str(limit)}
+        if label_selector:
+            query["labelSelector"] = label_selector
+        while True:
+            page = self.request("GET", res.path(namespace), query=query)
+            for item in page.get("items", []):
+                item.setdefault("apiVersion", res.api_version)
+                item.setdefault("kind", res.kind)
+                items.append(item)
+            token = page.get("metadata", {}).get("continue")
+            if not token:
+                return items, page["metadata"]["resourceVersion"]
+            query["continue"] = token
+
+    def watch(
+        self,
+        res: Resource,
+        resource_version: str,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        timeout_seconds: int = 300,
+    ) -> Iterator[tuple[str, Obj]]:
+        """Watch events ``(type, object)`` from a resourceVersion, with bookmarks.
+
+        Ends when the server closes the watch; raises ``Gone`` when the version
+        is too old, so the caller relists.
+        """
+        query = {
+            "watch": "true",
+            "resourceVersion": resource_version,
+            "allowWatchBookmarks": "true",
+            "timeoutSeconds": str(timeout_seconds),
+        }
+        if label_selector:
+            query["labelSelector"] = label_selector
+        url = self._host + res.path(namespace) + "?" + urllib.parse.urlencode(query)
+        response = self._pool.request(
+            "GET",
+            url,
+            headers=self._headers(None),
+            preload_content=False,
+            timeout=urllib3.Timeout(connect=10.0, read=timeout_seconds + 30),
+            retries=False,
+        )
+        try:
+            if response.status >= 400:
+                body = json.loads(response.read() or b"{}")
+                raise errors.api_error(response.status, body, f"watch {res.plural}")
+            buffer = b""
+            for chunk in response.stream(65536):
+                buffer += chunk
+                while b"\n" in buffer:
+                    line, buffer = buffer.split(b"\n", 1)
+                    if not line.strip():
+                        continue
+                    event = json.loads(line)
+                    if event["type"] == "ERROR":
+                        status = event["object"]
+                        raise errors.api_error(int(status.get("code", 500)), status, "watch error")
+                    yield event["type"], event["object"]
+        finally:
+            response.release_conn()
+
+    def apply(self, obj: Obj, *, force: bool = True, subresource: str | None = None) -> Obj:
+        """Server-side apply ``obj`` as ``FIELD_MANAGER``."""
+        res = self.resource(obj["apiVersion"], obj["kind"])
+        meta = obj["metadata"]
+        query = {"fieldManager": FIELD_MANAGER, "force": "true" if force else "false"}
+        result: Obj = self.request(
+            "PATCH",
+            res.path(meta.get("namespace"), meta["name"], subresource),
+            json.dumps(obj).encode(),
+            query=query,
+            content_type="application/apply-patch+yaml",
+        )
+        return result
+
+    def create(self, obj: Obj) -> Obj:
+        res = self.resource(obj["apiVersion"], obj["kind"])
+        result: Obj = self.request(
+            "POST", res.path(obj["metadata"].get("namespace")), obj, query={"fieldManager": FIELD_MANAGER}
+        )
+        return result
+
+    def patch_status(self, res: Resource, name: str, namespace: str | None, status: Obj) -> Obj:
+        """Replace ``.status`` through the status subresource in one merge patch."""
+        result: Obj = self.request(
+            "PATCH",
+            res.path(namespace, name, "status"),
+            {"status": status},
+            query={"fieldManager": FIELD_MANAGER},
+            content_type="application/merge-patch+json",
+        )
+        return result
+
+    def delete(
+        self,
+        res: Resource,
+        name: str,
+        namespace: str | None = None,
+        *,
+        uid: str | None = None,
+        propagation: str = "Background",
+    ) -> bool:
+        """Delete, only if the object still has ``uid``; False if it was already gone."""
+        body: Obj = {"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": propagation}
+        if uid:
+            body["preconditions"] = {"uid": uid}
+        try:
+            self.request("DELETE", res.path(namespace, name), body)
+        except errors.NotFound:
+            return False
+        return True
+
+    def metrics(self) -> str:
+        """The API server's own Prometheus metrics (needs access to ``/metrics``)."""
+        text: str = self.request("GET", "/metrics")
+        return text

@@ -1,0 +1,286 @@
+"""Finding, or building from Go modules, the binaries of a local control plane.
+
+A test machine here has Go and a Go module proxy but no way to download the
+release binaries that kind, minikube or setup-envtest fetch.  So the binaries
+are built from source, once, into a cache outside the repository that is keyed
+by the component's version and the Go version that built it.
+
+Order of preference for every binary:
+
+1. an explicit path in ``STENCIL_<NAME>`` (``STENCIL_KUBE_APISERVER=/opt/kube-apiserver``);
+2. ``$KUBEBUILDER_ASSETS/<name>`` (controller-runtime's envtest layout);
+3. the cache (``$STENCIL_CACHE_DIR`` or ``~/.cache/stencil``), built on demand.
+
+``k8s.io/kubernetes`` cannot be ``go install``-ed: its go.mod replaces every
+``k8s.io/*`` staging module with a ``./staging/...`` path.  We build it from a
+throw-away wrapper module that requires it and replaces each staging module
+with the matching published ``v0.X.Y`` release, a list generated from the real
+go.mod.  etcd's server module has the same problem for the same reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+KUBERNETES_VERSION = "v1.34.4"
+ETCD_VERSION = "v3.6.16"
+KWOK_VERSION = "v0.7.0"
+HELM_VERSION = "v3.19.5"
+
+KUBE_COMMANDS = ("kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl")
+
+
+class BuildError(RuntimeError):
+    """A component could not be built; the message names it and quotes Go."""
+
+
+@dataclass(frozen=True)
+class Component:
+    """One cached build: the binaries it yields and how to make them."""
+
+    key: str  # cache folder name, e.g. "kubernetes-v1.34.4"
+    binaries: tuple[str, ...]
+
+
+KUBERNETES = Component(f"kubernetes-{KUBERNETES_VERSION}", KUBE_COMMANDS)
+ETCD = Component(f"etcd-{ETCD_VERSION}", ("etcd",))
+KWOK = Component(f"kwok-{KWOK_VERSION}", ("kwok",))
+HELM = Component(f"helm-{HELM_VERSION}", ("helm",))
+COMPONENTS = (ETCD, KUBERNETES, KWOK, HELM)
+_BY_BINARY = {name: c for c in COMPONENTS for name in c.binaries}
+
+
+def cache_root() -> Path:
+    explicit = os.environ.get("STENCIL_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "stencil"
+
+
+def go_version() -> str:
+    try:
+        out = subprocess.run(
+            ["go", "env", "GOVERSION"], check=True, capture_output=True, text=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise BuildError(f"Go is needed to build the control plane binaries: {exc}") from exc
+    return out
+
+
+def component_dir(component: Component, go: str | None = None) -> Path:
+    return cache_root() / "bin" / f"{component.key}-{go or go_version()}"
+
+
+def _env_name(binary: str) -> str:
+    return "STENCIL_" + binary.upper().replace("-", "_")
+
+
+def find(binary: str) -> Path | None:
+    """Where ``binary`` already is, without building anything."""
+    explicit = os.environ.get(_env_name(binary))
+    if explicit:
+        return Path(explicit)
+    assets = os.environ.get("KUBEBUILDER_ASSETS")
+    if assets and (Path(assets) / binary).is_file():
+        return Path(assets) / binary
+    component = _BY_BINARY[binary]
+    root = cache_root() / "bin"
+    if root.is_dir():
+        # Any Go version's build of the right component version will do for
+        # finding; ensure() prefers the current Go's and builds it if absent.
+        for candidate in sorted(root.glob(f"{component.key}-go*"), reverse=True):
+            if (candidate / binary).is_file():
+                return candidate / binary
+    return None
+
+
+def ensure(binaries: Iterable[str], log: "_Log | None" = None) -> dict[str, Path]:
+    """Paths to every named binary, building the missing components."""
+    log = log or _Log()
+    paths: dict[str, Path] = {}
+    for binary in binaries:
+        found = find(binary)
+        if found is None:
+            component = _BY_BINARY[binary]
+            _build(component, log)
+            found = find(binary)
+            if found is None:
+                raise BuildError(f"{component.key}: build finished but {binary} is missing")
+        paths[binary] = found
+    return paths
+
+
+class _Log:
+    def __call__(self, message: str) -> None:
+        print(f"[stencil binaries] {message}", file=sys.stderr, flush=True)
+
+
+def _build(component: Component, log: _Log) -> None:
+    go = go_version()
+    target = component_dir(component, go)
+    log(f"building {component.key} with {go} into {target} (a cold build takes minutes)")
+    started = time.monotonic()
+    staging = Path(tempfile.mkdtemp(prefix=f".{component.key}-", dir=_ensure_dir(target.parent)))
+    try:
+        builder = {
+            KUBERNETES.key: _build_kubernetes,
+            ETCD.key: _build_etcd,
+            KWOK.key: _build_kwok,
+            HELM.key: _build_helm,
+        }[component.key]
+        builder(staging, log)
+        if target.exists():
+            shutil.rmtree(target)
+        staging.rename(target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    log(f"built {component.key} in {time.monotonic() - started:.0f}s")
+
+
+def _ensure_dir(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _go(args: Sequence[str], cwd: Path, what: str, log: _Log, env: dict[str, str] | None = None) -> str:
+    full_env = {**os.environ, "CGO_ENABLED": "0", "GOFLAGS": "-mod=mod", **(env or {})}
+    log(f"{what}: go {' '.join(args[:3])}{' ...' if len(args) > 3 else ''}")
+    proc = subprocess.Popen(
+        ["go", *args], cwd=cwd, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    done = threading.Event()
+    started = time.monotonic()
+
+    def heartbeat() -> None:
+        while not done.wait(30):
+            log(f"{what}: still working ({time.monotonic() - started:.0f}s)")
+
+    thread = threading.Thread(target=heartbeat, daemon=True)
+    thread.start()
+    output, _ = proc.communicate()
+    done.set()
+    if proc.returncode != 0:
+        raise BuildError(f"{what} failed (go {' '.join(args)}):\n{output[-6000:]}")
+    return output
+
+
+def _wrapper(directory: Path, module_path: str, version: str, replaces: dict[str, str]) -> None:
+    lines = ["module stencil.local/build", "", "go 1.24", "", f"require {module_path} {version}", ""]
+    for old, new in sorted(replaces.items()):
+        lines.append(f"replace {old} => {new}")
+    (directory / "go.mod").write_text("\n".join(lines) + "\n")
+
+
+def _download_gomod(module: str, version: str, cwd: Path, log: _Log) -> str:
+    out = _go(["mod", "download", "-json", f"{module}@{version}"], cwd, f"download {module}", log)
+    info = json.loads(out[out.index("{") :])
+    return Path(info["GoMod"]).read_text()
+
+
+_STAGING_REPLACE = re.compile(r"^\s*(?:replace\s+)?(k8s\.io/[\w.\-/]+)\s+=>\s+\./staging/", re.M)
+
+
+def staging_replacements(kubernetes_gomod: str, kubernetes_version: str) -> dict[str, str]:
+    """Map each staging module replaced in k8s.io/kubernetes's go.mod to its release.
+
+    Kubernetes vX.Y.Z publishes its staging modules as v0.Y.Z.
+    """
+    major_minor_patch = kubernetes_version.lstrip("v").split(".")
+    staging_version = f"v0.{major_minor_patch[1]}.{major_minor_patch[2]}"
+    modules = _STAGING_REPLACE.findall(kubernetes_gomod)
+    if not modules:
+        raise BuildError("found no ./staging replace directives in k8s.io/kubernetes go.mod")
+    return {m: f"{m} {staging_version}" for m in modules}
+
+
+def version_ldflags(version: str) -> str:
+    """-X flags stamping the release into component-base and client-go."""
+    major, minor = version.lstrip("v").split(".")[:2]
+    values = {
+        "gitVersion": version,
+        "gitMajor": major,
+        "gitMinor": minor,
+        "gitTreeState": "clean",
+        "gitCommit": "0000000000000000000000000000000000000000",
+        "buildDate": "1970-01-01T00:00:00Z",
+    }
+    flags = ["-s", "-w"]
+    for package in ("k8s.io/component-base/version", "k8s.io/client-go/pkg/version"):
+        flags += [f"-X {package}.{name}={value}" for name, value in values.items()]
+    return " ".join(flags)
+
+
+def _build_kubernetes(out: Path, log: _Log) -> None:
+    work = Path(tempfile.mkdtemp(prefix="stencil-k8s-build-"))
+    try:
+        _wrapper(work, "k8s.io/kubernetes", KUBERNETES_VERSION, {})
+        gomod = _download_gomod("k8s.io/kubernetes", KUBERNETES_VERSION, work, log)
+        _wrapper(work, "k8s.io/kubernetes", KUBERNETES_VERSION, staging_replacements(gomod, KUBERNETES_VERSION))
+        (work / "tools.go").write_text("package build\n")
+        packages = [f"k8s.io/kubernetes/cmd/{name}" for name in KUBE_COMMANDS]
+        _go(["get", *[f"{p}@{KUBERNETES_VERSION}" for p in packages]], work, "resolve kubernetes modules", log)
+        _go(
+            ["build", "-trimpath", "-ldflags", version_ldflags(KUBERNETES_VERSION), "-o", str(out), *packages],
+            work,
+            f"compile {', '.join(KUBE_COMMANDS)}",
+            log,
+        )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _build_etcd(out: Path, log: _Log) -> None:
+    work = Path(tempfile.mkdtemp(prefix="stencil-etcd-build-"))
+    try:
+        _wrapper(work, "go.etcd.io/etcd/server/v3", ETCD_VERSION, {})
+        (work / "tools.go").write_text("package build\n")
+        _go(["get", f"go.etcd.io/etcd/server/v3@{ETCD_VERSION}"], work, "resolve etcd modules", log)
+        _go(["build", "-trimpath", "-ldflags", "-s -w", "-o", str(out / "etcd"), "go.etcd.io/etcd/server/v3"],
+            work, "compile etcd", log)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _go_install(module_cmd: str, version: str, out: Path, log: _Log) -> None:
+    _go(["install", "-trimpath", "-ldflags", "-s -w", f"{module_cmd}@{version}"], out, f"install {module_cmd}",
+        log, env={"GOBIN": str(out), "GOFLAGS": ""})
+
+
+def _build_kwok(out: Path, log: _Log) -> None:
+    _go_install("sigs.k8s.io/kwok/cmd/kwok", KWOK_VERSION, out, log)
+
+
+def _build_helm(out: Path, log: _Log) -> None:
+    _go_install("helm.sh/helm/v3/cmd/helm", HELM_VERSION, out, log)
+
+
+ALL_BINARIES = tuple(name for c in COMPONENTS for name in c.binaries)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Build (or find) every binary and print where each one is."""
+    names = list(argv if argv is not None else sys.argv[1:]) or list(ALL_BINARIES)
+    try:
+        paths = ensure(names)
+    except BuildError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    for name, path in paths.items():
+        print(f"{name}\t{path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
