@@ -1,0 +1,15 @@
+"""A key added several times while it waits is handed out once."""
+
+from engine.queue import WorkQueue
+
+
+def test_key_added_repeatedly_while_waiting_is_handed_out_once() -> None:
+    queue = WorkQueue()
+    for _ in range(3):
+        queue.add("ns/a")
+    queue.add("ns/b")
+
+    assert len(queue) == 2
+    assert queue.get(timeout=0) == "ns/a"
+    assert queue.get(timeout=0) == "ns/b"
+    assert queue.get(timeout=0) is None

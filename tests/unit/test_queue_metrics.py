@@ -1,0 +1,56 @@
+"""The queue reports depth, waiting time and processing time to its observer."""
+
+from dataclasses import dataclass, field
+
+from engine.queue import WorkQueue
+
+
+@dataclass
+class Recorder:
+    depths: list[int] = field(default_factory=list)
+    adds: list[str] = field(default_factory=list)
+    waits: list[tuple[str, float]] = field(default_factory=list)
+    work: list[tuple[str, float]] = field(default_factory=list)
+    retries: list[str] = field(default_factory=list)
+
+    def depth(self, depth: int) -> None:
+        self.depths.append(depth)
+
+    def added(self, key: str) -> None:
+        self.adds.append(key)
+
+    def waited(self, key: str, seconds: float) -> None:
+        self.waits.append((key, seconds))
+
+    def processed(self, key: str, seconds: float) -> None:
+        self.work.append((key, seconds))
+
+    def retried(self, key: str) -> None:
+        self.retries.append(key)
+
+
+def test_observer_sees_time_from_add_to_get_and_from_get_to_done() -> None:
+    now = [100.0]
+    recorder = Recorder()
+    queue = WorkQueue(clock=lambda: now[0], observer=recorder)
+    queue.add("ns/a")
+    queue.add("ns/a")
+    now[0] += 2.0
+    queue.get(timeout=0)
+    now[0] += 0.5
+    assert queue.longest_running_seconds() == 0.5
+    queue.done("ns/a")
+
+    assert recorder.adds == ["ns/a"]
+    assert recorder.waits == [("ns/a", 2.0)]
+    assert recorder.work == [("ns/a", 0.5)]
+    assert recorder.depths == [1, 0]
+
+
+def test_observer_counts_retries() -> None:
+    recorder = Recorder()
+    queue = WorkQueue(clock=lambda: 0.0, observer=recorder)
+    queue.add_rate_limited("ns/a")
+    queue.add_rate_limited("ns/a")
+
+    assert recorder.retries == ["ns/a", "ns/a"]
