@@ -1,0 +1,402 @@
+"""The generic reconcile loop: one controller per kind, one engine for all kinds.
+
+``KindController.reconcile`` is the whole of Stencil's behaviour and reads top to
+bottom: load the parent from the cache, observe its children from the cache,
+render, plan, apply, prune, and write the status once.  The three decisions
+(``rendering.render``, ``planning.plan``, ``status.derive_status``) are pure; this
+module only moves data between them and the API server.
+
+``Engine`` is the shell around the controllers: it loads the kind folders and
+reloads them when their files change, keeps one informer per parent kind and
+one per child kind (children are found by Stencil's labels, so a cache holds
+only objects Stencil manages), routes child events to the parent's queue, and
+runs the workers.  The queue key is only ``namespace/name``: every reconcile
+re-reads everything it needs, so a missed or merged event costs nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine import errors, events, kinds, planning, rendering, status
+from engine.kube import Kube, Obj, Resource
+from engine.queue import WorkQueue
+from engine.watching import Informer, InformerSet
+
+log = logging.getLogger("stencil.controller")
+
+MANAGED_SELECTOR = f"{rendering.MANAGED_BY_LABEL}={rendering.MANAGED_BY_VALUE}"
+OWNER_INDEX = "parent-uid"
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a reconcile asks of the queue: nothing, or another look after a delay."""
+
+    requeue_after: float | None = None
+
+
+@dataclass
+class Options:
+    workers: int = 4
+    resync: float = 600.0
+    namespace: str | None = None  # watch one namespace, or all
+    reload_interval: float = 1.0  # how often the templates folder is checked for changes
+    on_reconcile: Callable[[str, str, str, float], None] | None = None  # kind, key, result, seconds
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _key(obj: Obj) -> str:
+    meta = obj["metadata"]
+    return f"{meta.get('namespace') or ''}/{meta['name']}"
+
+
+def owner_index(obj: Obj) -> list[str]:
+    """Index children by the uid of the parent that controls them."""
+    uid = planning.controller_uid(obj)
+    if uid is None:
+        uid = (obj.get("metadata", {}).get("labels") or {}).get(planning.PARENT_UID_LABEL)
+    return [uid] if uid else []
+
+
+class KindController:
+    """Reconciles the objects of one kind."""
+
+    def __init__(self, engine: Engine, kind: kinds.Kind | None, broken: kinds.BrokenKind | None,
+                 resource: Resource) -> None:
+        self.engine = engine
+        self.kind = kind
+        self.broken = broken
+        self.resource = resource
+        self.name = kind.name if kind else broken.name if broken else resource.kind
+        self.queue = WorkQueue()
+        self.parents: Informer = engine.informers.ensure(
+            resource, namespace=engine.options.namespace, on_event=self._on_parent_event,
+            resync_period=engine.options.resync,
+        )
+        self._workers: list[threading.Thread] = []
+        self._written_status: dict[str, Obj] = {}
+
+    # -- wiring -------------------------------------------------------------
+
+    def _on_parent_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
+        if type_ == "DELETED":
+            self._written_status.pop(_key(obj), None)
+            self.engine.recorder.forget(str(obj["metadata"].get("uid", "")))
+            return
+        self.queue.add(_key(obj))
+
+    def start(self, workers: int) -> None:
+        for i in range(workers):
+            thread = threading.Thread(target=self._work, name=f"{self.name}-worker-{i}", daemon=True)
+            thread.start()
+            self._workers.append(thread)
+
+    def stop(self) -> None:
+        self.queue.shutdown()
+
+    def replace(self, kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> None:
+        """A new version of the kind folder: reconcile every parent with it."""
+        self.kind, self.broken = kind, broken
+        for parent in self.parents.list():
+            self.queue.add(_key(parent))
+
+    def _work(self) -> None:
+        while True:
+            key = self.queue.get()
+            if key is None:
+                return
+            started = time.monotonic()
+            outcome = "success"
+            try:
+                result = self.reconcile(key)
+                self.queue.forget(key)
+                if result.requeue_after is not None:
+                    outcome = "requeue_after"
+                    self.queue.add_after(key, result.requeue_after)
+            except Exception as exc:  # retried with backoff; the status already says why
+                outcome = "error"
+                log.warning("reconcile %s %s failed: %s", self.name, key, exc,
+                            extra={"kind": self.name, "key": key}, exc_info=not isinstance(exc, errors.StencilError))
+                self.queue.add_rate_limited(key)
+            finally:
+                self.queue.done(key)
+                if self.engine.options.on_reconcile:
+                    self.engine.options.on_reconcile(self.name, key, outcome, time.monotonic() - started)
+
+    # -- the reconcile ----------------------------------------------------------
+
+    def reconcile(self, key: str) -> Result:
+        namespace, _, name = key.partition("/")
+        # 1. Load the parent from the cache; a deleted parent's children go with it (owner references).
+        parent = self.parents.get(namespace or None, name)
+        if parent is None or parent["metadata"].get("deletionTimestamp"):
+            return Result()
+        uid = parent["metadata"]["uid"]
+        # 2. Observe the children this parent controls, from the cache.
+        observed = self.engine.children_of(uid)
+        # A broken kind folder: say so on every parent, change nothing else.
+        if self.kind is None:
+            assert self.broken is not None
+            self._finish(parent, observed, status.Outcome(kind_error=self.broken.error))
+            return Result()
+        # 3. Render the desired children (pure; a template error is terminal until the input changes).
+        try:
+            desired = rendering.render(self.kind, parent, observed, is_namespaced=self.engine.is_namespaced)
+        except errors.StencilError as exc:
+            self._finish(parent, observed, status.Outcome(render_error=exc))
+            self.engine.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
+            return Result()
+        self.engine.watch_children(desired)
+        observed = self.engine.children_of(uid, also=desired)
+        # 4. Plan: what differs from the cache, what to prune, what belongs to someone else.
+        plan = planning.plan(desired, observed, uid)
+        desired_refs = tuple((c["apiVersion"], c["kind"], c["metadata"]["name"]) for c in desired)
+        # 5. Apply every child that is missing or drifted (server-side apply, one field manager).
+        conflicts = list(plan.conflicts)
+        try:
+            for apply in plan.applies:
+                conflict = self._apply(parent, apply)
+                if conflict:
+                    conflicts.append(conflict)
+        except errors.ApiError as exc:
+            self._finish(parent, observed, status.Outcome(apply_error=exc, desired=desired_refs))
+            self.engine.recorder.emit(parent, events.WARNING, "ApplyFailed", str(exc))
+            raise
+        # 6. Prune only after every apply succeeded, and only children this parent controls.
+        if not conflicts:
+            for prune in plan.prunes:
+                self._prune(parent, prune)
+        # 7. Derive the status from what is observed now and write it once, if it changed.
+        observed = self.engine.children_of(uid, also=desired)
+        self._finish(parent, observed, status.Outcome(conflicts=tuple(conflicts), desired=desired_refs))
+        for conflict in conflicts:
+            self.engine.recorder.emit(parent, events.WARNING, "ChildConflict", conflict)
+        return Result()
+
+    def _apply(self, parent: Obj, apply: planning.Apply) -> str | None:
+        """Server-side apply one child; a conflict description instead if it is not ours to take."""
+        child = apply.obj
+        if apply.create:
+            # Not in the cache: a rare path (creation, or a name held by an object we do not
+            # manage), so one GET decides whether applying would take over someone else's object.
+            res = self.engine.kube.resource(child["apiVersion"], child["kind"])
+            existing = self.engine.kube.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
+            if existing is not None:
+                if not planning.controlled_by(existing, parent["metadata"]["uid"]):
+                    r = planning.ref(child)
+                    return f"{planning.describe(r)} already exists and is not controlled by this {parent['kind']}"
+                if planning.contains(existing, child):
+                    return None
+        applied = self.engine.kube.apply(child)
+        self.engine.remember(applied)
+        self.engine.count("apply", self.name)
+        verb = "Created" if apply.create else "Updated"
+        self.engine.recorder.emit(parent, events.NORMAL, verb,
+                                  f"{verb} {planning.describe(planning.ref(child))}")
+        return None
+
+    def _prune(self, parent: Obj, prune: planning.Prune) -> None:
+        res = self.engine.kube.resource(prune.api_version, prune.kind)
+        try:
+            self.engine.kube.delete(res, prune.name, prune.namespace or None, uid=prune.uid)
+        except errors.Conflict:
+            return  # the uid precondition failed: that object is not the one we meant
+        self.engine.count("prune", self.name)
+        self.engine.recorder.emit(parent, events.NORMAL, "Pruned", f"Deleted {prune.kind} {prune.name}: "
+                                  "no longer rendered")
+
+    def _finish(self, parent: Obj, observed: list[Obj], outcome: status.Outcome) -> None:
+        """Write the parent's status through the status subresource, once, only if it changed."""
+        assert self.kind is not None or self.broken is not None
+        kind = self.kind or _placeholder(self.broken)
+        new = status.derive_status(kind, parent, observed, outcome, _now())
+        key = _key(parent)
+        if not status.status_changed(parent.get("status"), new) or self._written_status.get(key) == new:
+            return
+        meta = parent["metadata"]
+        self.engine.kube.patch_status(self.resource, meta["name"], meta.get("namespace"), new)
+        self._written_status[key] = new
+        self.engine.count("status", self.name)
+
+
+@dataclass
+class Engine:
+    """Loads kinds, keeps the caches, and runs one controller per kind."""
+
+    kube: Kube
+    templates: Path
+    options: Options = field(default_factory=Options)
+    counters: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.informers = InformerSet(self.kube)
+        self.recorder = events.Recorder(self.kube)
+        self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
+        self._child_informers: dict[tuple[str, str], Informer] = {}
+        self._digests: dict[str, str] = {}
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+
+    # -- kinds ----------------------------------------------------------------
+
+    def load(self) -> None:
+        """(Re)load every kind folder; start, update or stop their controllers."""
+        loaded, broken = kinds.load_kinds(self.templates)
+        digests = {name: k.digest for name, k in loaded.items()}
+        digests.update({name: f"broken:{b.error}" for name, b in broken.items()})
+        if digests == self._digests:
+            return
+        self._digests = digests
+        seen: set[tuple[str, str]] = set()
+        for name, b in broken.items():
+            log.error("kind %s is broken: %s", name, b.error, extra={"kind": name})
+            if b.api_version and b.kind:
+                self._serve((b.api_version, b.kind), None, b)
+                seen.add((b.api_version, b.kind))
+        for kind in loaded.values():
+            self._serve((kind.api_version, kind.kind), kind, None)
+            seen.add((kind.api_version, kind.kind))
+            for child in _example_children(kind):
+                self.watch_children([child])
+        for gvk in [g for g in self.controllers if g not in seen]:
+            log.info("kind for %s removed; no longer reconciling it", gvk[1])
+            self.controllers.pop(gvk).stop()
+
+    def _serve(self, gvk: tuple[str, str], kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> None:
+        current = self.controllers.get(gvk)
+        if current is not None:
+            if current.kind != kind or current.broken != broken:
+                current.replace(kind, broken)
+            return
+        try:
+            resource = self.kube.resource(*gvk)
+        except errors.NotFound:
+            log.warning("no API resource for %s %s yet (is its CRD installed?); will retry", *gvk)
+            self._digests.pop(kind.name if kind else broken.name if broken else "", None)
+            return
+        controller = KindController(self, kind, broken, resource)
+        self.controllers[gvk] = controller
+        controller.start(self.options.workers)
+
+    # -- children -------------------------------------------------------------
+
+    def is_namespaced(self, api_version: str, kind: str) -> bool:
+        try:
+            return self.kube.resource(api_version, kind).namespaced
+        except errors.NotFound:
+            return True  # an unknown kind fails at apply time with the server's own message
+
+    def watch_children(self, children: Iterable[Obj]) -> None:
+        """Make sure every child kind has a synced informer before we plan against it."""
+        for child in children:
+            gvk = (child["apiVersion"], child["kind"])
+            if gvk in self._child_informers:
+                continue
+            with self._lock:
+                if gvk in self._child_informers:
+                    continue
+                try:
+                    resource = self.kube.resource(*gvk)
+                except errors.NotFound:
+                    continue
+                informer = self.informers.ensure(
+                    resource, label_selector=MANAGED_SELECTOR, on_event=self._on_child_event,
+                    resync_period=None,
+                )
+                informer.add_index(OWNER_INDEX, owner_index)
+                informer.wait_for_sync(60)
+                self._child_informers[gvk] = informer
+
+    def children_of(self, uid: str, also: Iterable[Obj] = ()) -> list[Obj]:
+        """Cached children controlled by ``uid``, plus cached objects named like ``also``."""
+        found: dict[tuple[str, str, str, str], Obj] = {}
+        for informer in list(self._child_informers.values()):
+            for obj in informer.by_index(OWNER_INDEX, uid):
+                found[planning.ref(obj)] = obj
+        for child in also:
+            informer = self._child_informers.get((child["apiVersion"], child["kind"]))
+            if informer is None:
+                continue
+            meta = child["metadata"]
+            obj = informer.get(meta.get("namespace"), meta["name"])
+            if obj is not None:
+                found[planning.ref(obj)] = obj
+        return list(found.values())
+
+    def remember(self, obj: Obj) -> None:
+        """Put what the server answered into the cache at once, so the next reconcile reads its writes."""
+        informer = self._child_informers.get((obj["apiVersion"], obj["kind"]))
+        if informer is not None:
+            informer.observe(obj)
+
+    def _on_child_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
+        labels = obj.get("metadata", {}).get("labels") or {}
+        kind_name = labels.get(rendering.KIND_LABEL)
+        parent_name = labels.get(rendering.PARENT_NAME_LABEL)
+        if not kind_name or not parent_name:
+            return
+        for controller in list(self.controllers.values()):
+            if controller.name == kind_name:
+                controller.queue.add(f"{labels.get(rendering.PARENT_NAMESPACE_LABEL, '')}/{parent_name}")
+
+    def count(self, what: str, kind: str) -> None:
+        with self._lock:
+            self.counters[(what, kind)] = self.counters.get((what, kind), 0) + 1
+
+    # -- running --------------------------------------------------------------
+
+    def start(self) -> None:
+        self.load()
+        threading.Thread(target=self._reload_loop, name="kind-reloader", daemon=True).start()
+
+    def _reload_loop(self) -> None:
+        while not self._stop.wait(self.options.reload_interval):
+            try:
+                self.load()
+            except Exception:
+                log.exception("reloading kinds failed")
+
+    def synced(self) -> bool:
+        return all(c.parents.has_synced for c in self.controllers.values()) and all(
+            i.has_synced for i in self._child_informers.values()
+        )
+
+    def stop(self) -> None:
+        self._stop.set()
+        for controller in self.controllers.values():
+            controller.stop()
+        self.informers.stop_all()
+
+
+def _placeholder(broken: kinds.BrokenKind | None) -> kinds.Kind:
+    """A kind with no templates or rules, standing in for a broken one when deriving status."""
+    assert broken is not None and broken.api_version and broken.kind
+    return kinds.Kind(broken.name, broken.directory, broken.api_version, broken.kind, templates=())
+
+
+def _example_children(kind: kinds.Kind) -> list[Obj]:
+    """Child kinds found by rendering the kind's examples: watched from the start, so a
+    child kind that a template no longer renders is still seen, and pruned."""
+    import yaml
+
+    children: list[Obj] = []
+    for example in kind.examples:
+        try:
+            for doc in yaml.load_all(example.read_text(), Loader=yaml.CSafeLoader):
+                if isinstance(doc, dict) and doc.get("kind") == kind.kind:
+                    doc.setdefault("metadata", {}).setdefault("namespace", "default")
+                    children.extend(rendering.render(kind, doc, []))
+        except (errors.StencilError, yaml.YAMLError, OSError):
+            continue
+    return children

@@ -1,0 +1,68 @@
+"""Applying plain manifest files: CRDs and example objects, for ``stencil dev`` and tests.
+
+Not part of the reconcile: this is the small bit of ``kubectl apply`` the engine's
+tools need, done with the same server-side apply and field manager.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from engine.kube import Kube
+
+CRD_API = "apiextensions.k8s.io/v1"
+
+
+def read(paths: Iterable[Path]) -> list[dict[str, Any]]:
+    """Every YAML document of the files, in order; empty documents dropped."""
+    docs: list[dict[str, Any]] = []
+    for path in paths:
+        for doc in yaml.load_all(path.read_text(), Loader=yaml.CSafeLoader):
+            if isinstance(doc, dict):
+                docs.append(doc)
+    return docs
+
+
+def yaml_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.glob("*.y*ml") if p.is_file())
+
+
+def install_crds(kube: Kube, directory: Path, timeout: float = 60.0) -> list[str]:
+    """Apply every CRD under ``directory`` and wait until each is Established."""
+    names: list[str] = []
+    for doc in read(yaml_files(directory)):
+        if doc.get("kind") != "CustomResourceDefinition":
+            continue
+        kube.apply(doc)
+        names.append(doc["metadata"]["name"])
+    res = kube.resource(CRD_API, "CustomResourceDefinition")
+    deadline = time.monotonic() + timeout
+    for name in names:
+        while True:
+            crd = kube.get(res, name)
+            conditions = {c["type"]: c["status"] for c in (crd or {}).get("status", {}).get("conditions", [])}
+            if conditions.get("Established") == "True":
+                break
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"CRD {name} not Established after {timeout:.0f}s")
+            time.sleep(0.1)
+        group = crd["spec"]["group"]  # type: ignore[index]
+        for version in crd["spec"]["versions"]:  # type: ignore[index]
+            kube.forget(f"{group}/{version['name']}")
+    return names
+
+
+def apply_all(kube: Kube, docs: Iterable[dict[str, Any]], namespace: str) -> list[dict[str, Any]]:
+    """Server-side apply each object, into ``namespace`` when it names none."""
+    applied = []
+    for doc in docs:
+        doc = {**doc, "metadata": {**doc.get("metadata", {})}}
+        if kube.resource(doc["apiVersion"], doc["kind"]).namespaced:
+            doc["metadata"].setdefault("namespace", namespace)
+        applied.append(kube.apply(doc))
+    return applied

@@ -1,0 +1,176 @@
+"""Decide, without I/O, what to send to the API server: which children to apply and which to prune.
+
+``plan(desired, observed, parent_uid)`` compares the rendered children with the
+children observed in the cache and returns a ``Plan``.  Two rules keep Stencil
+quiet and safe:
+
+* **Zero writes in steady state.**  Every applied child carries the hash of what
+  was applied (``HASH_ANNOTATION``).  A child is left alone when the cached copy
+  carries the hash of the current desired object *and* still holds every
+  rendered value (so a hand edit of a rendered field is caught).  The hash is
+  what notices a field the template stopped rendering: comparing values alone
+  cannot see a removal, and ``managedFields`` are not kept in the cache.
+* **Never take over, never over-delete.**  An observed object whose controller
+  is not this parent is a conflict, not an apply; only children controlled by
+  this parent are pruned, each with its uid as a delete precondition.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from deepdiff import DeepDiff
+
+HASH_ANNOTATION = "stencil.dev/applied-hash"
+
+Obj = dict[str, Any]
+Ref = tuple[str, str, str, str]  # apiVersion, kind, namespace, name
+
+
+def ref(obj: Obj) -> Ref:
+    meta = obj.get("metadata", {})
+    return (obj["apiVersion"], obj["kind"], meta.get("namespace") or "", meta["name"])
+
+
+def describe(r: Ref) -> str:
+    return f"{r[1]} {r[3]}" if not r[2] else f"{r[1]} {r[2]}/{r[3]}"
+
+
+PARENT_UID_LABEL = "stencil.dev/parent-uid"
+
+
+def controlled_by(obj: Obj, parent_uid: str) -> bool:
+    """Whether ``parent_uid`` controls ``obj``: by owner reference, or, for children
+    that cannot carry one (another namespace, cluster-scoped), by label alone."""
+    owner = controller_uid(obj)
+    if owner is not None:
+        return owner == parent_uid
+    labels = obj.get("metadata", {}).get("labels") or {}
+    return bool(labels.get(PARENT_UID_LABEL) == parent_uid)
+
+
+def controller_uid(obj: Obj) -> str | None:
+    for owner in obj.get("metadata", {}).get("ownerReferences") or ():
+        if owner.get("controller"):
+            return str(owner.get("uid"))
+    return None
+
+
+def content_hash(obj: Obj) -> str:
+    """A stable hash of an object's content, ignoring our own hash annotation."""
+    meta = dict(obj.get("metadata", {}))
+    annotations = {k: v for k, v in (meta.get("annotations") or {}).items() if k != HASH_ANNOTATION}
+    meta["annotations"] = annotations
+    canonical = json.dumps({**obj, "metadata": meta}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+
+
+def with_hash(obj: Obj) -> Obj:
+    """``obj`` with the hash annotation set, ready to apply."""
+    meta = dict(obj["metadata"])
+    meta["annotations"] = {**(meta.get("annotations") or {}), HASH_ANNOTATION: content_hash(obj)}
+    return {**obj, "metadata": meta}
+
+
+def contains(observed: Any, desired: Any) -> bool:
+    """True when every value in ``desired`` is present and equal in ``observed``.
+
+    Mappings may hold more keys on the server (defaults, other managers' fields);
+    lists must match item by item, since a rendered list is owned whole.
+    """
+    if isinstance(desired, dict):
+        return isinstance(observed, dict) and all(
+            k in observed and contains(observed[k], v) for k, v in desired.items()
+        )
+    if isinstance(desired, list):
+        return (
+            isinstance(observed, list)
+            and len(observed) == len(desired)
+            and all(contains(o, d) for o, d in zip(observed, desired, strict=True))
+        )
+    if isinstance(desired, bool) or isinstance(observed, bool):
+        return desired is observed
+    return bool(observed == desired)
+
+
+def _project(observed: Any, desired: Any) -> Any:
+    """The part of ``observed`` that has ``desired``'s shape."""
+    if isinstance(desired, dict) and isinstance(observed, dict):
+        return {k: _project(observed[k], v) for k, v in desired.items() if k in observed}
+    if isinstance(desired, list) and isinstance(observed, list):
+        return [_project(o, d) for o, d in zip(observed, desired, strict=False)] + observed[len(desired):]
+    return observed
+
+
+def drift(observed: Obj, desired: Obj) -> list[str]:
+    """Paths of rendered values that differ in ``observed`` (for events and logs)."""
+    meta_free = {k: v for k, v in desired.items() if k != "metadata"}
+    diff = DeepDiff(_project(observed, meta_free), meta_free)
+    return sorted(str(p) for p in diff.affected_paths)
+
+
+@dataclass(frozen=True)
+class Apply:
+    obj: Obj  # what to send, hash annotation included
+    create: bool  # not seen in the cache: may need a conflict check first
+
+
+@dataclass(frozen=True)
+class Prune:
+    api_version: str
+    kind: str
+    namespace: str
+    name: str
+    uid: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    applies: tuple[Apply, ...] = ()
+    prunes: tuple[Prune, ...] = ()
+    unchanged: tuple[Ref, ...] = ()
+    conflicts: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.applies or self.prunes)
+
+
+def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str) -> Plan:
+    """What to apply and what to prune to turn ``observed`` into ``desired``.
+
+    ``observed`` holds the cached children that may belong to this parent
+    (labelled for it, or with the names of desired children).
+    """
+    by_ref = {ref(o): o for o in observed}
+    applies: list[Apply] = []
+    unchanged: list[Ref] = []
+    conflicts: list[str] = []
+    for child in desired:
+        r = ref(child)
+        current = by_ref.get(r)
+        if current is None:
+            applies.append(Apply(with_hash(child), create=True))
+            continue
+        if not controlled_by(current, parent_uid):
+            owner = controller_uid(current)
+            holder = "no controller" if owner is None else f"another controller (uid {owner})"
+            conflicts.append(f"{describe(r)} already exists with {holder}")
+            continue
+        target = with_hash(child)
+        if contains(current, target):
+            unchanged.append(r)
+        else:
+            applies.append(Apply(target, create=False))
+    wanted = {ref(c) for c in desired}
+    prunes = tuple(
+        Prune(o["apiVersion"], o["kind"], o["metadata"].get("namespace") or "", o["metadata"]["name"],
+              o["metadata"]["uid"])
+        for o in observed
+        if ref(o) not in wanted and controlled_by(o, parent_uid)
+    )
+    return Plan(tuple(applies), prunes, tuple(unchanged), tuple(conflicts))
