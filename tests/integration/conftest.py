@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine import manifests
+from engine.kube import Kube, Resource
+from tests.integration._engine import ROOT
+
+
+@pytest.fixture(scope="session")
+def crds_installed(local_cluster: Any) -> list[str]:
+    """Every CRD under crds/ (and the tests' own) installed once, Established."""
+    kube = Kube.from_kubeconfig(str(local_cluster.kubeconfig))
+    names = manifests.install_crds(kube, ROOT / "crds")
+    names += manifests.install_crds(kube, ROOT / "tests" / "integration" / "fixtures")
+    return names
+
+
+@pytest.fixture
+def dws(kube: Kube, crds_installed: list[str]) -> Resource:
+    return kube.resource("operator.wujiuye.com/v1beta1", "DeployWebService")
+
+
+@pytest.fixture
+def widgets(kube: Kube, crds_installed: list[str]) -> Resource:
+    return kube.resource("tests.stencil.dev/v1", "Widget")
