@@ -1,0 +1,372 @@
+"""What an operator of Stencil sees from outside: Prometheus metrics, probes and logs.
+
+Metrics keep controller-runtime's names and labels (``controller_runtime_reconcile_total``,
+``workqueue_depth`` and the rest), so the Grafana dashboards and alerts people
+already run for Go operators work on Stencil unchanged; Stencil's own series
+(applies, prunes, no-op skips) carry the ``stencil_`` prefix.  Every series lives
+in a ``Metrics`` object with its own ``CollectorRegistry`` instead of the
+process-global one, so a test builds a fresh set and reads exact values, and two
+engines in one process never share counters.
+
+The HTTP side is the standard library's ``ThreadingHTTPServer`` in a daemon
+thread: three read-only endpoints do not justify a web framework.  ``/healthz``
+answers 200 for as long as the process can serve a request (liveness must not
+depend on the API server, or an API-server outage would restart every replica);
+``/readyz`` answers 503 until the controller calls ``Health.mark_ready`` after its
+caches have synced.
+
+Logging: ``configure_logging("json")`` writes one JSON object per line with
+``time``, ``level``, ``logger`` and ``message`` plus every ``extra=`` field of the
+call, which is how the reconcile loop attaches ``kind`` and ``key`` (the
+parent's ``namespace/name``) to each line it logs.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import logging
+import sys
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+
+# controller-runtime's reconcile_time_seconds buckets (pkg/internal/controller/metrics):
+# fine steps below a second where most reconciles land, coarse ones up to a minute.
+RECONCILE_BUCKETS = (
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9,
+    1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 15.0, 20.0,
+    25.0, 30.0, 40.0, 50.0, 60.0,
+)  # fmt: skip
+# client-go's workqueue buckets: ExponentialBuckets(10e-9, 10, 12), 10ns .. 1000s.
+QUEUE_BUCKETS = tuple(float(f"1e{exponent}") for exponent in range(-8, 4))
+
+ReconcileResult = Literal["success", "error", "requeue", "requeue_after"]
+
+
+class Metrics:
+    """Every series the engine exports, registered in a registry of their own."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.reconcile_total = Counter(
+            "controller_runtime_reconcile_total",
+            "Total number of reconciliations per controller",
+            ["controller", "result"],
+            registry=r,
+        )
+        self.reconcile_errors_total = Counter(
+            "controller_runtime_reconcile_errors_total",
+            "Total number of reconciliation errors per controller",
+            ["controller"],
+            registry=r,
+        )
+        self.terminal_reconcile_errors_total = Counter(
+            "controller_runtime_terminal_reconcile_errors_total",
+            "Total number of terminal reconciliation errors per controller",
+            ["controller"],
+            registry=r,
+        )
+        self.reconcile_time_seconds = Histogram(
+            "controller_runtime_reconcile_time_seconds",
+            "Length of time per reconciliation per controller",
+            ["controller"],
+            buckets=RECONCILE_BUCKETS,
+            registry=r,
+        )
+        self.active_workers = Gauge(
+            "controller_runtime_active_workers",
+            "Number of currently used workers per controller",
+            ["controller"],
+            registry=r,
+        )
+        self.max_concurrent_reconciles = Gauge(
+            "controller_runtime_max_concurrent_reconciles",
+            "Maximum number of concurrent reconciles per controller",
+            ["controller"],
+            registry=r,
+        )
+        # Recent controller-runtime labels work-queue series with both ``name`` and
+        # ``controller`` (the same value); dashboards written for either keep working.
+        queue_labels = ["name", "controller"]
+        self.workqueue_depth = Gauge(
+            "workqueue_depth", "Current depth of workqueue", queue_labels, registry=r
+        )
+        self.workqueue_adds_total = Counter(
+            "workqueue_adds_total", "Total number of adds handled by workqueue", queue_labels, registry=r
+        )
+        self.workqueue_queue_duration_seconds = Histogram(
+            "workqueue_queue_duration_seconds",
+            "How long in seconds an item stays in workqueue before being requested",
+            queue_labels,
+            buckets=QUEUE_BUCKETS,
+            registry=r,
+        )
+        self.workqueue_work_duration_seconds = Histogram(
+            "workqueue_work_duration_seconds",
+            "How long in seconds processing an item from workqueue takes",
+            queue_labels,
+            buckets=QUEUE_BUCKETS,
+            registry=r,
+        )
+        self.workqueue_retries_total = Counter(
+            "workqueue_retries_total",
+            "Total number of retries handled by workqueue",
+            queue_labels,
+            registry=r,
+        )
+        self.leader_election_master_status = Gauge(
+            "leader_election_master_status",
+            "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, "
+            "1 indicates master. 'name' is the string used to identify the lease.",
+            ["name"],
+            registry=r,
+        )
+        self.applies_total = Counter(
+            "stencil_applies_total", "Children server-side applied, per child kind", ["kind"], registry=r
+        )
+        self.prunes_total = Counter(
+            "stencil_prunes_total",
+            "Children deleted because no template renders them any more, per child kind",
+            ["kind"],
+            registry=r,
+        )
+        self.apply_skips_total = Counter(
+            "stencil_apply_skips_total",
+            "Applies not sent because the cached child already matched, per child kind",
+            ["kind"],
+            registry=r,
+        )
+
+    # -- the reconcile loop ----------------------------------------------
+
+    def reconciled(
+        self, controller: str, result: ReconcileResult, seconds: float, *, terminal: bool = False
+    ) -> None:
+        """One reconcile finished with ``result`` after ``seconds``.
+
+        As in controller-runtime, an error counts in both the result total and the
+        error total, and a terminal error (one that retrying cannot fix) also in
+        the terminal total.
+        """
+        self.reconcile_total.labels(controller=controller, result=result).inc()
+        self.reconcile_time_seconds.labels(controller=controller).observe(seconds)
+        if result == "error":
+            self.reconcile_errors_total.labels(controller=controller).inc()
+            if terminal:
+                self.terminal_reconcile_errors_total.labels(controller=controller).inc()
+
+    def workers(self, controller: str, maximum: int) -> None:
+        """Declare a controller and its worker count, so its series exist from the start."""
+        self.max_concurrent_reconciles.labels(controller=controller).set(maximum)
+        self.active_workers.labels(controller=controller).set(0)
+        for result in ("success", "error", "requeue", "requeue_after"):
+            self.reconcile_total.labels(controller=controller, result=result)
+        self.reconcile_errors_total.labels(controller=controller)
+        self.terminal_reconcile_errors_total.labels(controller=controller)
+
+    def worker_started(self, controller: str) -> None:
+        self.active_workers.labels(controller=controller).inc()
+
+    def worker_finished(self, controller: str) -> None:
+        self.active_workers.labels(controller=controller).dec()
+
+    def workqueue(self, name: str) -> QueueMetrics:
+        """An observer for ``engine.queue.WorkQueue`` that feeds the ``workqueue_*`` series of ``name``."""
+        return QueueMetrics(self, name)
+
+    def leading(self, lease: str, is_leader: bool) -> None:
+        self.leader_election_master_status.labels(name=lease).set(1 if is_leader else 0)
+
+    # -- what a reconcile did to children ----------------------------------
+
+    def applied(self, kind: str) -> None:
+        self.applies_total.labels(kind=kind).inc()
+
+    def pruned(self, kind: str) -> None:
+        self.prunes_total.labels(kind=kind).inc()
+
+    def skipped(self, kind: str) -> None:
+        self.apply_skips_total.labels(kind=kind).inc()
+
+    # -- reading ---------------------------------------------------------
+
+    def exposition(self) -> bytes:
+        """The registry in Prometheus text format, as served at ``/metrics``."""
+        return generate_latest(self.registry)
+
+    def value(self, name: str, **labels: str) -> float | None:
+        """The current value of one sample, or None if it was never recorded."""
+        found: float | None = self.registry.get_sample_value(name, labels)
+        return found
+
+
+class QueueMetrics:
+    """The ``workqueue_*`` series of one queue; satisfies ``engine.queue.QueueObserver``."""
+
+    def __init__(self, metrics: Metrics, name: str) -> None:
+        labels = {"name": name, "controller": name}
+        self._depth = metrics.workqueue_depth.labels(**labels)
+        self._adds = metrics.workqueue_adds_total.labels(**labels)
+        self._queue_duration = metrics.workqueue_queue_duration_seconds.labels(**labels)
+        self._work_duration = metrics.workqueue_work_duration_seconds.labels(**labels)
+        self._retries = metrics.workqueue_retries_total.labels(**labels)
+
+    def depth(self, depth: int) -> None:
+        self._depth.set(depth)
+
+    def added(self, key: str) -> None:
+        self._adds.inc()
+
+    def waited(self, key: str, seconds: float) -> None:
+        self._queue_duration.observe(seconds)
+
+    def processed(self, key: str, seconds: float) -> None:
+        self._work_duration.observe(seconds)
+
+    def retried(self, key: str) -> None:
+        self._retries.inc()
+
+
+class Health:
+    """Liveness and readiness as the probes see them; thread-safe."""
+
+    def __init__(self) -> None:
+        self._ready = threading.Event()
+        self._reason = "caches not synced"
+        self._lock = threading.Lock()
+
+    def mark_ready(self) -> None:
+        """The caches have synced: ``/readyz`` answers 200 from now on."""
+        self._ready.set()
+
+    def mark_unready(self, reason: str) -> None:
+        """``/readyz`` answers 503 with ``reason`` (while shutting down, for instance)."""
+        with self._lock:
+            self._reason = reason
+        self._ready.clear()
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    @property
+    def reason(self) -> str:
+        with self._lock:
+            return self._reason
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0]
+        if path == "/metrics":
+            self._send(HTTPStatus.OK, self.server.metrics.exposition(), CONTENT_TYPE_LATEST)
+        elif path in ("/healthz", "/livez"):
+            self._send(HTTPStatus.OK, b"ok\n")
+        elif path == "/readyz":
+            health = self.server.health
+            if health.ready:
+                self._send(HTTPStatus.OK, b"ok\n")
+            else:
+                self._send(HTTPStatus.SERVICE_UNAVAILABLE, f"not ready: {health.reason}\n".encode())
+        else:
+            self._send(HTTPStatus.NOT_FOUND, b"not found\n")
+
+    def _send(self, status: HTTPStatus, body: bytes, content_type: str = "text/plain; charset=utf-8") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        # A probe every few seconds is not worth a log line each.
+        pass
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], metrics: Metrics, health: Health) -> None:
+        self.metrics = metrics
+        self.health = health
+        super().__init__(address, _Handler)
+
+
+def serve(metrics: Metrics, health: Health, host: str, port: int) -> ThreadingHTTPServer:
+    """Serve ``/metrics``, ``/healthz`` and ``/readyz`` from a daemon thread.
+
+    ``port=0`` picks a free port (read it from ``server.server_address``).  Stop it
+    with ``server.shutdown()`` and then ``server.server_close()``.
+    """
+    server = _Server((host, port), metrics, health)
+    thread = threading.Thread(target=server.serve_forever, name="stencil-http", daemon=True)
+    thread.start()
+    return server
+
+
+# -- logging ---------------------------------------------------------------
+
+# Attributes every LogRecord has; anything else on a record came from ``extra=``.
+_RECORD_ATTRIBUTES = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+
+
+def _extras(record: logging.LogRecord) -> dict[str, Any]:
+    return {k: v for k, v in vars(record).items() if k not in _RECORD_ATTRIBUTES and not k.startswith("_")}
+
+
+def _timestamp(record: logging.LogRecord) -> str:
+    moment = datetime.datetime.fromtimestamp(record.created, datetime.UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, then the ``extra`` fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": _timestamp(record),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for key, value in _extras(record).items():
+            entry.setdefault(key, value)
+        if record.exc_info:
+            entry["error"] = str(record.exc_info[1])
+            entry["stacktrace"] = self.formatException(record.exc_info)
+        return json.dumps(entry, default=str, ensure_ascii=False)
+
+
+class TextFormatter(logging.Formatter):
+    """``time level logger: message key=value ...`` for people reading a terminal."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = f"{_timestamp(record)} {record.levelname:<7} {record.name}: {record.getMessage()}"
+        extras = " ".join(f"{k}={v}" for k, v in _extras(record).items())
+        if extras:
+            line += " " + extras
+        if record.exc_info:
+            line += "\n" + self.formatException(record.exc_info)
+        return line
+
+
+def configure_logging(fmt: Literal["text", "json"] = "text", level: int | str = "INFO") -> logging.Handler:
+    """Send every log record to stderr in ``fmt``; replaces handlers set before."""
+    if fmt not in ("text", "json"):
+        raise ValueError(f"log format must be 'text' or 'json', not {fmt!r}")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level.upper() if isinstance(level, str) else level)
+    return handler
