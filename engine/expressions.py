@@ -1,0 +1,160 @@
+"""Status rules: Jinja expressions over the parent and its observed children.
+
+``kind.yaml`` says how a parent's custom conditions and status fields follow
+from what the cluster reports, as single Jinja expressions such as
+``condition_status(child('Deployment', name ~ '-deployment'), 'Available')``.
+They are compiled once, when the kind is loaded, and evaluated on every
+reconcile against ``status_context(parent, observed)``.
+
+Two choices shape this module:
+
+* Missing data is normal, not an error.  A child that has not been created yet,
+  or has no ``status`` yet, must not make the rule fail; ``ChainableUndefined``
+  lets ``child('Service', n).spec.ports[0].nodePort`` run to the end, and any
+  undefined result (or an undefined value used in a comparison) becomes
+  ``None``, which callers read as "not known yet".
+* Mistakes in the rule itself are found at load time where possible: a syntax
+  error, or a name that is neither in the status context nor a Jinja global
+  (a typo such as ``sepc``), is a ``KindError`` naming the file, line and field.
+  Everything else that goes wrong while evaluating is a ``KindError`` too,
+  raised at evaluation time with the same location.
+
+Expressions run in ``ImmutableSandboxedEnvironment``: a rule can read the
+objects it is given but cannot modify them or reach Python internals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from jinja2 import ChainableUndefined, TemplateSyntaxError, UndefinedError, meta
+from jinja2.exceptions import SecurityError
+from jinja2.runtime import Undefined
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from engine import conditions, health
+from engine.errors import KindError
+
+_ENV = ImmutableSandboxedEnvironment(undefined=ChainableUndefined, autoescape=False)
+
+# The names status_context() provides; compile_expression() refuses any other free name.
+CONTEXT_NAMES = frozenset(
+    {
+        "parent",
+        "spec",
+        "metadata",
+        "status",
+        "name",
+        "namespace",
+        "children",
+        "child",
+        "condition",
+        "condition_status",
+        "health",
+    }
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Expression:
+    """A compiled status rule and where it came from (for error messages)."""
+
+    text: str
+    file: str
+    line: int
+    field: str
+    compiled: Callable[..., Any] = dataclasses.field(compare=False, hash=False, repr=False)
+
+    def evaluate(self, context: Mapping[str, Any]) -> Any:
+        """The rule's value in ``context``; ``None`` when the data it needs is missing."""
+        try:
+            return _defined(self.compiled(context))
+        except UndefinedError:
+            # An undefined value was compared or added: the data is not there yet.
+            return None
+        except SecurityError as error:
+            raise self._error(f"not allowed in a status rule: {error}") from error
+        except Exception as error:  # any other failure of the rule is reported the same way
+            raise self._error(f"{type(error).__name__}: {error}") from error
+
+    def _error(self, message: str) -> KindError:
+        return KindError(
+            f"{message} (in expression {self.text!r})",
+            file=self.file,
+            line=self.line,
+            field=self.field,
+            reason="ExpressionFailed",
+        )
+
+
+def compile_expression(text: str, *, file: str, line: int, field: str) -> Expression:
+    """Compile one status rule, or raise ``KindError`` naming where it is."""
+
+    def error(message: str) -> KindError:
+        return KindError(message, file=file, line=line, field=field)
+
+    if not isinstance(text, str) or not text.strip():
+        raise error("an expression must be a non-empty string")
+    try:
+        compiled = _ENV.compile_expression(text, undefined_to_none=False)
+        # The same expression as a template body, parsed only to learn which names it reads.
+        names = meta.find_undeclared_variables(_ENV.parse("{{ " + text + " }}"))
+    except TemplateSyntaxError as exc:
+        raise error(f"invalid expression {text!r}: {exc.message}") from exc
+    unknown = sorted(names - CONTEXT_NAMES - set(_ENV.globals))
+    if unknown:
+        known = ", ".join(sorted(CONTEXT_NAMES))
+        raise error(f"unknown name {', '.join(unknown)} in expression {text!r} (known: {known})")
+    return Expression(text=text, file=file, line=line, field=field, compiled=compiled)
+
+
+def status_context(parent: dict[str, Any], observed: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """What a status rule can see: the parent, its observed children, and helpers."""
+    metadata = parent.get("metadata") or {}
+    children: dict[str, dict[str, dict[str, Any]]] = {}
+    for obj in observed:
+        children.setdefault(str(obj.get("kind", "")), {})[_name(obj)] = obj
+
+    def child(kind: str, name: str) -> dict[str, Any] | None:
+        return children.get(kind, {}).get(name)
+
+    def condition(obj: Any, type: str) -> dict[str, Any] | None:
+        return conditions.find(obj, type) if isinstance(obj, Mapping) else None
+
+    def condition_status(obj: Any, type: str) -> str | None:
+        found = condition(obj, type)
+        return None if found is None else found.get("status")
+
+    def health_of(obj: Any) -> str | None:
+        return health.assess(obj).status if isinstance(obj, Mapping) else None
+
+    return {
+        "parent": parent,
+        "spec": parent.get("spec") or {},
+        "metadata": metadata,
+        "status": parent.get("status") or {},
+        "name": metadata.get("name", ""),
+        "namespace": metadata.get("namespace", ""),
+        "children": children,
+        "child": child,
+        "condition": condition,
+        "condition_status": condition_status,
+        "health": health_of,
+    }
+
+
+def _name(obj: Mapping[str, Any]) -> str:
+    return str((obj.get("metadata") or {}).get("name", ""))
+
+
+def _defined(value: Any) -> Any:
+    """``value`` with every undefined part turned into ``None`` (status must be JSON)."""
+    if isinstance(value, Undefined):
+        return None
+    if isinstance(value, (list, tuple)):
+        return [_defined(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _defined(item) for key, item in value.items()}
+    return value
