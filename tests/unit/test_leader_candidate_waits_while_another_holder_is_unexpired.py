@@ -9,7 +9,7 @@ from engine import leader
 @given(
     duration=st.integers(min_value=1, max_value=3600),
     observed_at=st.floats(min_value=0, max_value=1e6),
-    fraction=st.floats(min_value=0, max_value=1, exclude_max=True),
+    fraction=st.floats(min_value=0, max_value=0.999),
 )
 def test_candidate_waits_until_lease_has_gone_unchanged_for_its_duration(
     duration: int, observed_at: float, fraction: float

@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 from engine import leader
 
 instants = st.datetimes(
-    min_value=datetime.datetime(1970, 1, 2), max_value=datetime.datetime(9999, 1, 1), timezones=st.just(datetime.UTC)
+    min_value=datetime.datetime(1970, 1, 2),
+    max_value=datetime.datetime(9999, 1, 1),
+    timezones=st.just(datetime.UTC),
 )
 
 

@@ -1,4 +1,5 @@
-"""Taking an expired Lease over from another holder starts a new term: new acquireTime, one more transition."""
+"""Taking an expired Lease over from another holder starts a new term: new acquireTime, one more
+transition."""
 
 import datetime
 

@@ -44,7 +44,9 @@ def test_json_line_has_standard_and_extra_fields(
     }
 
 
-def test_json_line_carries_the_exception(restore_root_logger: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_line_carries_the_exception(
+    restore_root_logger: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     observability.configure_logging("json", "INFO")
 
     try:
