@@ -51,7 +51,7 @@ class Condition:
     last_transition_time: str = ""
 
     def __post_init__(self) -> None:
-        if len(self.type) > _MAX_TYPE or not _TYPE.match(self.type):
+        if not is_valid_type(self.type):
             raise ValueError(f"invalid condition type {self.type!r}")
         if self.status not in STATUSES:
             raise ValueError(f"condition {self.type}: status must be one of {STATUSES}, not {self.status!r}")
@@ -80,6 +80,11 @@ class Condition:
             observed_generation=int(generation) if generation is not None else None,
             last_transition_time=str(data.get("lastTransitionTime") or ""),
         )
+
+
+def is_valid_type(type: str) -> bool:
+    """Whether the API server would accept ``type`` as a condition type."""
+    return len(type) <= _MAX_TYPE and _TYPE.match(type) is not None
 
 
 def reason_from(text: str, default: str) -> str:

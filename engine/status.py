@@ -1,0 +1,256 @@
+"""The parent's status, derived from what happened and what the cluster shows.
+
+``derive_status(kind, parent, observed, outcome, now)`` is the third pure
+decision of a reconcile (after rendering and planning): given the kind's rules,
+the parent, its observed children and the ``Outcome`` of rendering and applying,
+it returns the parent's complete new ``status``.  It never reads the clock or
+the cluster, so the same inputs give the same status, ``lastTransitionTime``
+included; the controller writes only when ``status_changed`` says so.
+
+Conditions form one ``ConditionSet`` with ``Ready`` at the root:
+
+    Ready
+    ├── TemplatesRendered   the kind loaded and every template rendered
+    ├── ChildrenApplied     every child was applied; no name held by someone else
+    ├── ChildrenReady       every rendered child exists and is Current (kstatus)
+    └── <custom>…           one per ``conditions:`` rule of kind.yaml
+
+A step that did not run is ``Unknown`` rather than a stale ``True``: when the
+templates fail, nothing claims the children were applied or are ready.
+``Ready`` carries the reason and message of the first dependent that is False
+(else Unknown), so ``kubectl get`` shows why a parent is not ready.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine import conditions, expressions, health
+from engine.errors import KindError, StencilError
+
+if TYPE_CHECKING:
+    from engine.kinds import ConditionRule, Kind
+
+log = logging.getLogger(__name__)
+
+READY = "Ready"
+TEMPLATES_RENDERED = "TemplatesRendered"
+CHILDREN_APPLIED = "ChildrenApplied"
+CHILDREN_READY = "ChildrenReady"
+BUILTIN_CONDITIONS = (READY, TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY)
+
+_MAX_MESSAGE = 4096  # a condition message is read in `kubectl describe`, not a log
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened in this reconcile before status: the inputs status reports on."""
+
+    render_error: StencilError | None = None
+    apply_error: StencilError | None = None
+    conflicts: tuple[str, ...] = ()  # "Deployment web-deployment is controlled by ReplicaSet other"
+    desired: tuple[tuple[str, str, str], ...] = ()  # (apiVersion, kind, name) of every rendered child
+    kind_error: StencilError | None = None  # the kind folder itself is broken
+
+
+def derive_status(
+    kind: Kind,
+    parent: Mapping[str, Any],
+    observed: Sequence[Mapping[str, Any]],
+    outcome: Outcome,
+    now: str,
+) -> dict[str, Any]:
+    """The parent's complete new ``status``."""
+    old = parent.get("status")
+    old = old if isinstance(old, Mapping) else {}
+    generation = (parent.get("metadata") or {}).get("generation")
+    generation = generation if isinstance(generation, int) else None
+    rules = _usable(kind.conditions)
+
+    condition_set = conditions.ConditionSet(
+        READY,
+        (TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY, *(rule.type for rule in rules)),
+    )
+    manager = condition_set.manage(conditions.of(parent), generation=generation, now=now)
+    context = expressions.status_context(dict(parent), [dict(obj) for obj in observed])
+
+    # 1. Did the kind load and the templates render?
+    _mark_rendered(manager, outcome)
+    if outcome.kind_error is None and outcome.render_error is None:
+        # 2. Were the children applied?  3. Are they ready?
+        _mark_applied(manager, outcome)
+        _mark_children_ready(manager, outcome.desired, observed)
+    else:
+        manager.mark_unknown(
+            CHILDREN_APPLIED, "NotRendered", "nothing was applied: the templates did not render"
+        )
+        manager.mark_unknown(
+            CHILDREN_READY, "NotRendered", "the children are unknown: the templates did not render"
+        )
+    # 4. The kind's own conditions; a broken kind's rules are not to be trusted.
+    for rule in rules:
+        if outcome.kind_error is None:
+            _mark_custom(manager, rule, context)
+        else:
+            manager.mark_unknown(rule.type, "InvalidKind", "not evaluated: the kind is invalid")
+
+    status = {key: value for key, value in old.items() if key not in ("conditions", "observedGeneration")}
+    if outcome.kind_error is None:
+        # Fields are recomputed from scratch: a rule that yields nothing removes its field.
+        for field_rule in kind.fields:
+            status.pop(field_rule.name, None)
+            value = _evaluate_field(field_rule.value, context)
+            if value is not None:
+                status[field_rule.name] = value
+    if generation is not None:
+        status["observedGeneration"] = generation
+    status["conditions"] = manager.to_list()
+    return status
+
+
+def status_changed(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> bool:
+    """Whether writing ``new`` over ``old`` would change anything."""
+    return dict(old or {}) != dict(new)
+
+
+def _usable(rules: Sequence[ConditionRule]) -> list[ConditionRule]:
+    """The custom rules that can be conditions; the kind loader refuses the others, this
+    only keeps a kind built some other way from breaking status for good."""
+    usable: list[ConditionRule] = []
+    for rule in rules:
+        if rule.type in BUILTIN_CONDITIONS or not conditions.is_valid_type(rule.type):
+            log.warning("condition rule %s ignored: reserved or invalid condition type", rule.type)
+        elif any(rule.type == kept.type for kept in usable):
+            log.warning("condition rule %s ignored: declared twice", rule.type)
+        else:
+            usable.append(rule)
+    return usable
+
+
+def _mark_rendered(manager: conditions.ConditionManager, outcome: Outcome) -> None:
+    error = outcome.kind_error or outcome.render_error
+    if error is None:
+        count = len(outcome.desired)
+        manager.mark_true(TEMPLATES_RENDERED, "Rendered", f"{_children(count)} rendered")
+        return
+    reason = "InvalidKind" if outcome.kind_error is not None else _reason(error, "RenderFailed")
+    manager.mark_false(TEMPLATES_RENDERED, reason, _clip(str(error)))
+
+
+def _mark_applied(manager: conditions.ConditionManager, outcome: Outcome) -> None:
+    problems = list(outcome.conflicts)
+    if outcome.apply_error is not None:
+        problems.append(str(outcome.apply_error))
+    if outcome.conflicts:
+        manager.mark_false(CHILDREN_APPLIED, "ChildConflict", _clip("; ".join(problems)))
+    elif outcome.apply_error is not None:
+        manager.mark_false(CHILDREN_APPLIED, _reason(outcome.apply_error, "ApplyFailed"), _clip(problems[0]))
+    else:
+        manager.mark_true(CHILDREN_APPLIED, "Applied", f"{_children(len(outcome.desired))} applied")
+
+
+def _mark_children_ready(
+    manager: conditions.ConditionManager,
+    desired: Sequence[tuple[str, str, str]],
+    observed: Sequence[Mapping[str, Any]],
+) -> None:
+    by_identity = {
+        _identity(str(o.get("apiVersion", "")), str(o.get("kind", "")), _name(o)): o for o in observed
+    }
+    blocking: list[str] = []
+    failed = False
+    for api_version, kind, name in desired:
+        obj = by_identity.get(_identity(api_version, kind, name))
+        if obj is None:
+            blocking.append(f"{kind} {name}: not created yet")
+            continue
+        verdict = health.assess(obj)
+        if not verdict.current:
+            failed = failed or verdict.status == health.FAILED
+            blocking.append(f"{kind} {name}: {verdict.message}")
+    if not blocking:
+        manager.mark_true(CHILDREN_READY, "AllReady", f"{_children(len(desired))} ready")
+    elif failed:
+        manager.mark_false(CHILDREN_READY, "ChildFailed", _clip("; ".join(blocking)))
+    else:
+        manager.mark_false(CHILDREN_READY, "ChildrenNotReady", _clip("; ".join(blocking)))
+
+
+def _mark_custom(
+    manager: conditions.ConditionManager, rule: ConditionRule, context: Mapping[str, Any]
+) -> None:
+    try:
+        value = rule.status.evaluate(context)
+        reason = rule.reason.evaluate(context) if rule.reason is not None else None
+        message = rule.message.evaluate(context) if rule.message is not None else None
+    except KindError as error:
+        manager.mark_unknown(rule.type, _reason(error, "ExpressionFailed"), _clip(str(error)))
+        return
+    status = _condition_status(value)
+    if status is None:
+        where = f"{rule.status.file}:{rule.status.line}: {rule.status.field}"
+        message = f"{where}: the rule gave {value!r}, not true, false or nothing"
+        manager.mark_unknown(rule.type, "InvalidStatus", _clip(message))
+        return
+    text = rule.status.text
+    default_reason, default_message = {
+        conditions.TRUE: ("Satisfied", f"{text} is true"),
+        conditions.FALSE: ("NotSatisfied", f"{text} is false"),
+        conditions.UNKNOWN: ("Unknown", f"{text} cannot be told yet: the data it reads is missing"),
+    }[status]
+    reason_text = (
+        conditions.reason_from(str(reason), default_reason) if reason is not None else default_reason
+    )
+    message_text = _clip(str(message)) if message is not None else default_message
+    if status == conditions.TRUE:
+        manager.mark_true(rule.type, reason_text, message_text)
+    elif status == conditions.FALSE:
+        manager.mark_false(rule.type, reason_text, message_text)
+    else:
+        manager.mark_unknown(rule.type, reason_text, message_text)
+
+
+def _condition_status(value: Any) -> str | None:
+    """A rule's value as a condition status; ``None`` when it is not one."""
+    if value is None:
+        return conditions.UNKNOWN
+    if isinstance(value, bool):
+        return conditions.TRUE if value else conditions.FALSE
+    if isinstance(value, str):
+        # condition_status() hands back "True"/"False"/"Unknown"; accept any case.
+        return {s.lower(): s for s in conditions.STATUSES}.get(value.strip().lower())
+    return None
+
+
+def _evaluate_field(rule: expressions.Expression, context: Mapping[str, Any]) -> Any:
+    try:
+        return rule.evaluate(context)
+    except KindError as error:
+        # A status field has no condition of its own to carry the error; the
+        # field is left out so a wrong value is never shown.
+        log.warning("status field rule failed: %s", error)
+        return None
+
+
+def _identity(api_version: str, kind: str, name: str) -> tuple[str, str, str]:
+    # The cache may hold a child at another version of the same group than the template wrote.
+    return api_version.rpartition("/")[0], kind, name
+
+
+def _name(obj: Mapping[str, Any]) -> str:
+    return str((obj.get("metadata") or {}).get("name", ""))
+
+
+def _children(count: int) -> str:
+    return f"{count} child" if count == 1 else f"{count} children"
+
+
+def _reason(error: StencilError, default: str) -> str:
+    return conditions.reason_from(str(error.reason or ""), default)
+
+
+def _clip(message: str) -> str:
+    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 1] + "…"
