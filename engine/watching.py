@@ -36,9 +36,10 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from engine import errors
-from engine.kube import Kube, Obj, Resource
+from engine.kube import Obj, Resource
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,27 @@ _MAX_BACKOFF = 30.0
 # A watch that ends this quickly with no events is treated as a failure, so a server
 # that closes watches at once is not hammered in a tight loop.
 _SHORT_WATCH = 1.0
+
+
+class ListWatcher(Protocol):
+    """The two verbs an informer needs; ``engine.kube.Kube`` provides them.
+
+    A seam so the loop's reactions (re-watch, relist after Gone) can be driven by
+    a scripted server in tests without touching HTTP.
+    """
+
+    def list(
+        self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
+    ) -> tuple[list[Obj], str]: ...
+
+    def watch(
+        self,
+        res: Resource,
+        resource_version: str,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        timeout_seconds: int = 300,
+    ) -> Iterator[tuple[str, Obj]]: ...
 
 
 @dataclass(frozen=True)
@@ -241,7 +263,7 @@ class Informer:
 
     def __init__(
         self,
-        kube: Kube,
+        kube: ListWatcher,
         resource: Resource,
         *,
         namespace: str | None = None,
@@ -321,6 +343,17 @@ class Informer:
     def add_index(self, name: str, func: IndexFunc) -> None:
         self.store.add_index(name, func)
 
+    def observe(self, obj: Obj) -> None:
+        """Cache what the server answered to our own write, without delivering an event.
+
+        The next reconcile then reads its own write instead of the version before
+        it, and the watch event that later reports the same resourceVersion is
+        dropped as unchanged, so a write does not wake its own parent again.
+        ``obj`` itself is not modified.
+        """
+        meta = {k: v for k, v in obj.get("metadata", {}).items() if k != "managedFields"}
+        self.store.apply(MODIFIED, {**obj, "metadata": meta})
+
     # -- reads ---------------------------------------------------------------------
 
     def get(self, namespace: str | None, name: str) -> Obj | None:
@@ -337,16 +370,18 @@ class Informer:
     def _run(self) -> None:
         delay = _INITIAL_BACKOFF
         while not self._stopped.is_set():
-            listing = self._resource_version is None
+            step = "list"
             try:
-                if listing:
+                if self._resource_version is None:
                     self._relist()
+                step = "watch"
                 if self._watch():
                     delay = _INITIAL_BACKOFF
                     continue
                 log.debug("%s: watch ended at once without events", self._describe())
             except errors.Gone as error:
-                if not listing:
+                if step == "watch":
+                    # The watch position was compacted away: only a full list can resume.
                     log.info(
                         "%s: watch from %s expired (%s); relisting",
                         self._describe(),
@@ -357,13 +392,7 @@ class Informer:
                     continue
                 log.warning("%s: list expired while paging (%s)", self._describe(), error)
             except Exception:
-                log.warning(
-                    "%s: %s failed; retrying in %.1fs",
-                    self._describe(),
-                    "list" if listing else "watch",
-                    delay,
-                    exc_info=True,
-                )
+                log.warning("%s: %s failed; retrying in %.1fs", self._describe(), step, delay, exc_info=True)
             if self._stopped.wait(delay * random.uniform(1.0, 1.2)):
                 break
             delay = min(delay * 2, _MAX_BACKOFF)
@@ -445,7 +474,9 @@ _InformerKey = tuple[Resource, str | None, str | None]
 class InformerSet:
     """One shared informer per (resource, namespace, label selector), started on first use."""
 
-    def __init__(self, kube: Kube, *, resync_period: float | None = None, watch_timeout: int = 300) -> None:
+    def __init__(
+        self, kube: ListWatcher, *, resync_period: float | None = None, watch_timeout: int = 300
+    ) -> None:
         self._kube = kube
         self._resync_period = resync_period
         self._watch_timeout = watch_timeout
@@ -540,6 +571,7 @@ __all__ = [
     "IndexFunc",
     "Informer",
     "InformerSet",
+    "ListWatcher",
     "Store",
     "controller_uid",
 ]
