@@ -20,10 +20,12 @@ go.mod.  etcd's server module has the same problem for the same reason.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -91,6 +93,9 @@ def find(binary: str) -> Path | None:
     """Where ``binary`` already is, without building anything."""
     explicit = os.environ.get(_env_name(binary))
     if explicit:
+        if not Path(explicit).is_file():
+            # Falling back to a build would hide the typo the user needs to see.
+            raise BuildError(f"{_env_name(binary)}={explicit} is not a file")
         return Path(explicit)
     assets = os.environ.get("KUBEBUILDER_ASSETS")
     if assets and (Path(assets) / binary).is_file():
@@ -106,7 +111,7 @@ def find(binary: str) -> Path | None:
     return None
 
 
-def ensure(binaries: Iterable[str], log: "_Log | None" = None) -> dict[str, Path]:
+def ensure(binaries: Iterable[str], log: _Log | None = None) -> dict[str, Path]:
     """Paths to every named binary, building the missing components."""
     log = log or _Log()
     paths: dict[str, Path] = {}
@@ -157,8 +162,11 @@ def _ensure_dir(path: Path) -> Path:
 def _go(args: Sequence[str], cwd: Path, what: str, log: _Log, env: dict[str, str] | None = None) -> str:
     full_env = {**os.environ, "CGO_ENABLED": "0", "GOFLAGS": "-mod=mod", **(env or {})}
     log(f"{what}: go {' '.join(args[:3])}{' ...' if len(args) > 3 else ''}")
+    # A session of its own, so that on Ctrl-C or SIGTERM we can stop go and the
+    # compilers it runs together instead of leaving them to finish unwatched.
     proc = subprocess.Popen(
-        ["go", *args], cwd=cwd, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        ["go", *args], cwd=cwd, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
     )
     done = threading.Event()
     started = time.monotonic()
@@ -169,8 +177,15 @@ def _go(args: Sequence[str], cwd: Path, what: str, log: _Log, env: dict[str, str
 
     thread = threading.Thread(target=heartbeat, daemon=True)
     thread.start()
-    output, _ = proc.communicate()
-    done.set()
+    try:
+        output, _ = proc.communicate()
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    finally:
+        done.set()
     if proc.returncode != 0:
         raise BuildError(f"{what} failed (go {' '.join(args)}):\n{output[-6000:]}")
     return output
@@ -183,22 +198,28 @@ def _wrapper(directory: Path, module_path: str, version: str, replaces: dict[str
     (directory / "go.mod").write_text("\n".join(lines) + "\n")
 
 
-def _download_gomod(module: str, version: str, cwd: Path, log: _Log) -> str:
-    out = _go(["mod", "download", "-json", f"{module}@{version}"], cwd, f"download {module}", log)
+def _download_gomod(
+    module: str, version: str, cwd: Path, log: _Log, env: dict[str, str] | None = None
+) -> str:
+    out = _go(["mod", "download", "-json", f"{module}@{version}"], cwd, f"download {module}", log, env)
     info = json.loads(out[out.index("{") :])
     return Path(info["GoMod"]).read_text()
 
 
+_RELEASE = re.compile(r"v(?P<major>\d+)\.(?P<minor>\d+)\.(?P<patch>\d+)(?P<suffix>[-+].*)?")
 _STAGING_REPLACE = re.compile(r"^\s*(?:replace\s+)?(k8s\.io/[\w.\-/]+)\s+=>\s+\./staging/", re.M)
 
 
 def staging_replacements(kubernetes_gomod: str, kubernetes_version: str) -> dict[str, str]:
     """Map each staging module replaced in k8s.io/kubernetes's go.mod to its release.
 
-    Kubernetes vX.Y.Z publishes its staging modules as v0.Y.Z.
+    Kubernetes v1.Y.Z publishes its staging modules as v0.Y.Z (and v1.Y.Z-rc.N
+    as v0.Y.Z-rc.N).
     """
-    major_minor_patch = kubernetes_version.lstrip("v").split(".")
-    staging_version = f"v0.{major_minor_patch[1]}.{major_minor_patch[2]}"
+    match = _RELEASE.fullmatch(kubernetes_version)
+    if match is None:
+        raise BuildError(f"not a Kubernetes release version: {kubernetes_version!r}")
+    staging_version = f"v0.{match['minor']}.{match['patch']}{match['suffix'] or ''}"
     modules = _STAGING_REPLACE.findall(kubernetes_gomod)
     if not modules:
         raise BuildError("found no ./staging replace directives in k8s.io/kubernetes go.mod")
@@ -227,16 +248,15 @@ def _build_kubernetes(out: Path, log: _Log) -> None:
     try:
         _wrapper(work, "k8s.io/kubernetes", KUBERNETES_VERSION, {})
         gomod = _download_gomod("k8s.io/kubernetes", KUBERNETES_VERSION, work, log)
-        _wrapper(work, "k8s.io/kubernetes", KUBERNETES_VERSION, staging_replacements(gomod, KUBERNETES_VERSION))
+        replaces = staging_replacements(gomod, KUBERNETES_VERSION)
+        _wrapper(work, "k8s.io/kubernetes", KUBERNETES_VERSION, replaces)
         (work / "tools.go").write_text("package build\n")
         packages = [f"k8s.io/kubernetes/cmd/{name}" for name in KUBE_COMMANDS]
-        _go(["get", *[f"{p}@{KUBERNETES_VERSION}" for p in packages]], work, "resolve kubernetes modules", log)
-        _go(
-            ["build", "-trimpath", "-ldflags", version_ldflags(KUBERNETES_VERSION), "-o", str(out), *packages],
-            work,
-            f"compile {', '.join(KUBE_COMMANDS)}",
-            log,
-        )
+        versioned = [f"{p}@{KUBERNETES_VERSION}" for p in packages]
+        _go(["get", *versioned], work, "resolve kubernetes modules", log)
+        ldflags = version_ldflags(KUBERNETES_VERSION)
+        _go(["build", "-trimpath", "-ldflags", ldflags, "-o", str(out), *packages],
+            work, f"compile {', '.join(KUBE_COMMANDS)}", log)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -253,30 +273,72 @@ def _build_etcd(out: Path, log: _Log) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _go_install(module_cmd: str, version: str, out: Path, log: _Log) -> None:
-    _go(["install", "-trimpath", "-ldflags", "-s -w", f"{module_cmd}@{version}"], out, f"install {module_cmd}",
-        log, env={"GOBIN": str(out), "GOFLAGS": ""})
+def _go_install(module_cmd: str, version: str, out: Path, log: _Log, ldflags: str = "-s -w") -> None:
+    _go(["install", "-trimpath", "-ldflags", ldflags, f"{module_cmd}@{version}"],
+        out, f"install {module_cmd}", log, env={"GOBIN": str(out), "GOFLAGS": ""})
 
 
 def _build_kwok(out: Path, log: _Log) -> None:
     _go_install("sigs.k8s.io/kwok/cmd/kwok", KWOK_VERSION, out, log)
 
 
+_CLIENT_GO_REQUIRE = re.compile(r"^\s*(?:require\s+)?k8s\.io/client-go\s+(v\S+)", re.M)
+
+
+def helm_ldflags(helm_version: str, helm_gomod: str) -> str:
+    """-X flags that helm's Makefile sets and ``go install`` alone leaves at defaults.
+
+    Without them ``helm version`` says "v3.19" and ``helm template`` renders for
+    Kubernetes v1.20, failing every chart whose ``kubeVersion`` wants newer.
+    Like the Makefile, the Kubernetes version comes from helm's client-go
+    requirement (v0.Y.Z means Kubernetes 1.Y).
+    """
+    found = _CLIENT_GO_REQUIRE.search(helm_gomod)
+    if found is None:
+        raise BuildError("found no k8s.io/client-go requirement in helm's go.mod")
+    match = _RELEASE.fullmatch(found.group(1))
+    if match is None:
+        raise BuildError(f"unexpected k8s.io/client-go version in helm's go.mod: {found.group(1)}")
+    kube_major, kube_minor = str(int(match["major"]) + 1), match["minor"]
+    flags = [
+        "-s",
+        "-w",
+        f"-X helm.sh/helm/v3/internal/version.version={helm_version}",
+        "-X helm.sh/helm/v3/internal/version.gitTreeState=clean",
+    ]
+    for package in ("helm.sh/helm/v3/pkg/lint/rules", "helm.sh/helm/v3/pkg/chartutil"):
+        flags += [f"-X {package}.k8sVersionMajor={kube_major}", f"-X {package}.k8sVersionMinor={kube_minor}"]
+    return " ".join(flags)
+
+
 def _build_helm(out: Path, log: _Log) -> None:
-    _go_install("helm.sh/helm/v3/cmd/helm", HELM_VERSION, out, log)
+    gomod = _download_gomod("helm.sh/helm/v3", HELM_VERSION, out, log, env={"GOFLAGS": ""})
+    _go_install("helm.sh/helm/v3/cmd/helm", HELM_VERSION, out, log, ldflags=helm_ldflags(HELM_VERSION, gomod))
 
 
 ALL_BINARIES = tuple(name for c in COMPONENTS for name in c.binaries)
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Build (or find) every binary and print where each one is."""
     names = list(argv if argv is not None else sys.argv[1:]) or list(ALL_BINARIES)
+    unknown = [n for n in names if n not in _BY_BINARY]
+    if unknown:
+        print(f"error: unknown binaries {unknown}; known: {', '.join(ALL_BINARIES)}", file=sys.stderr)
+        return 2
+    signal.signal(signal.SIGTERM, _interrupted)  # unwind, so a running go build is stopped too
     try:
         paths = ensure(names)
     except BuildError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     for name, path in paths.items():
         print(f"{name}\t{path}")
     return 0

@@ -1,0 +1,537 @@
+"""A real, throw-away Kubernetes control plane on 127.0.0.1, run from Python.
+
+Stencil's promises are about what a real API server does (server-side apply,
+managed fields, garbage collection, CRD validation), so its tests and its
+newcomers' demo need one.  ``LocalCluster`` starts etcd and kube-apiserver with
+freshly generated certificates, RBAC and service-account keys, on ports picked
+at run time, with all state in a temporary directory.  With ``nodes`` it adds
+kube-controller-manager, kube-scheduler and kwok, which plays the kubelet for
+N fake Nodes, so that a Deployment's pods are scheduled, Running and Ready.
+
+Teardown is the part that must not fail: every component runs in its own
+process group (so Ctrl-C in a terminal reaches only Python, which then stops
+them in order) and, on Linux, with ``PR_SET_PDEATHSIG`` so the kernel kills
+it if Python dies without cleaning up, even by ``kill -9``.  ``stop()`` kills
+the groups, checks that nothing of them is left, and removes the state.
+SIGTERM and SIGHUP are turned into ``KeyboardInterrupt`` while a cluster runs
+(unless the program installed its own handlers), so the same unwinding that
+handles Ctrl-C also handles them; a state directory orphaned by ``kill -9`` is
+swept by the next start.
+
+The kubeconfig the caller asks for is written only once the API server
+answers ``/readyz`` (and, with nodes, every Node is Ready), so a script can
+wait for the file to appear; it is removed again on stop.
+"""
+
+from __future__ import annotations
+
+import atexit
+import base64
+import contextlib
+import ctypes
+import http.client
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import IO, Any
+
+import yaml
+
+from engine.localcluster import binaries, pki
+
+log = logging.getLogger(__name__)
+
+SERVICE_CIDR = "10.0.0.0/24"
+POD_CIDR = "10.244.0.1/16"
+STATE_PREFIX = "stencil-cluster-"
+KWOK_ANNOTATION = "kwok.x-k8s.io/node"
+CONTEXT = "stencil-local"
+
+_STOP_GRACE = 5.0  # seconds a component gets to exit on SIGTERM before SIGKILL
+_POLL = 0.1
+
+
+class ClusterError(RuntimeError):
+    """A component of the plane failed; the message names it and quotes its log."""
+
+
+class StartError(ClusterError):
+    """The plane did not come up."""
+
+
+@dataclass
+class _Component:
+    name: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    log_file: IO[bytes] = field(repr=False)
+
+    def tail(self, lines: int = 30) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        return "\n".join(text.splitlines()[-lines:])
+
+
+class LocalCluster:
+    """etcd + kube-apiserver, and on request controllers, a scheduler and kwok nodes.
+
+    Use it as a context manager, or call ``start()`` and ``stop()``.  After
+    ``start()``, ``kubeconfig`` names an admin kubeconfig (certificate in
+    ``system:masters``) and ``server`` is the API server's URL.
+
+    The kill-on-parent-death signal is tied to the thread that starts the
+    cluster: start it from a thread that lives as long as the cluster does
+    (the main thread, in practice).
+    """
+
+    def __init__(
+        self,
+        nodes: int = 0,
+        *,
+        controllers: bool | None = None,
+        kubeconfig: str | os.PathLike[str] | None = None,
+        startup_timeout: float = 180.0,
+        binary_paths: Mapping[str, Path] | None = None,
+    ) -> None:
+        if nodes < 0:
+            raise ValueError("nodes must be 0 or more")
+        self.nodes = nodes
+        # Scheduling pods onto nodes needs the controllers that create them.
+        self.controllers = nodes > 0 if controllers is None else controllers or nodes > 0
+        self._requested_kubeconfig = Path(kubeconfig) if kubeconfig is not None else None
+        self._startup_timeout = startup_timeout
+        self._binary_paths = dict(binary_paths or {})
+        self._components: list[_Component] = []
+        self._state: Path | None = None
+        self._files: pki.Files | None = None
+        self._context: ssl.SSLContext | None = None
+        self._written_kubeconfig: bytes | None = None
+        self._previous_handlers: dict[int, Any] = {}
+        self._started = False
+        self.server = ""
+        self.kubeconfig = Path()
+        self.timings: dict[str, float] = {}
+
+    # -- public -------------------------------------------------------------
+
+    def __enter__(self) -> LocalCluster:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def state_dir(self) -> Path | None:
+        return self._state
+
+    @property
+    def pids(self) -> list[int]:
+        """Process ids of the running components (each leads its own process group)."""
+        return [c.process.pid for c in self._components]
+
+    def needed_binaries(self) -> list[str]:
+        names = ["etcd", "kube-apiserver"]
+        if self.controllers:
+            names += ["kube-controller-manager", "kube-scheduler"]
+        if self.nodes:
+            names.append("kwok")
+        return names
+
+    def start(self) -> LocalCluster:
+        if self._started:
+            raise RuntimeError("this LocalCluster was already started")
+        self._started = True
+        self._trap_signals()
+        atexit.register(self.stop)
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def wait(self, poll: float = 0.5) -> None:
+        """Block while every component runs; raise ``ClusterError`` when one exits."""
+        while True:
+            self._check_alive("running")
+            time.sleep(poll)
+
+    def stop(self) -> None:
+        """Kill every component's process group, then remove the state; idempotent."""
+        atexit.unregister(self.stop)
+        survivors = _terminate([c.process for c in reversed(self._components)])
+        for component in self._components:
+            component.log_file.close()
+        self._components = []
+        if self._requested_kubeconfig is not None and self._written_kubeconfig is not None:
+            with contextlib.suppress(OSError):
+                # Only our own file: a newer cluster may have taken the path since.
+                if self._requested_kubeconfig.read_bytes() == self._written_kubeconfig:
+                    self._requested_kubeconfig.unlink()
+            self._written_kubeconfig = None
+        if self._state is not None:
+            shutil.rmtree(self._state, ignore_errors=True)
+            self._state = None
+        self._restore_signals()
+        if survivors:
+            raise RuntimeError(f"processes of the local cluster survived SIGKILL: {survivors}")
+
+    # -- start-up -----------------------------------------------------------
+
+    def _start(self) -> None:
+        began = time.monotonic()
+        sweep_orphaned_state()
+        paths = {**binaries.ensure(n for n in self.needed_binaries() if n not in self._binary_paths),
+                 **self._binary_paths}
+        self._mark("binaries", began)
+        self._state = Path(tempfile.mkdtemp(prefix=f"{STATE_PREFIX}{os.getpid()}-"))
+        self._files = files = pki.write(self._state / "pki")
+        self._context = ssl.create_default_context(cafile=str(files.ca_cert))
+        self._context.load_cert_chain(str(files.admin_cert), str(files.admin_key))
+        self._mark("certificates", began)
+
+        etcd_client, etcd_peer, api_port = _free_ports(3)
+        self.server = f"https://127.0.0.1:{api_port}"
+        admin_kubeconfig = self._state / "admin.kubeconfig"
+        admin_kubeconfig.write_bytes(self._kubeconfig_text())
+
+        step = time.monotonic()
+        self._launch("etcd", [
+            str(paths["etcd"]),
+            "--name=default",
+            f"--data-dir={self._state / 'etcd'}",
+            f"--listen-client-urls=http://127.0.0.1:{etcd_client}",
+            f"--advertise-client-urls=http://127.0.0.1:{etcd_client}",
+            f"--listen-peer-urls=http://127.0.0.1:{etcd_peer}",
+            f"--initial-advertise-peer-urls=http://127.0.0.1:{etcd_peer}",
+            f"--initial-cluster=default=http://127.0.0.1:{etcd_peer}",
+            "--unsafe-no-fsync=true",  # the data dies with the plane; fsync only costs time
+            "--log-level=warn",
+        ])
+        self._wait("etcd", lambda: _http_ok(f"http://127.0.0.1:{etcd_client}/health", None))
+        self._mark("etcd", step)
+
+        step = time.monotonic()
+        self._launch("kube-apiserver", [
+            str(paths["kube-apiserver"]),
+            f"--etcd-servers=http://127.0.0.1:{etcd_client}",
+            "--bind-address=127.0.0.1",
+            "--advertise-address=127.0.0.1",
+            f"--secure-port={api_port}",
+            f"--cert-dir={self._state / 'apiserver'}",
+            f"--tls-cert-file={files.serving_cert}",
+            f"--tls-private-key-file={files.serving_key}",
+            f"--client-ca-file={files.ca_cert}",
+            f"--service-cluster-ip-range={SERVICE_CIDR}",
+            "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+            f"--service-account-key-file={files.service_account_public_key}",
+            f"--service-account-signing-key-file={files.service_account_key}",
+            "--authorization-mode=Node,RBAC",
+            "--allow-privileged=true",
+            # The lease reconciler would publish 127.0.0.1 as the endpoint of the
+            # `kubernetes` Service, which Endpoints validation rejects, every 10s.
+            "--endpoint-reconciler-type=none",
+            "--profiling=false",
+        ])
+        self._wait("kube-apiserver", lambda: self._api_ok("/readyz"))
+        self._mark("kube-apiserver", step)
+
+        if self.controllers:
+            step = time.monotonic()
+            common = [f"--kubeconfig={admin_kubeconfig}", "--leader-elect=false", "--secure-port=0",
+                      "--profiling=false"]
+            self._launch("kube-controller-manager", [
+                str(paths["kube-controller-manager"]),
+                *common,
+                "--controllers=*",
+                f"--service-account-private-key-file={files.service_account_key}",
+                f"--root-ca-file={files.ca_cert}",
+                f"--cluster-signing-cert-file={files.ca_cert}",
+                f"--cluster-signing-key-file={files.ca_key}",
+            ])
+            self._launch("kube-scheduler", [str(paths["kube-scheduler"]), *common])
+            # The default ServiceAccount appears once the controllers run; pods need it.
+            self._wait("kube-controller-manager",
+                       lambda: self._api_ok("/api/v1/namespaces/default/serviceaccounts/default"))
+            self._mark("controllers", step)
+
+        if self.nodes:
+            step = time.monotonic()
+            self._launch("kwok", [
+                str(paths["kwok"]),
+                f"--kubeconfig={admin_kubeconfig}",
+                f"--config={self._write_kwok_config()}",
+                "--manage-all-nodes=false",
+                f"--manage-nodes-with-annotation-selector={KWOK_ANNOTATION}=fake",
+                "--manage-nodes-with-label-selector=",
+                f"--cidr={POD_CIDR}",
+                "--node-ip=127.0.0.1",
+                "--node-lease-duration-seconds=40",
+            ])
+            for index in range(self.nodes):
+                self._api("POST", "/api/v1/nodes", fake_node(f"kwok-node-{index}"))
+            self._wait("kwok", self._nodes_ready)
+            self._mark("nodes", step)
+
+        self.kubeconfig = admin_kubeconfig
+        if self._requested_kubeconfig is not None:
+            self._written_kubeconfig = admin_kubeconfig.read_bytes()
+            _write_atomically(self._requested_kubeconfig, self._written_kubeconfig)
+            self.kubeconfig = self._requested_kubeconfig
+        self._mark("total", began)
+        log.info(
+            "local cluster ready at %s (%s); kubeconfig %s",
+            self.server,
+            ", ".join(f"{k} {v:.1f}s" for k, v in self.timings.items()),
+            self.kubeconfig,
+        )
+
+    def _mark(self, what: str, since: float) -> None:
+        self.timings[what] = time.monotonic() - since
+
+    def _launch(self, name: str, argv: list[str]) -> None:
+        assert self._state is not None
+        log_path = self._state / f"{name}.log"
+        log_file = log_path.open("wb")
+        process = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            cwd=self._state,
+            start_new_session=True,
+            preexec_fn=_die_with_parent(os.getpid()),
+        )
+        self._components.append(_Component(name, process, log_path, log_file))
+        log.debug("started %s (pid %d): %s", name, process.pid, " ".join(argv))
+
+    def _wait(self, what: str, ready: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + self._startup_timeout
+        while True:
+            self._check_alive(f"waiting for {what}", StartError)
+            if ready():
+                return
+            if time.monotonic() > deadline:
+                logs = "\n".join(f"--- {c.name}\n{c.tail(15)}" for c in self._components)
+                raise StartError(f"{what} was not ready after {self._startup_timeout:.0f}s\n{logs}")
+            time.sleep(_POLL)
+
+    def _check_alive(self, doing: str, error: type[ClusterError] = ClusterError) -> None:
+        for component in self._components:
+            if component.process.poll() is not None:
+                raise error(
+                    f"{component.name} exited with code {component.process.returncode} "
+                    f"while {doing}:\n{component.tail()}"
+                )
+
+    # -- talking to the API server (urllib: importing the kubernetes client costs a second) --
+
+    def _api(self, method: str, path: str, body: Any = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(
+            self.server + path, data=data, method=method,
+            headers={"Accept": "application/json", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, context=self._context, timeout=10) as response:
+            return json.loads(response.read())
+
+    def _api_ok(self, path: str) -> bool:
+        return _http_ok(self.server + path, self._context)
+
+    def _nodes_ready(self) -> bool:
+        try:
+            listing = self._api("GET", "/api/v1/nodes")
+        except (OSError, http.client.HTTPException):
+            return False
+        ready = [
+            n for n in listing.get("items", [])
+            if any(c.get("type") == "Ready" and c.get("status") == "True"
+                   for c in n.get("status", {}).get("conditions", []))
+        ]
+        return len(ready) >= self.nodes
+
+    # -- files ----------------------------------------------------------------
+
+    def _kubeconfig_text(self) -> bytes:
+        assert self._files is not None
+
+        def b64(path: Path) -> str:
+            return base64.b64encode(path.read_bytes()).decode()
+
+        # Certificates are embedded so the file stays usable wherever it is copied.
+        config = {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "clusters": [{"name": CONTEXT, "cluster": {
+                "server": self.server, "certificate-authority-data": b64(self._files.ca_cert)}}],
+            "users": [{"name": pki.ADMIN_USER, "user": {
+                "client-certificate-data": b64(self._files.admin_cert),
+                "client-key-data": b64(self._files.admin_key)}}],
+            "contexts": [{"name": CONTEXT, "context": {"cluster": CONTEXT, "user": pki.ADMIN_USER}}],
+            "current-context": CONTEXT,
+        }
+        return yaml.dump(config, Dumper=yaml.CSafeDumper, sort_keys=False).encode()
+
+    def _write_kwok_config(self) -> Path:
+        # An explicit, empty configuration: without one kwok reads ~/.kwok/kwok.yaml,
+        # and its built-in stages (node and pod "fast" lifecycles) are what we want.
+        assert self._state is not None
+        path = self._state / "kwok.yaml"
+        path.write_text("apiVersion: config.kwok.x-k8s.io/v1alpha1\nkind: KwokConfiguration\noptions: {}\n")
+        return path
+
+    # -- signals --------------------------------------------------------------
+
+    def _trap_signals(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                self._previous_handlers[signum] = signal.signal(signum, _interrupt)
+
+    def _restore_signals(self) -> None:
+        for signum, handler in self._previous_handlers.items():
+            with contextlib.suppress(ValueError):
+                signal.signal(signum, handler)
+        self._previous_handlers = {}
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    # KeyboardInterrupt rather than SystemExit: pytest ends the session on it and
+    # still runs fixture finalizers, where SystemExit would only fail one test.
+    raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+
+
+def fake_node(name: str) -> dict[str, Any]:
+    """A Node for kwok to manage, untainted and roomy, so ordinary pods land on it."""
+    resources = {"cpu": "32", "memory": "256Gi", "pods": "110", "ephemeral-storage": "1Ti"}
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {
+            "name": name,
+            "annotations": {KWOK_ANNOTATION: "fake", "node.alpha.kubernetes.io/ttl": "0"},
+            "labels": {
+                "kubernetes.io/hostname": name,
+                "kubernetes.io/os": "linux",
+                "kubernetes.io/arch": "amd64",
+                "type": "kwok",
+            },
+        },
+        # Nodes are the one kind whose status may be set on create; the
+        # scheduler needs allocatable resources before kwok's first update.
+        "status": {"allocatable": resources, "capacity": resources},
+    }
+
+
+def _http_ok(url: str, context: ssl.SSLContext | None) -> bool:
+    try:
+        with urllib.request.urlopen(url, context=context, timeout=5) as response:
+            status: int = response.status
+            return 200 <= status < 300
+    except (OSError, http.client.HTTPException):  # refused, reset, TLS errors, error statuses
+        return False
+
+
+def _free_ports(count: int) -> list[int]:
+    # Held open together so the kernel hands out distinct ports; another process
+    # could take one before our component binds it, a window of milliseconds.
+    sockets = [socket.socket(socket.AF_INET, socket.SOCK_STREAM) for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> Callable[[], None] | None:
+    """A preexec_fn asking the kernel to SIGKILL the child when its parent dies."""
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before fork: nothing to import in the child
+
+    def preexec() -> None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before prctl took effect
+            os._exit(1)
+
+    return preexec
+
+
+def _terminate(processes: list[subprocess.Popen[bytes]]) -> list[int]:
+    """SIGTERM each process group, SIGKILL what is left after a grace period.
+
+    Returns the groups that still have members afterwards (should be none).
+    """
+    for process in processes:
+        _signal_group(process.pid, signal.SIGTERM)
+    deadline = time.monotonic() + _STOP_GRACE
+    for process in processes:
+        try:
+            process.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            _signal_group(process.pid, signal.SIGKILL)
+            process.wait()
+    survivors = []
+    for process in processes:
+        # The leader is reaped; any other member of its group would still answer.
+        if _signal_group(process.pid, 0):
+            _signal_group(process.pid, signal.SIGKILL)
+            time.sleep(_POLL)
+            if _signal_group(process.pid, 0):
+                survivors.append(process.pid)
+    return survivors
+
+
+def _signal_group(pgid: int, signum: int) -> bool:
+    try:
+        os.killpg(pgid, signum)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        # A recycled id now belongs to someone else's group: not ours.
+        return False
+    return True
+
+
+def sweep_orphaned_state() -> None:
+    """Remove state directories whose owning Python process is gone (killed -9)."""
+    for directory in Path(tempfile.gettempdir()).glob(f"{STATE_PREFIX}*"):
+        pid_text = directory.name[len(STATE_PREFIX):].split("-", 1)[0]
+        if not pid_text.isdigit():
+            continue
+        try:
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:
+            shutil.rmtree(directory, ignore_errors=True)
+        except PermissionError:
+            pass
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    partial.write_bytes(data)
+    partial.chmod(0o600)
+    partial.replace(path)
