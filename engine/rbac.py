@@ -1,0 +1,244 @@
+"""The least privilege the engine needs, derived from the kinds it serves.
+
+A hand-written operator keeps RBAC markers next to its code and regenerates a
+Role from them (seed 000 did); Stencil knows its needs from the kind folders
+themselves, so ``stencil rbac`` and the Helm chart derive the rules instead of
+asking anyone to keep a list in step with the templates:
+
+- each parent kind: ``get/list/watch``; its ``status`` subresource
+  ``get/update/patch``; its ``finalizers`` subresource ``update`` (the API server
+  demands it before a child may carry ``blockOwnerDeletion`` for that parent);
+- each child kind any template renders: ``get/list/watch`` for the caches,
+  ``create/patch`` for server-side apply, ``delete`` for pruning;
+- Events, core and ``events.k8s.io``: ``create/patch``.
+
+Leader election is deliberately *not* among these cluster-wide rules: write
+access to every Lease in the cluster would let the engine take over the leases
+of kube-scheduler or kube-controller-manager.  ``namespace_rules`` gives it for
+the engine's own namespace only, with ``get/update`` narrowed to the one Lease,
+together with read access to the ConfigMaps that carry drop-in kinds.
+
+Which kinds a folder renders is found by rendering each of its examples (pure,
+no cluster) and, because a child behind an ``{% if %}`` that no example turns
+on would be missed that way, also by reading the literal top-level
+``apiVersion``/``kind`` pair of every document in every template.  A plural is
+never guessed: ``resources(api_version, kind)`` is passed in, online from
+discovery, offline from ``offline_resources`` (the CRDs in ``crds/`` plus a table
+of built-in kinds); an unknown kind is an error naming it.
+
+Rules come out merged and sorted, one API group per rule, never a wildcard, so
+the output is stable enough to commit and to compare in a test.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from engine import errors
+from engine.kinds import Kind
+
+Rule = dict[str, list[str]]
+Resources = Callable[[str, str], tuple[str, str]]
+
+RBAC_API_VERSION = "rbac.authorization.k8s.io/v1"
+PARENT_VERBS = ("get", "list", "watch")
+STATUS_VERBS = ("get", "patch", "update")
+FINALIZER_VERBS = ("update",)
+CHILD_VERBS = ("create", "delete", "get", "list", "patch", "watch")
+EVENT_VERBS = ("create", "patch")
+
+# Built-in kinds a template may render, by (group, kind) -> plural.  RBAC names
+# a group and a resource, never a version, so the table does not either.
+BUILTIN_RESOURCES: Mapping[tuple[str, str], str] = {
+    ("", "ConfigMap"): "configmaps",
+    ("", "Endpoints"): "endpoints",
+    ("", "Event"): "events",
+    ("", "LimitRange"): "limitranges",
+    ("", "Namespace"): "namespaces",
+    ("", "PersistentVolume"): "persistentvolumes",
+    ("", "PersistentVolumeClaim"): "persistentvolumeclaims",
+    ("", "Pod"): "pods",
+    ("", "ReplicationController"): "replicationcontrollers",
+    ("", "ResourceQuota"): "resourcequotas",
+    ("", "Secret"): "secrets",
+    ("", "Service"): "services",
+    ("", "ServiceAccount"): "serviceaccounts",
+    ("admissionregistration.k8s.io", "MutatingWebhookConfiguration"): "mutatingwebhookconfigurations",
+    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy"): "validatingadmissionpolicies",
+    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding"): "validatingadmissionpolicybindings",
+    ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration"): "validatingwebhookconfigurations",
+    ("apiextensions.k8s.io", "CustomResourceDefinition"): "customresourcedefinitions",
+    ("apps", "ControllerRevision"): "controllerrevisions",
+    ("apps", "DaemonSet"): "daemonsets",
+    ("apps", "Deployment"): "deployments",
+    ("apps", "ReplicaSet"): "replicasets",
+    ("apps", "StatefulSet"): "statefulsets",
+    ("autoscaling", "HorizontalPodAutoscaler"): "horizontalpodautoscalers",
+    ("batch", "CronJob"): "cronjobs",
+    ("batch", "Job"): "jobs",
+    ("coordination.k8s.io", "Lease"): "leases",
+    ("discovery.k8s.io", "EndpointSlice"): "endpointslices",
+    ("events.k8s.io", "Event"): "events",
+    ("networking.k8s.io", "Ingress"): "ingresses",
+    ("networking.k8s.io", "IngressClass"): "ingressclasses",
+    ("networking.k8s.io", "NetworkPolicy"): "networkpolicies",
+    ("policy", "PodDisruptionBudget"): "poddisruptionbudgets",
+    ("rbac.authorization.k8s.io", "ClusterRole"): "clusterroles",
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding"): "clusterrolebindings",
+    ("rbac.authorization.k8s.io", "Role"): "roles",
+    ("rbac.authorization.k8s.io", "RoleBinding"): "rolebindings",
+    ("scheduling.k8s.io", "PriorityClass"): "priorityclasses",
+    ("storage.k8s.io", "StorageClass"): "storageclasses",
+}
+
+
+def _group(api_version: str) -> str:
+    return api_version.rpartition("/")[0]
+
+
+def offline_resources(crd_dir: Path) -> Resources:
+    """``resources`` without a cluster: the CRDs under ``crd_dir`` plus the built-in table."""
+    table = dict(BUILTIN_RESOURCES)
+    if crd_dir.is_dir():
+        for path in sorted([*crd_dir.rglob("*.yaml"), *crd_dir.rglob("*.yml")]):
+            for doc in yaml.load_all(path.read_text(), Loader=yaml.CSafeLoader):
+                if isinstance(doc, dict) and doc.get("kind") == "CustomResourceDefinition":
+                    spec = doc.get("spec") or {}
+                    names = spec.get("names") or {}
+                    table[(spec.get("group", ""), names.get("kind", ""))] = names.get("plural", "")
+
+    def resources(api_version: str, kind: str) -> tuple[str, str]:
+        group = _group(api_version)
+        plural = table.get((group, kind))
+        if not plural:
+            raise errors.KindError(
+                f"no resource known for {kind} in {api_version}: "
+                f"it is not a built-in kind and no CRD in {crd_dir} defines it"
+            )
+        return group, plural
+
+    return resources
+
+
+# -- which kinds a folder renders --------------------------------------------
+
+_DOCUMENT_SPLIT = re.compile(r"^---\s*$", re.M)
+_TOP_LEVEL = re.compile(r"^(apiVersion|kind):[ \t]*([^\s#{}]+)[ \t]*(?:#.*)?$", re.M)
+
+
+def literal_child_kinds(template_text: str) -> set[tuple[str, str]]:
+    """The ``(apiVersion, kind)`` pairs a template spells out at the top level of its documents.
+
+    Only literal values count: a kind computed by an expression is found by
+    rendering the examples instead.
+    """
+    found: set[tuple[str, str]] = set()
+    for document in _DOCUMENT_SPLIT.split(template_text):
+        fields = dict(_TOP_LEVEL.findall(document))
+        if "apiVersion" in fields and "kind" in fields:
+            found.add((fields["apiVersion"].strip("'\""), fields["kind"].strip("'\"")))
+    return found
+
+
+def rendered_child_kinds(kind: Kind) -> set[tuple[str, str]]:
+    """The ``(apiVersion, kind)`` of every child that rendering the kind's examples yields."""
+    found: set[tuple[str, str]] = set()
+    if not kind.examples:
+        return found
+    from engine import rendering
+
+    for example in kind.examples:
+        for parent in yaml.load_all(example.read_text(), Loader=yaml.CSafeLoader):
+            if not isinstance(parent, dict) or parent.get("kind") != kind.kind:
+                continue
+            parent.setdefault("metadata", {}).setdefault("namespace", "default")
+            for child in rendering.render(kind, parent, []):
+                found.add((str(child["apiVersion"]), str(child["kind"])))
+    return found
+
+
+def child_kinds(kind: Kind) -> set[tuple[str, str]]:
+    found = rendered_child_kinds(kind)
+    for template in kind.templates:
+        found |= literal_child_kinds(template.text)
+    return found
+
+
+# -- rules --------------------------------------------------------------------
+
+
+def merge(grants: Iterable[tuple[str, str, Iterable[str]]]) -> list[Rule]:
+    """``(group, resource, verbs)`` grants as PolicyRules, one group each, equal verbs merged."""
+    verbs_of: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for group, resource, verbs in grants:
+        verbs_of[(group, resource)] |= set(verbs)
+    by_verbs: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
+    for (group, resource), verbs in verbs_of.items():
+        by_verbs[(group, tuple(sorted(verbs)))].append(resource)
+    rules = [
+        {"apiGroups": [group], "resources": sorted(resources), "verbs": list(verbs)}
+        for (group, verbs), resources in by_verbs.items()
+    ]
+    return sorted(rules, key=lambda r: (r["apiGroups"], r["resources"], r["verbs"]))
+
+
+def derive_rules(kinds: Iterable[Kind], resources: Resources) -> list[Rule]:
+    """The cluster-wide rules the engine needs to serve ``kinds``."""
+    grants: list[tuple[str, str, Iterable[str]]] = [
+        ("", "events", EVENT_VERBS),
+        ("events.k8s.io", "events", EVENT_VERBS),
+    ]
+    for kind in kinds:
+        group, plural = resources(kind.api_version, kind.kind)
+        grants += [
+            (group, plural, PARENT_VERBS),
+            (group, f"{plural}/status", STATUS_VERBS),
+            (group, f"{plural}/finalizers", FINALIZER_VERBS),
+        ]
+        for api_version, child in sorted(child_kinds(kind)):
+            child_group, child_plural = resources(api_version, child)
+            grants.append((child_group, child_plural, CHILD_VERBS))
+    return merge(grants)
+
+
+def namespace_rules(lease_name: str) -> list[Rule]:
+    """The rules the engine needs in its own namespace: its leader Lease and the kind ConfigMaps.
+
+    ``create`` cannot be narrowed to a name (the object has none until it
+    exists), so it is granted apart from ``get/update`` on ``lease_name``.
+    """
+    rules: list[Rule] = [
+        {"apiGroups": [""], "resources": ["configmaps"], "verbs": ["get", "list", "watch"]},
+        {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create"]},
+        {
+            "apiGroups": ["coordination.k8s.io"],
+            "resources": ["leases"],
+            "resourceNames": [lease_name],
+            "verbs": ["get", "update"],
+        },
+    ]
+    return rules
+
+
+def clusterrole(rules: list[Rule], name: str) -> dict[str, Any]:
+    return {"apiVersion": RBAC_API_VERSION, "kind": "ClusterRole", "metadata": {"name": name}, "rules": rules}
+
+
+def role(rules: list[Rule], name: str, namespace: str) -> dict[str, Any]:
+    return {
+        "apiVersion": RBAC_API_VERSION,
+        "kind": "Role",
+        "metadata": {"name": name, "namespace": namespace},
+        "rules": rules,
+    }
+
+
+def dump(objects: Iterable[dict[str, Any]]) -> str:
+    """Objects as a multi-document YAML stream, keys in the order written."""
+    return yaml.dump_all(list(objects), Dumper=yaml.CSafeDumper, sort_keys=False, default_flow_style=False)
