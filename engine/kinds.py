@@ -5,14 +5,35 @@ placement permissions and status rules; every other ``*.yaml`` (or ``*.yaml.j2``
 file in the folder is a child template; ``examples/`` holds sample CRs.  Loading
 is pure apart from reading the folder, and every problem is a ``KindError`` that
 names the file, line and field.
+
+``kind.yaml`` is checked against the published JSON Schema
+(``engine/schemas/kind.schema.json``) by a small walker over the YAML *nodes*
+rather than a JSON Schema library: the schema stays the single statement of the
+format, and every complaint can point at the line of the field it is about.
+The same strict YAML rules (no duplicate keys, no anchors or aliases, JSON data
+only) serve kind.yaml, rendered templates and CR files alike, so they live here
+in ``StrictLoader``.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
+from typing import Any, ClassVar, cast
 
-from engine.expressions import Expression
+import yaml
+from yaml.composer import ComposerError
+from yaml.constructor import ConstructorError, SafeConstructor
+from yaml.error import Mark, MarkedYAMLError
+
+from engine.errors import KindError
+from engine.expressions import Expression, compile_expression
 
 KIND_FILE = "kind.yaml"
 EXAMPLES_DIR = "examples"
@@ -69,3 +90,371 @@ class Kind:
     fields: tuple[FieldRule, ...] = ()
     examples: tuple[Path, ...] = ()
     digest: str = ""  # hash of every file of the folder: changes when the kind changes
+
+
+@dataclass(frozen=True)
+class BrokenKind:
+    """A kind folder that failed to load, kept so its objects can be told why.
+
+    ``api_version``/``kind`` are the parent's, when ``kind.yaml`` got far enough
+    to say them; the controller then marks that kind's objects with the error.
+    """
+
+    name: str
+    directory: Path
+    error: KindError
+    api_version: str | None = None
+    kind: str | None = None
+
+
+# -- strict YAML -------------------------------------------------------------------
+
+_TAG = "tag:yaml.org,2002:"
+# YAML 1.1 extras that the API server's YAML reader does not share (a bare date
+# would become a datetime here and a string there) are left out, and so is every
+# tag that builds something other than JSON data (!!binary, !!set, !!omap...).
+_IMPLICIT = frozenset(_TAG + t for t in ("null", "bool", "int", "float", "merge"))
+_CONSTRUCTED = tuple(_TAG + t for t in ("null", "bool", "int", "float", "str", "seq", "map"))
+
+
+class StrictLoader(yaml.CSafeLoader):
+    """libyaml's safe loader, narrowed to JSON data: no duplicate keys, no merge keys, no odd tags.
+
+    Aliases and anchors cannot be seen once libyaml has composed the document,
+    so ``check_no_anchors`` finds them in the event stream first.
+    """
+
+    yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag in _IMPLICIT]
+        for first, resolvers in yaml.CSafeLoader.yaml_implicit_resolvers.items()
+    }
+    yaml_constructors: ClassVar[dict[Any, Any]] = {
+        **{tag: yaml.CSafeLoader.yaml_constructors[tag] for tag in _CONSTRUCTED},
+        None: SafeConstructor.construct_undefined,
+    }
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _TAG + "merge":
+                raise ConstructorError(None, None, "merge keys (<<) are not allowed", key_node.start_mark)
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, list | dict):
+                raise ConstructorError(None, None, "a mapping key must be a scalar", key_node.start_mark)
+            if key in mapping:
+                raise ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+            mapping[key] = self.construct_object(value_node, deep=deep)
+        return mapping
+
+
+def check_no_anchors(text: str) -> None:
+    """Raise a ``yaml.MarkedYAMLError`` at the first anchor or alias in ``text``.
+
+    Aliases let one part of a document stand for another, which makes what a
+    file says depend on more than what is written where; YAML files here are
+    read as plain trees, so both are refused (as are syntax errors, found on the way).
+    """
+    for event in yaml.parse(text, Loader=StrictLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            mark = cast(Mark, event.start_mark)
+            raise ComposerError(None, None, "anchors and aliases (&name, *name) are not allowed", mark)
+
+
+def yaml_problem(error: yaml.YAMLError) -> tuple[int | None, str]:
+    """The 1-based line and a one-line description of a YAML error."""
+    if isinstance(error, MarkedYAMLError):
+        mark = error.problem_mark or error.context_mark
+        problem = error.problem or "invalid YAML"
+        if error.context and error.problem_mark is not None:
+            problem = f"{error.context}: {problem}"
+        return (mark.line + 1 if mark is not None else None), problem
+    return None, str(error)
+
+
+# -- loading ------------------------------------------------------------------------
+
+
+def load_kind(directory: Path) -> Kind:
+    """Load the kind folder ``directory``, or raise ``KindError`` naming the file, line and field."""
+    document = _Document.read(directory / KIND_FILE)
+    document.validate(_schema())
+    data = document.data
+    parent = data["parent"]
+    placement = data.get("placement", {})
+    status = data.get("status", {})
+    return Kind(
+        name=directory.name,
+        directory=directory,
+        api_version=parent["apiVersion"],
+        kind=parent["kind"],
+        templates=_templates(directory, document),
+        placement=Placement(
+            namespaces=tuple(placement.get("namespaces", ())),
+            cluster_scoped=placement.get("clusterScoped", False),
+            rbac=placement.get("rbac", False),
+        ),
+        conditions=_conditions(document, status.get("conditions", [])),
+        fields=tuple(
+            FieldRule(name, document.expression(value, ("status", "fields", name)))
+            for name, value in status.get("fields", {}).items()
+        ),
+        examples=tuple(sorted(p for p in (directory / EXAMPLES_DIR).glob("*.yaml") if p.is_file())),
+        digest=_digest(directory),
+    )
+
+
+def load_kinds(root: Path) -> tuple[dict[str, Kind], dict[str, BrokenKind]]:
+    """Every kind folder under ``root``: the good ones and the broken ones, by folder name.
+
+    One broken folder never hides the others.  Folders whose names start with
+    ``.`` or ``_`` are not kinds.  Two folders serving the same parent are both
+    refused: which one should win is not something to guess.
+    """
+    if not root.is_dir():
+        raise KindError("the templates folder does not exist", file=str(root))
+    loaded: dict[str, Kind] = {}
+    broken: dict[str, BrokenKind] = {}
+    for directory in sorted(p for p in root.iterdir() if p.is_dir() and p.name[:1] not in "._"):
+        try:
+            kind = load_kind(directory)
+        except KindError as error:
+            broken[directory.name] = BrokenKind(directory.name, directory, error, *_parent_of(directory))
+        else:
+            loaded[kind.name] = kind
+    by_parent: dict[tuple[str, str], list[Kind]] = {}
+    for kind in loaded.values():
+        by_parent.setdefault((kind.api_version, kind.kind), []).append(kind)
+    for (api_version, parent_kind), serving in by_parent.items():
+        if len(serving) < 2:
+            continue
+        names = ", ".join(k.name for k in serving)
+        for kind in serving:
+            del loaded[kind.name]
+            clash = KindError(
+                f"{parent_kind} ({api_version}) is served by more than one kind folder: {names}",
+                file=str(kind.directory / KIND_FILE),
+                field="parent",
+            )
+            # No parent here: marking the objects broken would be a guess about which folder is wrong.
+            broken[kind.name] = BrokenKind(kind.name, kind.directory, clash)
+    return loaded, broken
+
+
+def _parent_of(directory: Path) -> tuple[str | None, str | None]:
+    """The parent's apiVersion and kind from a ``kind.yaml`` that failed to load, if it says them."""
+    try:
+        document = _Document.read(directory / KIND_FILE)
+        parent_schema = _schema()["properties"]["parent"]
+        parent = document.data["parent"]
+        document.validate(parent_schema, ("parent",))
+    except (KindError, KeyError, TypeError):
+        return None, None
+    return parent["apiVersion"], parent["kind"]
+
+
+def _templates(directory: Path, document: _Document) -> tuple[Template, ...]:
+    names = document.data.get("templates")
+    if names is None:
+        paths = sorted(
+            p for p in directory.iterdir()
+            if p.is_file() and p.name != KIND_FILE and p.name.endswith((".yaml", ".yaml.j2"))
+        )
+    else:
+        paths = []
+        for index, name in enumerate(names):
+            path = directory / name
+            if not path.is_file():
+                raise document.error(f"no template file {name!r} in {directory}", ("templates", index))
+            paths.append(path)
+    templates = []
+    for path in paths:
+        try:
+            templates.append(Template(path, path.read_text(encoding="utf-8")))
+        except UnicodeDecodeError as error:
+            raise KindError(f"not UTF-8 text: {error}", file=str(path)) from error
+    return tuple(templates)
+
+
+def _conditions(document: _Document, rules: list[dict[str, str]]) -> tuple[ConditionRule, ...]:
+    seen: set[str] = set()
+    conditions = []
+    for index, rule in enumerate(rules):
+        where = ("status", "conditions", index)
+        if rule["type"] in seen:
+            raise document.error(f"condition {rule['type']} is declared twice", (*where, "type"))
+        seen.add(rule["type"])
+        optional = {
+            key: document.expression(rule[key], (*where, key)) for key in ("reason", "message") if key in rule
+        }
+        conditions.append(
+            ConditionRule(rule["type"], document.expression(rule["status"], (*where, "status")), **optional)
+        )
+    return tuple(conditions)
+
+
+def _digest(directory: Path) -> str:
+    """sha256 over every file of the folder, by relative path and content."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in directory.rglob("*") if p.is_file()):
+        relative = path.relative_to(directory).as_posix().encode()
+        content = path.read_bytes()
+        digest.update(b"%d:%s%d:" % (len(relative), relative, len(content)))
+        digest.update(content)
+    return digest.hexdigest()
+
+
+@functools.cache
+def _schema() -> dict[str, Any]:
+    text = resources.files("engine").joinpath("schemas", "kind.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+# -- kind.yaml, node by node ----------------------------------------------------------
+
+FieldPath = tuple[str | int, ...]
+
+
+def _field(path: FieldPath) -> str:
+    """``("status", "conditions", 0, "type")`` -> ``status.conditions[0].type``."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text
+
+
+def _kind_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list",
+            dict: "a mapping"}.get(type(value), type(value).__name__)
+
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,),
+}
+_TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string", "boolean": "true or false"}
+
+
+@dataclass(frozen=True)
+class _Document:
+    """``kind.yaml`` as data, with its YAML nodes kept so every field has a line."""
+
+    file: Path
+    node: yaml.Node
+    data: Any
+
+    @classmethod
+    def read(cls, file: Path) -> _Document:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except FileNotFoundError as error:
+            raise KindError(f"no {KIND_FILE} in this folder", file=str(file)) from error
+        except (OSError, UnicodeDecodeError) as error:
+            raise KindError(f"cannot read: {error}", file=str(file)) from error
+        try:
+            check_no_anchors(text)
+            loader = StrictLoader(text)
+            try:
+                node = loader.get_single_node()
+                data = None if node is None else loader.construct_document(node)
+            finally:
+                loader.dispose()
+        except yaml.YAMLError as error:
+            line, problem = yaml_problem(error)
+            raise KindError(problem, file=str(file), line=line) from error
+        if node is None:
+            raise KindError("the file is empty", file=str(file))
+        return cls(file, node, data)
+
+    def error(self, message: str, path: FieldPath) -> KindError:
+        """A ``KindError`` at the line of the field ``path`` (or of the nearest field that exists)."""
+        return KindError(message, file=str(self.file), line=self._node(path).start_mark.line + 1,
+                         field=_field(path) or None)
+
+    def expression(self, text: str, path: FieldPath) -> Expression:
+        line = self._node(path).start_mark.line + 1
+        return compile_expression(text, file=str(self.file), line=line, field=_field(path))
+
+    def _node(self, path: FieldPath) -> yaml.Node:
+        node = self.node
+        for part in path:
+            if isinstance(node, yaml.MappingNode):
+                found = [v for k, v in node.value if k.value == part]
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+                found = [node.value[part]]
+            else:
+                found = []
+            if not found:
+                break
+            node = found[0]
+        return node
+
+    def validate(self, schema: dict[str, Any], path: FieldPath = ()) -> None:
+        """Check the data at ``path`` against ``schema`` (the subset of JSON Schema kind.schema.json uses)."""
+        value: Any = self.data
+        for part in path:
+            value = value[part]
+        self._check(value, schema, path)
+
+    def _check(self, value: Any, schema: dict[str, Any], path: FieldPath) -> None:
+        def fail(message: str) -> KindError:
+            return self.error(message, path)
+
+        if "const" in schema and value != schema["const"]:
+            raise fail(f"must be {schema['const']!r}, not {value!r}")
+        expected = schema.get("type")
+        if expected is not None and (not isinstance(value, _TYPES[expected]) or
+                                     (expected != "boolean" and isinstance(value, bool))):
+            raise fail(f"must be {_TYPE_NAMES[expected]}, not {_kind_of(value)}")
+        if "not" in schema:
+            try:
+                self._check(value, schema["not"], path)
+            except KindError:
+                pass
+            else:
+                raise fail(f"{value!r} is reserved for the engine's own use")
+        if "enum" in schema and value not in schema["enum"]:
+            raise fail(f"must be one of {', '.join(map(repr, schema['enum']))}, not {value!r}")
+        if isinstance(value, str):
+            self._check_string(value, schema, fail)
+        elif isinstance(value, list):
+            self._check_list(value, schema, path)
+        elif isinstance(value, dict):
+            self._check_mapping(value, schema, path)
+
+    @staticmethod
+    def _check_string(value: str, schema: dict[str, Any], fail: Callable[[str], KindError]) -> None:
+        if len(value) < schema.get("minLength", 0):
+            raise fail("must not be empty")
+        pattern = schema.get("pattern")
+        if pattern is not None and not re.search(pattern, value):
+            hint = schema.get("description") or f"expected to match {pattern}"
+            raise fail(f"{value!r} is not valid: {hint}")
+
+    def _check_list(self, value: list[Any], schema: dict[str, Any], path: FieldPath) -> None:
+        for index, item in enumerate(value):
+            if schema.get("uniqueItems") and item in value[:index]:
+                raise self.error(f"{item!r} is listed twice", (*path, index))
+            if "items" in schema:
+                self._check(item, schema["items"], (*path, index))
+
+    def _check_mapping(self, value: dict[str, Any], schema: dict[str, Any], path: FieldPath) -> None:
+        for key in schema.get("required", ()):
+            if key not in value:
+                raise self.error(f"missing required field {key!r}", path)
+        properties: dict[str, Any] = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        for key, item in value.items():
+            where = (*path, key)
+            if not isinstance(key, str):
+                raise self.error(f"field names must be strings, not {_kind_of(key)}", where)
+            if "propertyNames" in schema:
+                self._check(key, schema["propertyNames"], where)
+            if key in properties:
+                self._check(item, properties[key], where)
+            elif extra is False:
+                known = ", ".join(properties)
+                raise self.error(f"unknown field {key!r} (known fields: {known})", where)
+            elif isinstance(extra, dict):
+                self._check(item, extra, where)
