@@ -160,7 +160,13 @@ def _ensure_dir(path: Path) -> Path:
 
 
 def _go(args: Sequence[str], cwd: Path, what: str, log: _Log, env: dict[str, str] | None = None) -> str:
-    full_env = {**os.environ, "CGO_ENABLED": "0", "GOFLAGS": "-mod=mod", **(env or {})}
+    # GOTOOLCHAIN=auto (unless the caller chose otherwise) lets an older Go fetch,
+    # through the module proxy, the toolchain a component's go.mod asks for; a
+    # Go that is new enough builds with itself.  `go env -w GOTOOLCHAIN=local`
+    # alone would make a too-old Go fail instead.
+    toolchain = os.environ.get("GOTOOLCHAIN", "auto")
+    full_env = {**os.environ, "CGO_ENABLED": "0", "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": toolchain}
+    full_env.update(env or {})
     log(f"{what}: go {' '.join(args[:3])}{' ...' if len(args) > 3 else ''}")
     # A session of its own, so that on Ctrl-C or SIGTERM we can stop go and the
     # compilers it runs together instead of leaving them to finish unwatched.

@@ -43,7 +43,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -173,7 +173,21 @@ class LocalCluster:
             time.sleep(poll)
 
     def stop(self) -> None:
-        """Kill every component's process group, then remove the state; idempotent."""
+        """Kill every component's process group, then remove the state; idempotent.
+
+        A second Ctrl-C (or SIGTERM) during these few seconds is held until the
+        cleanup is done, then delivered, instead of cutting the cleanup short.
+        """
+        held: list[int] = []
+        with _holding_signals(held):
+            survivors = self._teardown()
+        self._restore_signals()
+        for signum in dict.fromkeys(held):
+            signal.raise_signal(signum)
+        if survivors:
+            raise ClusterError(f"processes of the local cluster survived SIGKILL: {survivors}")
+
+    def _teardown(self) -> list[int]:
         atexit.unregister(self.stop)
         survivors = _terminate([c.process for c in reversed(self._components)])
         for component in self._components:
@@ -188,9 +202,7 @@ class LocalCluster:
         if self._state is not None:
             shutil.rmtree(self._state, ignore_errors=True)
             self._state = None
-        self._restore_signals()
-        if survivors:
-            raise RuntimeError(f"processes of the local cluster survived SIGKILL: {survivors}")
+        return survivors
 
     # -- start-up -----------------------------------------------------------
 
@@ -201,10 +213,11 @@ class LocalCluster:
                  **self._binary_paths}
         self._mark("binaries", began)
         self._state = Path(tempfile.mkdtemp(prefix=f"{STATE_PREFIX}{os.getpid()}-"))
+        step = time.monotonic()
         self._files = files = pki.write(self._state / "pki")
         self._context = ssl.create_default_context(cafile=str(files.ca_cert))
         self._context.load_cert_chain(str(files.admin_cert), str(files.admin_key))
-        self._mark("certificates", began)
+        self._mark("certificates", step)
 
         etcd_client, etcd_peer, api_port = _free_ports(3)
         self.server = f"https://127.0.0.1:{api_port}"
@@ -410,6 +423,23 @@ class LocalCluster:
             with contextlib.suppress(ValueError):
                 signal.signal(signum, handler)
         self._previous_handlers = {}
+
+
+@contextlib.contextmanager
+def _holding_signals(held: list[int]) -> Iterator[None]:
+    """Record instead of handle Ctrl-C, SIGTERM and SIGHUP while the block runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(signum) is not None:  # None: a handler Python cannot restore
+            previous[signum] = signal.signal(signum, lambda number, _: held.append(number))
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
