@@ -40,7 +40,7 @@ from typing import Any
 
 import yaml
 
-from engine import errors
+from engine import errors, rendering
 from engine.kinds import Kind
 
 Rule = dict[str, list[str]]
@@ -149,10 +149,6 @@ def literal_child_kinds(template_text: str) -> set[tuple[str, str]]:
 def rendered_child_kinds(kind: Kind) -> set[tuple[str, str]]:
     """The ``(apiVersion, kind)`` of every child that rendering the kind's examples yields."""
     found: set[tuple[str, str]] = set()
-    if not kind.examples:
-        return found
-    from engine import rendering
-
     for example in kind.examples:
         for parent in yaml.load_all(example.read_text(), Loader=yaml.CSafeLoader):
             if not isinstance(parent, dict) or parent.get("kind") != kind.kind:

@@ -1,0 +1,46 @@
+"""The chart's copies of crds/, of the kind folders and of the derived RBAC rules are what
+hack/sync-chart makes from the sources today: a CRD or template changed without re-running it
+fails here, before a release ships stale copies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from engine import kinds, rbac
+
+ROOT = Path(__file__).resolve().parents[2]
+CHART = ROOT / "charts" / "stencil"
+
+
+def files_under(base: Path) -> dict[str, bytes]:
+    if not base.is_dir():
+        return {}
+    return {str(p.relative_to(base)): p.read_bytes() for p in sorted(base.rglob("*")) if p.is_file()}
+
+
+def test_chart_crds_are_exact_copies_of_top_level_crds() -> None:
+    assert files_under(CHART / "crds") == files_under(ROOT / "crds")
+
+
+def test_chart_kind_folders_are_the_templates_without_examples() -> None:
+    loaded, broken = kinds.load_kinds(ROOT / "templates")
+    assert not broken
+    expected = {
+        f"{name}/{path.name}": path.read_bytes()
+        for name, kind in loaded.items()
+        for path in sorted(kind.directory.iterdir())
+        if path.is_file()
+    }
+
+    assert files_under(CHART / "kinds") == expected
+
+
+def test_chart_rules_file_holds_the_derived_rules() -> None:
+    loaded, _ = kinds.load_kinds(ROOT / "templates")
+    expected = rbac.derive_rules(loaded.values(), rbac.offline_resources(ROOT / "crds"))
+
+    written = yaml.load((CHART / "files" / "rules.yaml").read_text(), Loader=yaml.CSafeLoader)
+
+    assert written == expected
