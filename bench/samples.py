@@ -18,6 +18,7 @@ from typing import Any
 Obj = dict[str, Any]
 
 _TIME = "2026-01-01T00:00:00Z"
+_LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 
 def fields_v1(value: Any) -> Any:
@@ -37,11 +38,11 @@ def _list_key(item: Obj) -> str:
     return "v:" + json.dumps(item, separators=(",", ":"))
 
 
-def _managed(manager: str, fields: Obj, subresource: str | None = None) -> Obj:
+def _managed(manager: str, api_version: str, fields: Obj, subresource: str | None = None) -> Obj:
     entry = {
         "manager": manager,
         "operation": "Update",
-        "apiVersion": "apps/v1",
+        "apiVersion": api_version,
         "time": _TIME,
         "fieldsType": "FieldsV1",
         "fieldsV1": fields_v1(fields),
@@ -136,46 +137,17 @@ def deployment(index: int, namespace: str = "default") -> Obj:
         "metadata": {"name": name, "namespace": namespace, "labels": labels},
         "spec": spec,
     }
-    annotations = {
-        "deployment.kubernetes.io/revision": "2",
-        "kubectl.kubernetes.io/last-applied-configuration": json.dumps(applied, separators=(",", ":")) + "\n",
-    }
-    return {
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": {
-            "name": name,
-            "namespace": namespace,
-            "uid": str(uuid.UUID(int=index + 1)),
-            "resourceVersion": str(1000 + index),
-            "generation": 2,
-            "creationTimestamp": _TIME,
-            "labels": labels,
-            "annotations": annotations,
-            "managedFields": [
-                _managed(
-                    "kubectl-client-side-apply",
-                    {
-                        "metadata": {
-                            "labels": labels,
-                            "annotations": {"kubectl.kubernetes.io/last-applied-configuration": ""},
-                        },
-                        "spec": spec,
-                    },
-                ),
-                _managed(
-                    "kube-controller-manager",
-                    {
-                        "metadata": {"annotations": {"deployment.kubernetes.io/revision": ""}},
-                        "status": status,
-                    },
-                    "status",
-                ),
-            ],
-        },
-        "spec": spec,
+    controller_fields = {
+        "metadata": {"annotations": {"deployment.kubernetes.io/revision": ""}},
         "status": status,
     }
+    return _as_served(
+        applied,
+        index,
+        metadata={"generation": 2, "annotations": {"deployment.kubernetes.io/revision": "2"}},
+        managed=[_managed("kube-controller-manager", "apps/v1", controller_fields, "status")],
+        status=status,
+    )
 
 
 def configmap(index: int, namespace: str = "default") -> Obj:
@@ -188,34 +160,26 @@ def configmap(index: int, namespace: str = "default") -> Obj:
         "metadata": {"name": name, "namespace": namespace, "labels": labels},
         "data": data,
     }
-    return {
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": {
-            "name": name,
-            "namespace": namespace,
-            "uid": str(uuid.UUID(int=index + 1)),
-            "resourceVersion": str(1000 + index),
-            "creationTimestamp": _TIME,
-            "labels": labels,
-            "annotations": {
-                "kubectl.kubernetes.io/last-applied-configuration": json.dumps(applied, separators=(",", ":"))
-            },
-            "managedFields": [
-                _managed(
-                    "kubectl-client-side-apply",
-                    {
-                        "metadata": {
-                            "labels": labels,
-                            "annotations": {"kubectl.kubernetes.io/last-applied-configuration": ""},
-                        },
-                        "data": data,
-                    },
-                ),
-            ],
-        },
-        "data": data,
+    return _as_served(applied, index)
+
+
+def _as_served(
+    applied: Obj, index: int, *, metadata: Obj | None = None, managed: list[Obj] | None = None, **fields: Any
+) -> Obj:
+    """``applied`` as the server returns it after ``kubectl apply``, plus what others changed."""
+    meta = {**applied["metadata"], **(metadata or {})}
+    body = {k: v for k, v in applied.items() if k not in ("apiVersion", "kind", "metadata")}
+    kubectl_fields = {"metadata": {"labels": meta["labels"], "annotations": {_LAST_APPLIED: ""}}, **body}
+    meta["annotations"] = {
+        **meta.get("annotations", {}),
+        _LAST_APPLIED: json.dumps(applied, separators=(",", ":")),
     }
+    meta.update(uid=str(uuid.UUID(int=index + 1)), resourceVersion=str(1000 + index), creationTimestamp=_TIME)
+    meta["managedFields"] = [
+        _managed("kubectl-client-side-apply", applied["apiVersion"], kubectl_fields),
+        *(managed or []),
+    ]
+    return {**applied, "metadata": meta, **fields}
 
 
 def list_body(kind: str, items: list[Obj]) -> bytes:
