@@ -235,6 +235,21 @@ def role(rules: list[Rule], name: str, namespace: str) -> dict[str, Any]:
     }
 
 
+def documents(
+    kinds: Iterable[Kind],
+    resources: Resources,
+    *,
+    name: str = "stencil",
+    namespace: str = "stencil-system",
+    lease_name: str = "stencil-leader",
+) -> list[dict[str, Any]]:
+    """What ``stencil rbac`` prints: the ClusterRole for the kinds and the Role for the engine's namespace."""
+    return [
+        clusterrole(derive_rules(kinds, resources), name),
+        role(namespace_rules(lease_name), name, namespace),
+    ]
+
+
 def dump(objects: Iterable[dict[str, Any]]) -> str:
     """Objects as a multi-document YAML stream, keys in the order written."""
     return yaml.dump_all(list(objects), Dumper=yaml.CSafeDumper, sort_keys=False, default_flow_style=False)

@@ -16,6 +16,10 @@ def test_dumped_roles_load_back_unchanged() -> None:
     loaded = list(yaml.load_all(rbac.dump(documents), Loader=yaml.CSafeLoader))
 
     assert loaded == documents
+    assert [(d["kind"], d["metadata"].get("namespace")) for d in loaded] == [
+        ("ClusterRole", None),
+        ("Role", "ops"),
+    ]
     lease_updates = [r for r in loaded[1]["rules"] if "update" in r["verbs"]]
     assert lease_updates == [
         {
