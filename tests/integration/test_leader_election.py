@@ -174,3 +174,22 @@ def test_elector_stops_from_another_thread_while_waiting(candidates: Any, kube: 
     assert not thread.is_alive()
     assert b.events == []
     assert holder(kube, namespace) == "a"
+
+
+def test_leader_renews_the_lease_without_starting_a_new_term(
+    candidates: Any, kube: Kube, namespace: str
+) -> None:
+    a = candidates("a")
+    a.elector.start()
+    wait_until(lambda: a.elector.is_leader, timeout=15, what="a leading")
+    first = lease(kube, namespace)["spec"]
+
+    time.sleep(4 * RETRY)
+    later = lease(kube, namespace)["spec"]
+
+    assert later["renewTime"] > first["renewTime"]
+    assert (later["acquireTime"], later["leaseTransitions"]) == (
+        first["acquireTime"],
+        first["leaseTransitions"],
+    )
+    assert a.events == ["started"]
