@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 if TYPE_CHECKING:
-    from engine import controller
+    from engine import controller, kinds
 
 
 @click.group()
@@ -176,3 +176,142 @@ def _condition_lines(engine: controller.Engine) -> list[tuple[str, str]]:
                     text += f": {cond['message']}"
                 lines.append((f"{who} {cond['type']}", f"{who} {cond['type']:<22} {text}"))
     return lines
+
+
+# -- offline rendering --------------------------------------------------------------
+
+
+@main.command("render")
+@click.argument("kind_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("-f", "--filename", "files", multiple=True, required=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A file of CRs to render (repeatable); documents of other kinds are skipped.")
+@click.option("-n", "--namespace", default="default", show_default=True,
+              help="Namespace of a namespaced CR that names none, as kubectl would use.")
+@click.option("--crds", "crds_dir", default=None,
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="CRDs giving custom kinds their scope, defaults and validation "
+                   "[default: crds/ beside the templates folder, if there is one].")
+def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None) -> None:
+    """Print the children KIND_DIR renders for the CRs in FILES, exactly as they would be applied.
+
+    No cluster is contacted.  Each CR is first validated against its CRD and
+    given the CRD's defaults, as the API server would; a CR without a uid gets
+    the all-zero one.  Bad input exits non-zero with ``file:line: field: message``.
+    """
+    import yaml
+
+    from engine import errors, kinds, rendering
+
+    try:
+        kind = kinds.load_kind(kind_dir)
+        crds = _OfflineCrds.read(crds_dir or kind_dir.resolve().parent.parent / "crds")
+        children: list[dict[str, Any]] = []
+        parents = 0
+        for file in files:
+            for document in kinds.Document.read_all(file, errors.StencilError):
+                parent = crds.admit(document, kind, namespace)
+                if parent is None:
+                    continue
+                parents += 1
+                try:
+                    children.extend(rendering.render(kind, parent, [], is_namespaced=crds.is_namespaced))
+                except errors.StencilError as error:
+                    name = parent["metadata"]["name"]
+                    raise click.ClickException(
+                        f"{error}\n  (rendering {kind.kind} {name} from {file}:{document.line})") from error
+        if not parents:
+            raise errors.StencilError(f"no {kind.kind} ({kind.api_version}) in {', '.join(map(str, files))}")
+    except errors.StencilError as error:
+        raise click.ClickException(str(error)) from error
+    stream = yaml.dump_all(children, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
+    click.echo(stream, nl=False)
+
+
+_CRD = "CustomResourceDefinition"
+
+
+class _OfflineCrds:
+    """What ``stencil render`` learns from CRD files instead of an API server: scope, defaults, validation."""
+
+    _OBJECT = {
+        "type": "object",
+        "required": ["metadata"],
+        "properties": {
+            "metadata": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {"name": {"type": "string", "minLength": 1}, "namespace": {"type": "string"}},
+            }
+        },
+    }
+
+    def __init__(self, crds: list[dict[str, Any]]) -> None:
+        self.namespaced: dict[tuple[str, str], bool] = {}
+        self.schemas: dict[tuple[str, str], dict[str, Any]] = {}
+        for crd in crds:
+            spec = crd.get("spec") or {}
+            group, kind = spec.get("group", ""), (spec.get("names") or {}).get("kind", "")
+            self.namespaced[(group, kind)] = spec.get("scope") != "Cluster"
+            for version in spec.get("versions") or ():
+                schema = (version.get("schema") or {}).get("openAPIV3Schema")
+                if schema:
+                    self.schemas[(f"{group}/{version.get('name')}", kind)] = schema
+
+    @classmethod
+    def read(cls, directory: Path) -> _OfflineCrds:
+        from engine import errors, kinds
+
+        if not directory.is_dir():
+            return cls([])
+        documents = [
+            document.data
+            for file in sorted(directory.glob("*.y*ml"))
+            for document in kinds.Document.read_all(file, errors.StencilError)
+        ]
+        return cls([d for d in documents if isinstance(d, dict) and d.get("kind") == _CRD])
+
+    def is_namespaced(self, api_version: str, kind: str) -> bool:
+        from engine import rendering
+
+        known = self.namespaced.get((rendering.group_of(api_version), kind))
+        return rendering.builtin_is_namespaced(api_version, kind) if known is None else known
+
+    def admit(self, document: kinds.Document, kind: kinds.Kind, namespace: str) -> dict[str, Any] | None:
+        """The CR as the API server would keep it (checked, defaulted, namespaced); None for other kinds."""
+        data = document.data
+        if not isinstance(data, dict):
+            raise document.error("a manifest must be a mapping", ())
+        if (data.get("apiVersion"), data.get("kind")) != (kind.api_version, kind.kind):
+            return None
+        document.validate(self._OBJECT)
+        schema = self.schemas.get((kind.api_version, kind.kind))
+        parent: dict[str, Any] = _with_defaults(schema, data) if schema else data
+        if schema:
+            document.validate(schema, data=parent, closed=True)
+        metadata = dict(parent["metadata"])
+        if self.is_namespaced(kind.api_version, kind.kind):
+            metadata.setdefault("namespace", namespace)
+        else:
+            metadata.pop("namespace", None)
+        return {**parent, "metadata": metadata}
+
+
+def _with_defaults(schema: dict[str, Any], value: Any) -> Any:
+    """``value`` with the OpenAPI ``default``s of ``schema`` filled in where fields are missing."""
+    import copy
+
+    if isinstance(value, dict):
+        properties: dict[str, Any] = schema.get("properties") or {}
+        extra = schema.get("additionalProperties")
+        filled = {}
+        for key, item in value.items():
+            sub = properties.get(key, extra if isinstance(extra, dict) else None)
+            filled[key] = _with_defaults(sub, item) if sub else item
+        for key, sub in properties.items():
+            if key not in filled and "default" in sub:
+                filled[key] = _with_defaults(sub, copy.deepcopy(sub["default"]))
+        return filled
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [_with_defaults(schema["items"], item) for item in value]
+    return value

@@ -32,7 +32,7 @@ from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.error import Mark, MarkedYAMLError
 
-from engine.errors import KindError
+from engine.errors import KindError, StencilError
 from engine.expressions import Expression, compile_expression
 
 KIND_FILE = "kind.yaml"
@@ -176,7 +176,7 @@ def yaml_problem(error: yaml.YAMLError) -> tuple[int | None, str]:
 
 def load_kind(directory: Path) -> Kind:
     """Load the kind folder ``directory``, or raise ``KindError`` naming the file, line and field."""
-    document = _Document.read(directory / KIND_FILE)
+    document = Document.read(directory / KIND_FILE)
     document.validate(_schema())
     data = document.data
     parent = data["parent"]
@@ -243,7 +243,7 @@ def load_kinds(root: Path) -> tuple[dict[str, Kind], dict[str, BrokenKind]]:
 def _parent_of(directory: Path) -> tuple[str | None, str | None]:
     """The parent's apiVersion and kind from a ``kind.yaml`` that failed to load, if it says them."""
     try:
-        document = _Document.read(directory / KIND_FILE)
+        document = Document.read(directory / KIND_FILE)
         parent_schema = _schema()["properties"]["parent"]
         parent = document.data["parent"]
         document.validate(parent_schema, ("parent",))
@@ -252,7 +252,7 @@ def _parent_of(directory: Path) -> tuple[str | None, str | None]:
     return parent["apiVersion"], parent["kind"]
 
 
-def _templates(directory: Path, document: _Document) -> tuple[Template, ...]:
+def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
     names = document.data.get("templates")
     if names is None:
         paths = sorted(
@@ -275,7 +275,7 @@ def _templates(directory: Path, document: _Document) -> tuple[Template, ...]:
     return tuple(templates)
 
 
-def _conditions(document: _Document, rules: list[dict[str, str]]) -> tuple[ConditionRule, ...]:
+def _conditions(document: Document, rules: list[dict[str, str]]) -> tuple[ConditionRule, ...]:
     seen: set[str] = set()
     conditions = []
     for index, rule in enumerate(rules):
@@ -310,7 +310,7 @@ def _schema() -> dict[str, Any]:
     return schema
 
 
-# -- kind.yaml, node by node ----------------------------------------------------------
+# -- YAML documents, node by node ----------------------------------------------------
 
 FieldPath = tuple[str | int, ...]
 
@@ -326,135 +326,193 @@ def _field(path: FieldPath) -> str:
 def _kind_of(value: Any) -> str:
     if value is None:
         return "null"
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list",
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",
             dict: "a mapping"}.get(type(value), type(value).__name__)
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,),
+    "object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,), "integer": (int,),
+    "number": (int, float),
 }
-_TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string", "boolean": "true or false"}
+_TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string", "boolean": "true or false",
+               "integer": "an integer", "number": "a number"}
 
 
 @dataclass(frozen=True)
-class _Document:
-    """``kind.yaml`` as data, with its YAML nodes kept so every field has a line."""
+class Document:
+    """One YAML document as data, with its nodes kept so every field can be reported with its line.
+
+    Serves ``kind.yaml`` and CR files alike.  ``validate`` checks the data
+    against the subset of JSON Schema / OpenAPI that kind.schema.json and CRD
+    schemas use (type, const, enum, not, pattern, min/max length and value,
+    required, properties, additionalProperties, items, uniqueItems,
+    propertyNames, nullable, x-kubernetes-int-or-string and
+    x-kubernetes-preserve-unknown-fields); CEL rules are the API server's.
+    """
 
     file: Path
     node: yaml.Node
     data: Any
+    error_type: type[StencilError] = KindError
 
     @classmethod
-    def read(cls, file: Path) -> _Document:
+    def read(cls, file: Path, error_type: type[StencilError] = KindError) -> Document:
+        """The single document of ``file``."""
+        documents = cls.read_all(file, error_type)
+        if len(documents) != 1:
+            problem = "the file is empty" if not documents else "the file holds more than one document"
+            raise error_type(problem, file=str(file))
+        return documents[0]
+
+    @classmethod
+    def read_all(cls, file: Path, error_type: type[StencilError] = KindError) -> list[Document]:
+        """Every non-empty document of ``file``, read with ``StrictLoader``."""
         try:
             text = file.read_text(encoding="utf-8")
         except FileNotFoundError as error:
-            raise KindError(f"no {KIND_FILE} in this folder", file=str(file)) from error
+            raise error_type("no such file", file=str(file)) from error
         except (OSError, UnicodeDecodeError) as error:
-            raise KindError(f"cannot read: {error}", file=str(file)) from error
+            raise error_type(f"cannot read: {error}", file=str(file)) from error
+        documents = []
         try:
             check_no_anchors(text)
             loader = StrictLoader(text)
             try:
-                node = loader.get_single_node()
-                data = None if node is None else loader.construct_document(node)
+                while loader.check_node():
+                    node = loader.get_node()
+                    if node is None:
+                        break
+                    data = loader.construct_document(node)
+                    if data is not None:
+                        documents.append(cls(file, node, data, error_type))
             finally:
                 loader.dispose()
         except yaml.YAMLError as error:
             line, problem = yaml_problem(error)
-            raise KindError(problem, file=str(file), line=line) from error
-        if node is None:
-            raise KindError("the file is empty", file=str(file))
-        return cls(file, node, data)
+            raise error_type(problem, file=str(file), line=line) from error
+        return documents
 
-    def error(self, message: str, path: FieldPath) -> KindError:
-        """A ``KindError`` at the line of the field ``path`` (or of the nearest field that exists)."""
-        return KindError(message, file=str(self.file), line=self._node(path).start_mark.line + 1,
-                         field=_field(path) or None)
+    @property
+    def line(self) -> int:
+        return self.node.start_mark.line + 1
+
+    def error(self, message: str, path: FieldPath) -> StencilError:
+        """An error at the line of the field ``path`` (or of the nearest field that exists)."""
+        field = _field(path) or None
+        return self.error_type(message, file=str(self.file), line=self.line_of(path), field=field)
 
     def expression(self, text: str, path: FieldPath) -> Expression:
-        line = self._node(path).start_mark.line + 1
-        return compile_expression(text, file=str(self.file), line=line, field=_field(path))
+        return compile_expression(text, file=str(self.file), line=self.line_of(path), field=_field(path))
 
-    def _node(self, path: FieldPath) -> yaml.Node:
-        node = self.node
+    def line_of(self, path: FieldPath) -> int:
+        """The line where the field ``path`` is named (its key), or of the nearest field that exists."""
+        node, mark = self.node, self.node.start_mark
         for part in path:
             if isinstance(node, yaml.MappingNode):
-                found = [v for k, v in node.value if k.value == part]
+                found = [(k, v) for k, v in node.value if k.value == part]
+                if not found:
+                    break
+                mark, node = found[0][0].start_mark, found[0][1]
             elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
-                found = [node.value[part]]
+                node = node.value[part]
+                mark = node.start_mark
             else:
-                found = []
-            if not found:
                 break
-            node = found[0]
-        return node
+        return int(mark.line) + 1
 
-    def validate(self, schema: dict[str, Any], path: FieldPath = ()) -> None:
-        """Check the data at ``path`` against ``schema`` (the subset of JSON Schema kind.schema.json uses)."""
-        value: Any = self.data
-        for part in path:
-            value = value[part]
-        self._check(value, schema, path)
+    def validate(self, schema: dict[str, Any], path: FieldPath = (), *, data: Any = None,
+                 closed: bool = False) -> None:
+        """Check the data at ``path`` (or ``data``, if given) against ``schema``.
 
-    def _check(self, value: Any, schema: dict[str, Any], path: FieldPath) -> None:
-        def fail(message: str) -> KindError:
-            return self.error(message, path)
+        ``closed`` treats an object schema with ``properties`` and nothing else
+        allowed as closed, the way ``kubectl`` strict field validation reads a CRD.
+        """
+        value: Any = data
+        if data is None:
+            value = self.data
+            for part in path:
+                value = value[part]
+        _Checker(self, closed).check(value, schema, path)
 
+
+@dataclass(frozen=True)
+class _Checker:
+    document: Document
+    closed: bool
+
+    def check(self, value: Any, schema: dict[str, Any], path: FieldPath) -> None:
+        def fail(message: str) -> StencilError:
+            return self.document.error(message, path)
+
+        if value is None and schema.get("nullable"):
+            return
         if "const" in schema and value != schema["const"]:
             raise fail(f"must be {schema['const']!r}, not {value!r}")
         expected = schema.get("type")
-        if expected is not None and (not isinstance(value, _TYPES[expected]) or
-                                     (expected != "boolean" and isinstance(value, bool))):
+        if expected is not None and not schema.get("x-kubernetes-int-or-string") and (
+            not isinstance(value, _TYPES[expected]) or (expected != "boolean" and isinstance(value, bool))
+        ):
             raise fail(f"must be {_TYPE_NAMES[expected]}, not {_kind_of(value)}")
         if "not" in schema:
             try:
-                self._check(value, schema["not"], path)
-            except KindError:
+                self.check(value, schema["not"], path)
+            except StencilError:
                 pass
             else:
                 raise fail(f"{value!r} is reserved for the engine's own use")
         if "enum" in schema and value not in schema["enum"]:
             raise fail(f"must be one of {', '.join(map(repr, schema['enum']))}, not {value!r}")
         if isinstance(value, str):
-            self._check_string(value, schema, fail)
+            self._string(value, schema, fail)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            if "minimum" in schema and value < schema["minimum"]:
+                raise fail(f"must be at least {schema['minimum']}, not {value}")
+            if "maximum" in schema and value > schema["maximum"]:
+                raise fail(f"must be at most {schema['maximum']}, not {value}")
         elif isinstance(value, list):
-            self._check_list(value, schema, path)
+            self._list(value, schema, path)
         elif isinstance(value, dict):
-            self._check_mapping(value, schema, path)
+            self._mapping(value, schema, path)
 
     @staticmethod
-    def _check_string(value: str, schema: dict[str, Any], fail: Callable[[str], KindError]) -> None:
+    def _string(value: str, schema: dict[str, Any], fail: Callable[[str], StencilError]) -> None:
         if len(value) < schema.get("minLength", 0):
-            raise fail("must not be empty")
+            raise fail("must not be empty" if schema["minLength"] == 1 else
+                       f"must be at least {schema['minLength']} characters long")
+        if len(value) > schema.get("maxLength", len(value)):
+            raise fail(f"must be at most {schema['maxLength']} characters long")
         pattern = schema.get("pattern")
         if pattern is not None and not re.search(pattern, value):
             hint = schema.get("description") or f"expected to match {pattern}"
             raise fail(f"{value!r} is not valid: {hint}")
 
-    def _check_list(self, value: list[Any], schema: dict[str, Any], path: FieldPath) -> None:
+    def _list(self, value: list[Any], schema: dict[str, Any], path: FieldPath) -> None:
         for index, item in enumerate(value):
             if schema.get("uniqueItems") and item in value[:index]:
-                raise self.error(f"{item!r} is listed twice", (*path, index))
+                raise self.document.error(f"{item!r} is listed twice", (*path, index))
             if "items" in schema:
-                self._check(item, schema["items"], (*path, index))
+                self.check(item, schema["items"], (*path, index))
 
-    def _check_mapping(self, value: dict[str, Any], schema: dict[str, Any], path: FieldPath) -> None:
+    def _mapping(self, value: dict[str, Any], schema: dict[str, Any], path: FieldPath) -> None:
         for key in schema.get("required", ()):
             if key not in value:
-                raise self.error(f"missing required field {key!r}", path)
+                raise self.document.error(f"missing required field {key!r}", path)
         properties: dict[str, Any] = schema.get("properties", {})
         extra = schema.get("additionalProperties", True)
+        if self.closed and properties and "additionalProperties" not in schema and not schema.get(
+            "x-kubernetes-preserve-unknown-fields"
+        ):
+            extra = False
         for key, item in value.items():
             where = (*path, key)
             if not isinstance(key, str):
-                raise self.error(f"field names must be strings, not {_kind_of(key)}", where)
+                raise self.document.error(f"field names must be strings, not {_kind_of(key)}", where)
             if "propertyNames" in schema:
-                self._check(key, schema["propertyNames"], where)
+                self.check(key, schema["propertyNames"], where)
             if key in properties:
-                self._check(item, properties[key], where)
+                self.check(item, properties[key], where)
             elif extra is False:
                 known = ", ".join(properties)
-                raise self.error(f"unknown field {key!r} (known fields: {known})", where)
+                raise self.document.error(f"unknown field {key!r} (known fields: {known})", where)
             elif isinstance(extra, dict):
-                self._check(item, extra, where)
+                self.check(item, extra, where)

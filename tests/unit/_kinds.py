@@ -1,0 +1,50 @@
+"""Kinds built in memory, and parents for them, for the rendering tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine.kinds import Kind, Placement, Template
+
+API_VERSION = "example.com/v1"
+KIND = "Web"
+FOLDER = Path("templates/web")
+# The smallest valid kind.yaml, serving API_VERSION/KIND.
+KIND_YAML = (
+    "apiVersion: stencil.dev/v1alpha1\nkind: StencilKind\n"
+    f"parent:\n  apiVersion: {API_VERSION}\n  kind: {KIND}\n"
+)
+
+
+def kind(*templates: str, placement: Placement | None = None, names: tuple[str, ...] = ()) -> Kind:
+    """A kind whose templates are ``templates`` (named ``t0.yaml``, ``t1.yaml``... unless ``names`` says)."""
+    files = names or tuple(f"t{index}.yaml" for index in range(len(templates)))
+    return Kind(
+        name="web",
+        directory=FOLDER,
+        api_version=API_VERSION,
+        kind=KIND,
+        templates=tuple(Template(FOLDER / file, text) for file, text in zip(files, templates, strict=True)),
+        placement=placement or Placement(),
+    )
+
+
+def parent(
+    spec: dict[str, Any] | None = None,
+    *,
+    namespace: str | None = "ns",
+    name: str = "w",
+    uid: str | None = "uid-1",
+) -> dict[str, Any]:
+    metadata: dict[str, Any] = {"name": name}
+    if namespace is not None:
+        metadata["namespace"] = namespace
+    if uid is not None:
+        metadata["uid"] = uid
+    return {"apiVersion": API_VERSION, "kind": KIND, "metadata": metadata, "spec": spec or {}}
+
+
+def configmap(data: str, *, name: str = "cm") -> str:
+    """A ConfigMap template whose ``data`` block is ``data`` (already indented by two)."""
+    return f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n{data}"
