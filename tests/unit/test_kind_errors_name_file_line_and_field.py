@@ -40,6 +40,12 @@ def load(tmp_path: Path, text: str) -> kinds.Kind:
             "reserved",
         ),
         (
+            HEAD + "status:\n  conditions:\n    - type: ChildrenReady\n      status: 'True'\n",
+            8,
+            "status.conditions[0].type",
+            "reserved",
+        ),
+        (
             HEAD + "status:\n  conditions:\n    - type: Up\n",
             8,
             "status.conditions[0]",
