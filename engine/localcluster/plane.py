@@ -166,10 +166,14 @@ class LocalCluster:
             raise
         return self
 
+    def check(self) -> None:
+        """Raise ``ClusterError``, quoting its log, if a component has exited."""
+        self._check_alive("running")
+
     def wait(self, poll: float = 0.5) -> None:
         """Block while every component runs; raise ``ClusterError`` when one exits."""
         while True:
-            self._check_alive("running")
+            self.check()
             time.sleep(poll)
 
     def stop(self) -> None:

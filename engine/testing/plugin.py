@@ -54,6 +54,9 @@ def local_cluster() -> Iterator[LocalCluster]:
 
 @pytest.fixture
 def kube(local_cluster: LocalCluster) -> Kube:
+    # A component that died earlier in the session should fail the test with
+    # its log, not with "connection refused".
+    local_cluster.check()
     return Kube.from_kubeconfig(str(local_cluster.kubeconfig))
 
 
