@@ -291,7 +291,7 @@ class _Run:
 
     def plain(self, value: Any) -> Any:
         """``value`` as a fresh tree of JSON data, tokens in its strings resolved, its size charged."""
-        if isinstance(value, _Tracked | _TrackedList):
+        if isinstance(value, _View):
             value = value._data
         if isinstance(value, str):
             self.charge(len(value))
@@ -583,14 +583,31 @@ def _join(path: str, key: Any) -> str:
     return f"{path}[{key!r}]"
 
 
-class _Tracked(Mapping[str, Any]):
-    """A read-only view of a mapping from the CR that knows its path, for "spec.replicas is not set"."""
+class _View:
+    """A read-only view of data from the CR that knows its path, for "spec.replicas is not set"."""
 
     __slots__ = ("_data", "_path")
 
-    def __init__(self, data: Mapping[str, Any], path: str) -> None:
+    def __init__(self, data: Any, path: str) -> None:
         self._data = data
         self._path = path
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __eq__(self, other: object) -> bool:
+        return bool(self._data == _untracked(other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._data)
+
+
+class _Tracked(_View, Mapping[str, Any]):
+    """A mapping of the CR (or of a child) as templates see it."""
+
+    __slots__ = ()
 
     def __getitem__(self, key: str) -> Any:
         return _track(self._data[key], _join(self._path, key))
@@ -598,42 +615,16 @@ class _Tracked(Mapping[str, Any]):
     def __iter__(self) -> Iterator[str]:
         return iter(self._data)
 
-    def __len__(self) -> int:
-        return len(self._data)
 
-    def __eq__(self, other: object) -> bool:
-        return bool(self._data == _untracked(other))
+class _TrackedList(_View, Sequence[Any]):
+    """A list of the CR (or of a child) as templates see it."""
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(self._data)
-
-
-class _TrackedList(Sequence[Any]):
-    """The list counterpart of ``_Tracked``."""
-
-    __slots__ = ("_data", "_path")
-
-    def __init__(self, data: Sequence[Any], path: str) -> None:
-        self._data = data
-        self._path = path
+    __slots__ = ()
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             return _TrackedList(self._data[index], self._path)
         return _track(self._data[index], _join(self._path, index))
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def __eq__(self, other: object) -> bool:
-        return bool(self._data == _untracked(other))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(self._data)
 
 
 def _track(value: Any, path: str) -> Any:
@@ -645,7 +636,7 @@ def _track(value: Any, path: str) -> Any:
 
 
 def _untracked(value: Any) -> Any:
-    return value._data if isinstance(value, _Tracked | _TrackedList) else value
+    return value._data if isinstance(value, _View) else value
 
 
 class _MissingField(UndefinedError):

@@ -109,36 +109,34 @@ POSITIONS: dict[str, tuple[str, Callable[[Any], Any]]] = {
 TEMPLATE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n{body}trailer: end\n"
 
 
-def rendered(body: str, value: Any) -> list[dict[str, Any]]:
+def check(position: str, value: Any) -> None:
+    """Render ``value`` at ``position``: one ConfigMap, its structure intact, the value in place."""
+    body, expected = POSITIONS[position]
     kind = _kinds.kind(TEMPLATE.format(body=body))
-    return rendering.render(kind, _kinds.parent({"v": value}), [])
+    [child] = rendering.render(kind, _kinds.parent({"v": value}), [])
+    assert set(child) == {"apiVersion", "kind", "metadata", "data", "trailer"}
+    assert child["metadata"]["name"] == "cm"
+    assert child["data"] == expected(value)
+    assert child["trailer"] == "end"
 
 
 @pytest.mark.parametrize("position", POSITIONS)
 @settings(max_examples=150)
 @given(value=strings)
 def test_a_string_value_round_trips_in_every_position(position: str, value: str) -> None:
-    body, expected = POSITIONS[position]
-    [child] = rendered(body, value)
-    assert set(child) == {"apiVersion", "kind", "metadata", "data", "trailer"}
-    assert child["data"] == expected(value)
-    assert child["trailer"] == "end"
-    assert child["metadata"]["name"] == "cm"
+    check(position, value)
 
 
 @pytest.mark.parametrize("position", POSITIONS)
 @settings(max_examples=75)
 @given(value=json_values)
 def test_any_json_value_round_trips_in_every_position(position: str, value: Any) -> None:
-    body, expected = POSITIONS[position]
-    [child] = rendered(body, value)
-    assert set(child) == {"apiVersion", "kind", "metadata", "data", "trailer"}
-    assert child["data"] == expected(value)
-    assert child["trailer"] == "end"
+    check(position, value)
 
 
 @settings(max_examples=100)
 @given(value=strings)
 def test_a_value_inside_a_comment_changes_nothing(value: str) -> None:
-    [child] = rendered("  v: 1  # {{ spec.v }}\n", value)
+    kind = _kinds.kind(TEMPLATE.format(body="  v: 1  # {{ spec.v }}\n"))
+    [child] = rendering.render(kind, _kinds.parent({"v": value}), [])
     assert child["data"] == {"v": 1}
