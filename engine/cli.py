@@ -193,11 +193,11 @@ def _condition_lines(engine: controller.Engine) -> list[tuple[str, str]]:
               help="CRDs giving custom kinds their scope, defaults and validation "
                    "[default: crds/ beside the templates folder, if there is one].")
 def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None) -> None:
-    """Print the children KIND_DIR renders for the CRs in FILES, exactly as they would be applied.
+    """Print the children KIND_DIR renders for the CRs in the -f files, exactly as they would be applied.
 
     No cluster is contacted.  Each CR is first validated against its CRD and
     given the CRD's defaults, as the API server would; a CR without a uid gets
-    the all-zero one.  Bad input exits non-zero with ``file:line: field: message``.
+    the all-zero one.  Bad input exits non-zero with "file:line: field: message".
     """
     import yaml
 
