@@ -173,7 +173,7 @@ def render(
 
 def _render_template(
     environment: _Sandbox, template: kinds.Template, context: dict[str, Any], limits: Limits
-) -> list[dict[str, Any]]:
+) -> list[Any]:
     """Render one template to its documents, values filled in, empty documents dropped."""
     run = _Run(limits)
     token = _RUN.set(run)
@@ -211,7 +211,8 @@ def _located(error: Exception, environment: _Sandbox, default_file: str) -> Rend
     field = None
     if isinstance(error, _MissingField):
         field = error.field
-        message = "not set in the parent (use `is defined` or `| default(...)` if it is optional)"
+        where = "in the observed child" if field.startswith(("children", "child(")) else "in the parent"
+        message = f"not set {where} (use `is defined` or `| default(...)` if it is optional)"
     elif isinstance(error, _OverBudget | _Unplaceable):
         message = str(error)
     elif isinstance(error, UndefinedError):
