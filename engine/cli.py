@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,12 +66,6 @@ def prepare() -> None:
 # -- the engine -----------------------------------------------------------------
 
 
-def _engine_options(workers: int, resync: float, namespace: str | None) -> controller.Options:
-    from engine import controller
-
-    return controller.Options(workers=workers, resync=resync, namespace=namespace)
-
-
 @main.command()
 @click.option("--templates", "templates_dir", default="templates", show_default=True,
               type=click.Path(file_okay=False, path_type=Path), help="Folder of kind folders.")
@@ -78,42 +73,109 @@ def _engine_options(workers: int, resync: float, namespace: str | None) -> contr
               "or the in-cluster service account).")
 @click.option("--namespace", default=None, help="Watch one namespace only (default: all).")
 @click.option("--workers", default=4, show_default=True, help="Concurrent reconciles per kind.")
-@click.option("--resync", default=600.0, show_default=True, help="Seconds between full resyncs from the cache.")
+@click.option("--resync", default=600.0, show_default=True, help="Seconds between resyncs from the cache.")
 @click.option("--log-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--log-level", default="INFO", show_default=True)
+@click.option("--metrics-bind-address", default=":8080", show_default=True,
+              help="host:port for /metrics, /healthz and /readyz; '0' turns them off.")
+@click.option("--kind-configmaps-namespace", default=None,
+              help="Also serve kinds from ConfigMaps labelled stencil.dev/kind-bundle=true here.")
+@click.option("--leader-elect", is_flag=True, help="Reconcile only while holding a Lease.")
+@click.option("--leader-elect-namespace", default=None, help="The Lease's namespace (default: the pod's).")
+@click.option("--leader-elect-lease-name", default="stencil-leader", show_default=True)
+@click.option("--leader-elect-identity", default=None, help="This replica's name (default: host + random).")
+@click.option("--leader-elect-lease-duration", default=15.0, show_default=True)
+@click.option("--leader-elect-renew-deadline", default=10.0, show_default=True)
+@click.option("--leader-elect-retry-period", default=2.0, show_default=True)
 def run(templates_dir: Path, kubeconfig: str | None, namespace: str | None, workers: int, resync: float,
-        log_format: str, log_level: str) -> None:
+        log_format: str, log_level: str, metrics_bind_address: str, kind_configmaps_namespace: str | None,
+        leader_elect: bool, leader_elect_namespace: str | None, leader_elect_lease_name: str,
+        leader_elect_identity: str | None, leader_elect_lease_duration: float,
+        leader_elect_renew_deadline: float, leader_elect_retry_period: float) -> None:
     """Run the engine against a cluster until SIGINT or SIGTERM."""
-    from engine import controller
+    import logging
+    import os
+
+    from engine import controller, leader, observability
     from engine.kube import Kube
 
-    _configure_logging(log_format, log_level)
-    engine = controller.Engine(Kube.auto(kubeconfig), templates_dir, _engine_options(workers, resync, namespace))
+    observability.configure_logging("json" if log_format == "json" else "text", log_level)
+    log = logging.getLogger("stencil")
+    metrics, health = observability.Metrics(), observability.Health()
+    server = None
+    if metrics_bind_address not in ("0", ""):
+        host, _, port = metrics_bind_address.rpartition(":")
+        server = observability.serve(metrics, health, host or "0.0.0.0", int(port))
+    stopping = _stop_event()
+    kube = Kube.auto(kubeconfig)
+    options = controller.Options(workers=workers, resync=resync, namespace=namespace, metrics=metrics,
+                                 bundle_namespace=kind_configmaps_namespace, run_workers=not leader_elect)
+    engine = controller.Engine(kube, templates_dir, options)
     engine.start()
-    _wait_for_signal()
+    elector = None
+    if leader_elect:
+        lease_namespace = leader_elect_namespace or os.environ.get("POD_NAMESPACE") or "default"
+
+        def started() -> None:
+            metrics.leading(leader_elect_lease_name, True)
+            log.info("became the leader; reconciling")
+            engine.run_workers()
+
+        def stopped() -> None:
+            # Like controller-runtime: a replica that lost its Lease stops writing and exits,
+            # to start again as a clean standby.
+            metrics.leading(leader_elect_lease_name, False)
+            engine.stop()
+            if not stopping.is_set():
+                log.error("lost the leader Lease; exiting")
+                os._exit(1)
+
+        elector = leader.LeaderElector(
+            kube, namespace=lease_namespace, name=leader_elect_lease_name,
+            identity=leader_elect_identity or leader.default_identity(),
+            lease_duration=leader_elect_lease_duration, renew_deadline=leader_elect_renew_deadline,
+            retry_period=leader_elect_retry_period, on_started_leading=started, on_stopped_leading=stopped,
+        )
+        elector.start()
+    while not stopping.wait(0.2):
+        if not health.ready and engine.synced():
+            health.mark_ready()  # a standby is ready too: its caches are warm
+    health.mark_unready("shutting down")
+    if elector is not None:
+        elector.stop(release=True)
     engine.stop()
+    if server is not None:
+        server.shutdown()
 
 
-def _configure_logging(fmt: str, level: str) -> None:
-    import logging
+@main.command()
+@click.option("--templates", "templates_dir", default="templates", show_default=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--crds", "crds_dir", default="crds", show_default=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--name", default="stencil", show_default=True, help="Name of the ClusterRole and Role.")
+@click.option("--namespace", default="stencil-system", show_default=True, help="The engine's namespace.")
+def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None:
+    """Print the least-privilege RBAC the engine needs for these kinds."""
+    from engine import kinds
+    from engine import rbac as rbac_rules
 
-    try:
-        from engine import observability
-    except ImportError:
-        logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-        return
-    observability.configure_logging(fmt, level)  # type: ignore[arg-type]
+    loaded, broken = kinds.load_kinds(templates_dir)
+    for kind_name, b in broken.items():
+        raise click.ClickException(f"kind {kind_name} is broken: {b.error}")
+    documents = rbac_rules.documents(loaded.values(), rbac_rules.offline_resources(crds_dir), name=name,
+                                     namespace=namespace, lease_name="stencil-leader")
+    click.echo(rbac_rules.dump(documents), nl=False)
 
 
-def _wait_for_signal() -> None:
+def _stop_event() -> threading.Event:
+    """An event set by SIGINT or SIGTERM."""
     import signal
-    import threading
 
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    while not stop.wait(0.5):
-        pass
+    return stop
 
 
 @main.command()
@@ -128,8 +190,6 @@ def _wait_for_signal() -> None:
 def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubeconfig: Path | None) -> None:
     """Local cluster + CRDs + engine + every kind's examples, with their conditions shown live."""
     import logging
-    import signal
-    import threading
     import time
 
     from engine import controller, kinds, manifests
@@ -151,9 +211,7 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
             applied = manifests.apply_all(kube, manifests.read(kind.examples), namespace)
             click.echo(f"applied {len(applied)} example(s) of {kind.kind}")
         click.echo("watching conditions (Ctrl-C to stop)")
-        stop = threading.Event()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: stop.set())
+        stop = _stop_event()
         shown: dict[str, str] = {}
         while not stop.wait(0.5):
             for line_key, line in _condition_lines(engine):

@@ -18,21 +18,28 @@ from __future__ import annotations
 
 import datetime
 import logging
+import shutil
+import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine import errors, events, kinds, planning, rendering, status
 from engine.kube import Kube, Obj, Resource
 from engine.queue import WorkQueue
 from engine.watching import Informer, InformerSet
 
+if TYPE_CHECKING:
+    from engine.observability import Metrics, ReconcileResult
+
 log = logging.getLogger("stencil.controller")
 
 MANAGED_SELECTOR = f"{rendering.MANAGED_BY_LABEL}={rendering.MANAGED_BY_VALUE}"
+BUNDLE_LABEL = "stencil.dev/kind-bundle"  # a ConfigMap carrying one kind folder, one file per key
+BUNDLE_NAME_ANNOTATION = "stencil.dev/kind-name"  # the kind's name, if not the ConfigMap's
 OWNER_INDEX = "parent-uid"
 
 
@@ -49,7 +56,9 @@ class Options:
     resync: float = 600.0
     namespace: str | None = None  # watch one namespace, or all
     reload_interval: float = 1.0  # how often the templates folder is checked for changes
-    on_reconcile: Callable[[str, str, str, float], None] | None = None  # kind, key, result, seconds
+    metrics: Metrics | None = None
+    bundle_namespace: str | None = None  # also serve kinds from labelled ConfigMaps in this namespace
+    run_workers: bool = True  # False: keep caches warm but reconcile nothing (a standby replica)
 
 
 def _now() -> str:
@@ -65,23 +74,29 @@ def owner_index(obj: Obj) -> list[str]:
     """Index children by the uid of the parent that controls them."""
     uid = planning.controller_uid(obj)
     if uid is None:
-        uid = (obj.get("metadata", {}).get("labels") or {}).get(planning.PARENT_UID_LABEL)
+        uid = (obj.get("metadata", {}).get("labels") or {}).get(rendering.PARENT_UID_LABEL)
     return [uid] if uid else []
 
 
 class KindController:
     """Reconciles the objects of one kind."""
 
-    def __init__(self, engine: Engine, kind: kinds.Kind | None, broken: kinds.BrokenKind | None,
-                 resource: Resource) -> None:
+    def __init__(
+        self, engine: Engine, kind: kinds.Kind | None, broken: kinds.BrokenKind | None, resource: Resource
+    ) -> None:
         self.engine = engine
         self.kind = kind
         self.broken = broken
         self.resource = resource
         self.name = kind.name if kind else broken.name if broken else resource.kind
-        self.queue = WorkQueue()
+        metrics = engine.options.metrics
+        self.queue = WorkQueue(observer=metrics.workqueue(self.name) if metrics else None)
+        if metrics:
+            metrics.workers(self.name, engine.options.workers)
         self.parents: Informer = engine.informers.ensure(
-            resource, namespace=engine.options.namespace, on_event=self._on_parent_event,
+            resource,
+            namespace=engine.options.namespace,
+            on_event=self._on_parent_event,
             resync_period=engine.options.resync,
         )
         self._workers: list[threading.Thread] = []
@@ -97,6 +112,8 @@ class KindController:
         self.queue.add(_key(obj))
 
     def start(self, workers: int) -> None:
+        if self._workers:
+            return
         for i in range(workers):
             thread = threading.Thread(target=self._work, name=f"{self.name}-worker-{i}", daemon=True)
             thread.start()
@@ -112,12 +129,15 @@ class KindController:
             self.queue.add(_key(parent))
 
     def _work(self) -> None:
+        metrics = self.engine.options.metrics
         while True:
             key = self.queue.get()
             if key is None:
                 return
             started = time.monotonic()
-            outcome = "success"
+            outcome: ReconcileResult = "success"
+            if metrics:
+                metrics.worker_started(self.name)
             try:
                 result = self.reconcile(key)
                 self.queue.forget(key)
@@ -126,13 +146,18 @@ class KindController:
                     self.queue.add_after(key, result.requeue_after)
             except Exception as exc:  # retried with backoff; the status already says why
                 outcome = "error"
-                log.warning("reconcile %s %s failed: %s", self.name, key, exc,
-                            extra={"kind": self.name, "key": key}, exc_info=not isinstance(exc, errors.StencilError))
+                log.warning(
+                    "reconcile failed: %s",
+                    exc,
+                    extra={"kind": self.name, "key": key},
+                    exc_info=not isinstance(exc, errors.StencilError),
+                )
                 self.queue.add_rate_limited(key)
             finally:
                 self.queue.done(key)
-                if self.engine.options.on_reconcile:
-                    self.engine.options.on_reconcile(self.name, key, outcome, time.monotonic() - started)
+                if metrics:
+                    metrics.worker_finished(self.name)
+                    metrics.reconciled(self.name, outcome, time.monotonic() - started)
 
     # -- the reconcile ----------------------------------------------------------
 
@@ -162,6 +187,8 @@ class KindController:
         # 4. Plan: what differs from the cache, what to prune, what belongs to someone else.
         plan = planning.plan(desired, observed, uid)
         desired_refs = tuple((c["apiVersion"], c["kind"], c["metadata"]["name"]) for c in desired)
+        for _ in plan.unchanged:
+            self.engine.count("skip", self.name)
         # 5. Apply every child that is missing or drifted (server-side apply, one field manager).
         conflicts = list(plan.conflicts)
         try:
@@ -191,19 +218,22 @@ class KindController:
             # Not in the cache: a rare path (creation, or a name held by an object we do not
             # manage), so one GET decides whether applying would take over someone else's object.
             res = self.engine.kube.resource(child["apiVersion"], child["kind"])
-            existing = self.engine.kube.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
+            existing = self.engine.kube.get(
+                res, child["metadata"]["name"], child["metadata"].get("namespace")
+            )
             if existing is not None:
                 if not planning.controlled_by(existing, parent["metadata"]["uid"]):
-                    r = planning.ref(child)
-                    return f"{planning.describe(r)} already exists and is not controlled by this {parent['kind']}"
+                    described = planning.describe(planning.ref(child))
+                    return f"{described} already exists and is not controlled by this {parent['kind']}"
                 if planning.contains(existing, child):
                     return None
         applied = self.engine.kube.apply(child)
         self.engine.remember(applied)
         self.engine.count("apply", self.name)
         verb = "Created" if apply.create else "Updated"
-        self.engine.recorder.emit(parent, events.NORMAL, verb,
-                                  f"{verb} {planning.describe(planning.ref(child))}")
+        self.engine.recorder.emit(
+            parent, events.NORMAL, verb, f"{verb} {planning.describe(planning.ref(child))}"
+        )
         return None
 
     def _prune(self, parent: Obj, prune: planning.Prune) -> None:
@@ -213,8 +243,9 @@ class KindController:
         except errors.Conflict:
             return  # the uid precondition failed: that object is not the one we meant
         self.engine.count("prune", self.name)
-        self.engine.recorder.emit(parent, events.NORMAL, "Pruned", f"Deleted {prune.kind} {prune.name}: "
-                                  "no longer rendered")
+        self.engine.recorder.emit(
+            parent, events.NORMAL, "Pruned", f"Deleted {prune.kind} {prune.name}: no longer rendered"
+        )
 
     def _finish(self, parent: Obj, observed: list[Obj], outcome: status.Outcome) -> None:
         """Write the parent's status through the status subresource, once, only if it changed."""
@@ -247,12 +278,24 @@ class Engine:
         self._digests: dict[str, str] = {}
         self._lock = threading.RLock()
         self._stop = threading.Event()
+        self._bundles: Informer | None = None
+        self._bundle_dir = Path(tempfile.mkdtemp(prefix="stencil-kinds-"))
+        self._run_workers = self.options.run_workers
 
     # -- kinds ----------------------------------------------------------------
 
     def load(self) -> None:
         """(Re)load every kind folder; start, update or stop their controllers."""
-        loaded, broken = kinds.load_kinds(self.templates)
+        loaded, broken = kinds.load_kinds(self.templates) if self.templates.is_dir() else ({}, {})
+        if self._bundles is not None:
+            more, more_broken = kinds.load_kinds(self._materialize_bundles())
+            for name in set(more) | set(more_broken):
+                if name in loaded or name in broken:
+                    log.warning(
+                        "kind %s comes from both the templates folder and a ConfigMap; the folder wins", name
+                    )
+            loaded = {**more, **loaded}
+            broken = {**more_broken, **broken}
         digests = {name: k.digest for name, k in loaded.items()}
         digests.update({name: f"broken:{b.error}" for name, b in broken.items()})
         if digests == self._digests:
@@ -287,7 +330,42 @@ class Engine:
             return
         controller = KindController(self, kind, broken, resource)
         self.controllers[gvk] = controller
-        controller.start(self.options.workers)
+        if self._run_workers:
+            controller.start(self.options.workers)
+
+    def run_workers(self) -> None:
+        """Start reconciling (this replica became the leader)."""
+        self._run_workers = True
+        for controller in list(self.controllers.values()):
+            controller.start(self.options.workers)
+
+    # -- kinds delivered as ConfigMaps -------------------------------------------
+
+    def _materialize_bundles(self) -> Path:
+        """Write each labelled ConfigMap's files as a kind folder under a private directory."""
+        assert self._bundles is not None
+        wanted: dict[str, dict[str, str]] = {}
+        for cm in self._bundles.list():
+            meta = cm["metadata"]
+            name = (meta.get("annotations") or {}).get(BUNDLE_NAME_ANNOTATION) or meta["name"]
+            if "/" in name or name.startswith("."):
+                log.warning("ConfigMap %s names an invalid kind folder %r", meta["name"], name)
+                continue
+            wanted[name] = {k: v for k, v in (cm.get("data") or {}).items() if "/" not in k}
+        for folder in self._bundle_dir.iterdir():
+            if folder.name not in wanted:
+                shutil.rmtree(folder)
+        for name, files in wanted.items():
+            folder = self._bundle_dir / name
+            folder.mkdir(exist_ok=True)
+            for stale in folder.iterdir():
+                if stale.is_file() and stale.name not in files:
+                    stale.unlink()
+            for filename, text in files.items():
+                target = folder / filename
+                if not target.exists() or target.read_text() != text:
+                    target.write_text(text)
+        return self._bundle_dir
 
     # -- children -------------------------------------------------------------
 
@@ -310,8 +388,13 @@ class Engine:
                     resource = self.kube.resource(*gvk)
                 except errors.NotFound:
                     continue
+                # With one watched namespace, children are cached from it alone: a kind that
+                # places children elsewhere needs the engine to watch every namespace.
                 informer = self.informers.ensure(
-                    resource, label_selector=MANAGED_SELECTOR, on_event=self._on_child_event,
+                    resource,
+                    namespace=self.options.namespace,
+                    label_selector=MANAGED_SELECTOR,
+                    on_event=self._on_child_event,
                     resync_period=None,
                 )
                 informer.add_index(OWNER_INDEX, owner_index)
@@ -325,13 +408,13 @@ class Engine:
             for obj in informer.by_index(OWNER_INDEX, uid):
                 found[planning.ref(obj)] = obj
         for child in also:
-            informer = self._child_informers.get((child["apiVersion"], child["kind"]))
-            if informer is None:
+            named = self._child_informers.get((child["apiVersion"], child["kind"]))
+            if named is None:
                 continue
             meta = child["metadata"]
-            obj = informer.get(meta.get("namespace"), meta["name"])
-            if obj is not None:
-                found[planning.ref(obj)] = obj
+            cached = named.get(meta.get("namespace"), meta["name"])
+            if cached is not None:
+                found[planning.ref(cached)] = cached
         return list(found.values())
 
     def remember(self, obj: Obj) -> None:
@@ -351,12 +434,25 @@ class Engine:
                 controller.queue.add(f"{labels.get(rendering.PARENT_NAMESPACE_LABEL, '')}/{parent_name}")
 
     def count(self, what: str, kind: str) -> None:
-        with self._lock:
-            self.counters[(what, kind)] = self.counters.get((what, kind), 0) + 1
+        if what != "skip":
+            with self._lock:
+                self.counters[(what, kind)] = self.counters.get((what, kind), 0) + 1
+        metrics = self.options.metrics
+        if metrics:
+            {"apply": metrics.applied, "prune": metrics.pruned, "skip": metrics.skipped}.get(
+                what, lambda _kind: None
+            )(kind)
 
     # -- running --------------------------------------------------------------
 
     def start(self) -> None:
+        if self.options.bundle_namespace:
+            self._bundles = self.informers.ensure(
+                self.kube.resource("v1", "ConfigMap"),
+                namespace=self.options.bundle_namespace,
+                label_selector=f"{BUNDLE_LABEL}=true",
+            )
+            self._bundles.wait_for_sync(60)
         self.load()
         threading.Thread(target=self._reload_loop, name="kind-reloader", daemon=True).start()
 
@@ -377,6 +473,7 @@ class Engine:
         for controller in self.controllers.values():
             controller.stop()
         self.informers.stop_all()
+        shutil.rmtree(self._bundle_dir, ignore_errors=True)
 
 
 def _placeholder(broken: kinds.BrokenKind | None) -> kinds.Kind:

@@ -23,7 +23,7 @@ COMPONENT = "stencil"
 
 
 class Sink(Protocol):
-    def request(self, method: str, path: str, body: Any = None, **kw: Any) -> Any: ...
+    def request(self, method: str, path: str, body: Any = None) -> Any: ...
 
 
 class Recorder:

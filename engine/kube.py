@@ -86,7 +86,9 @@ class Kube:
         from kubernetes import client, config  # the only place the official client is used
 
         configuration = client.Configuration()
-        config.load_kube_config(config_file=path, context=context, client_configuration=configuration)
+        config.load_kube_config(  # type: ignore[no-untyped-call]
+            config_file=path, context=context, client_configuration=configuration
+        )
         return cls(configuration, **kw)
 
     @classmethod
@@ -94,7 +96,7 @@ class Kube:
         from kubernetes import client, config
 
         configuration = client.Configuration()
-        config.load_incluster_config(client_configuration=configuration)
+        config.load_incluster_config(client_configuration=configuration)  # type: ignore[no-untyped-call]
         return cls(configuration, **kw)
 
     @classmethod

@@ -45,7 +45,9 @@ def install_crds(kube: Kube, directory: Path, timeout: float = 60.0) -> list[str
     for name in names:
         while True:
             crd = kube.get(res, name)
-            conditions = {c["type"]: c["status"] for c in (crd or {}).get("status", {}).get("conditions", [])}
+            conditions = {
+                c["type"]: c["status"] for c in ((crd or {}).get("status") or {}).get("conditions") or []
+            }
             if conditions.get("Established") == "True":
                 break
             if time.monotonic() > deadline:

@@ -25,6 +25,8 @@ from typing import Any
 
 from deepdiff import DeepDiff
 
+from engine.rendering import PARENT_UID_LABEL
+
 HASH_ANNOTATION = "stencil.dev/applied-hash"
 
 Obj = dict[str, Any]
@@ -38,9 +40,6 @@ def ref(obj: Obj) -> Ref:
 
 def describe(r: Ref) -> str:
     return f"{r[1]} {r[3]}" if not r[2] else f"{r[1]} {r[2]}/{r[3]}"
-
-
-PARENT_UID_LABEL = "stencil.dev/parent-uid"
 
 
 def controlled_by(obj: Obj, parent_uid: str) -> bool:
@@ -102,7 +101,7 @@ def _project(observed: Any, desired: Any) -> Any:
     if isinstance(desired, dict) and isinstance(observed, dict):
         return {k: _project(observed[k], v) for k, v in desired.items() if k in observed}
     if isinstance(desired, list) and isinstance(observed, list):
-        return [_project(o, d) for o, d in zip(observed, desired, strict=False)] + observed[len(desired):]
+        return [_project(o, d) for o, d in zip(observed, desired, strict=False)] + observed[len(desired) :]
     return observed
 
 
@@ -168,8 +167,13 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str) -> Pl
             applies.append(Apply(target, create=False))
     wanted = {ref(c) for c in desired}
     prunes = tuple(
-        Prune(o["apiVersion"], o["kind"], o["metadata"].get("namespace") or "", o["metadata"]["name"],
-              o["metadata"]["uid"])
+        Prune(
+            o["apiVersion"],
+            o["kind"],
+            o["metadata"].get("namespace") or "",
+            o["metadata"]["name"],
+            o["metadata"]["uid"],
+        )
         for o in observed
         if ref(o) not in wanted and controlled_by(o, parent_uid)
     )

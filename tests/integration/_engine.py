@@ -16,7 +16,9 @@ T = TypeVar("T")
 
 
 @contextlib.contextmanager
-def running_engine(kube: Kube, templates: Path, namespace: str, **options: Any) -> Iterator[controller.Engine]:
+def running_engine(
+    kube: Kube, templates: Path, namespace: str, **options: Any
+) -> Iterator[controller.Engine]:
     opts = controller.Options(namespace=namespace, workers=2, reload_interval=0.3, **options)
     engine = controller.Engine(kube, templates, opts)
     engine.start()
@@ -42,7 +44,9 @@ def conditions(obj: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
     return {c["type"]: c for c in ((obj or {}).get("status") or {}).get("conditions", [])}
 
 
-def condition_is(kube: Kube, res: Any, name: str, namespace: str, type_: str, status: str) -> Callable[[], Any]:
+def condition_is(
+    kube: Kube, res: Any, name: str, namespace: str, type_: str, status: str
+) -> Callable[[], Any]:
     def probe() -> Any:
         obj = kube.get(res, name, namespace)
         cond = conditions(obj).get(type_)

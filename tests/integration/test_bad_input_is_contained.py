@@ -42,8 +42,12 @@ def write_widget_kind(folder: Path, template: str, kind_yaml: str = KIND_YAML) -
 
 
 def widget(name: str, value: str) -> dict[str, Any]:
-    return {"apiVersion": "tests.stencil.dev/v1", "kind": "Widget", "metadata": {"name": name},
-            "spec": {"value": value}}
+    return {
+        "apiVersion": "tests.stencil.dev/v1",
+        "kind": "Widget",
+        "metadata": {"name": name},
+        "spec": {"value": value},
+    }
 
 
 def events_for(kube: Kube, namespace: str, name: str) -> list[dict[str, Any]]:
@@ -54,13 +58,18 @@ def events_for(kube: Kube, namespace: str, name: str) -> list[dict[str, Any]]:
 def rendered_false_with(kube: Kube, widgets: Resource, namespace: str, reason: str, text: str) -> Any:
     def probe() -> Any:
         cond = conditions(kube.get(widgets, "w", namespace)).get("TemplatesRendered")
-        return cond if cond and cond["status"] == "False" and cond["reason"] == reason \
-            and text in cond["message"] else None
+        return (
+            cond
+            if cond and cond["status"] == "False" and cond["reason"] == reason and text in cond["message"]
+            else None
+        )
+
     return probe
 
 
-def test_bad_input_marks_only_its_kind(kube: Kube, namespace: str, dws: Resource, widgets: Resource,
-                                       tmp_path: Path) -> None:
+def test_bad_input_marks_only_its_kind(
+    kube: Kube, namespace: str, dws: Resource, widgets: Resource, tmp_path: Path
+) -> None:
     templates = tmp_path / "templates"
     shutil.copytree(ROOT / "templates" / "deploywebservice", templates / "deploywebservice")
     write_widget_kind(templates / "widget", GOOD)
@@ -78,34 +87,56 @@ def test_bad_input_marks_only_its_kind(kube: Kube, namespace: str, dws: Resource
 
         # A syntax error: the Widget says where; the other kind keeps reconciling.
         write_widget_kind(templates / "widget", GOOD.replace("{{ spec.value }}\n", "{{ spec.value \n", 1))
-        cond = eventually(rendered_false_with(kube, widgets, namespace, "RenderFailed", "configmap.yaml:"),
-                          what="TemplatesRendered=False after a syntax error")
+        cond = eventually(
+            rendered_false_with(kube, widgets, namespace, "RenderFailed", "configmap.yaml:"),
+            what="TemplatesRendered=False after a syntax error",
+        )
         assert conditions(kube.get(widgets, "w", namespace))["Ready"]["status"] == "False"
-        assert any(e["reason"] == "RenderFailed" and "configmap.yaml" in e["message"]
-                   for e in eventually(lambda: events_for(kube, namespace, "w"), what="events"))
-        manifests.apply_all(kube, [{"apiVersion": "operator.wujiuye.com/v1beta1", "kind": "DeployWebService",
-                                    "metadata": {"name": "healthy"},
-                                    "spec": {"image": "nginx:1.27", "replicas": 1, "exposed_port": 80}}],
-                            namespace)
-        eventually(condition_is(kube, dws, "healthy", namespace, "Ready", "True"), timeout=90,
-                   what="the healthy kind to reach Ready while the other is broken")
+        assert any(
+            e["reason"] == "RenderFailed" and "configmap.yaml" in e["message"]
+            for e in eventually(lambda: events_for(kube, namespace, "w"), what="events")
+        )
+        manifests.apply_all(
+            kube,
+            [
+                {
+                    "apiVersion": "operator.wujiuye.com/v1beta1",
+                    "kind": "DeployWebService",
+                    "metadata": {"name": "healthy"},
+                    "spec": {"image": "nginx:1.27", "replicas": 1, "exposed_port": 80},
+                }
+            ],
+            namespace,
+        )
+        eventually(
+            condition_is(kube, dws, "healthy", namespace, "Ready", "True"),
+            timeout=90,
+            what="the healthy kind to reach Ready while the other is broken",
+        )
         del cond
 
         # An undefined variable names the CR field.
         write_widget_kind(templates / "widget", GOOD.replace("spec.value }}\n", "spec.missing }}\n", 1))
-        eventually(rendered_false_with(kube, widgets, namespace, "RenderFailed", "spec.missing"),
-                   what="TemplatesRendered=False naming spec.missing")
+        eventually(
+            rendered_false_with(kube, widgets, namespace, "RenderFailed", "spec.missing"),
+            what="TemplatesRendered=False naming spec.missing",
+        )
 
         # A namespace escape is refused by the engine, whatever the template says.
-        write_widget_kind(templates / "widget", GOOD.replace("metadata:\n", "metadata:\n  namespace: kube-system\n"))
-        eventually(rendered_false_with(kube, widgets, namespace, "PlacementRefused", "kube-system"),
-                   what="PlacementRefused")
+        write_widget_kind(
+            templates / "widget", GOOD.replace("metadata:\n", "metadata:\n  namespace: kube-system\n")
+        )
+        eventually(
+            rendered_false_with(kube, widgets, namespace, "PlacementRefused", "kube-system"),
+            what="PlacementRefused",
+        )
         assert kube.get(configmaps, "w-config", "kube-system") is None
 
         # A broken kind.yaml marks the kind's objects too.
         write_widget_kind(templates / "widget", GOOD, KIND_YAML + "placement:\n  rbac: maybe\n")
-        eventually(rendered_false_with(kube, widgets, namespace, "InvalidKind", "kind.yaml:"),
-                   what="InvalidKind")
+        eventually(
+            rendered_false_with(kube, widgets, namespace, "InvalidKind", "kind.yaml:"), what="InvalidKind"
+        )
 
         # Fixed again: the Widget recovers without a restart.
         write_widget_kind(templates / "widget", GOOD)

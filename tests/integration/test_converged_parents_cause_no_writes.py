@@ -18,7 +18,7 @@ from tests.integration._engine import ROOT, condition_is, eventually, running_en
 
 PARENTS = 5
 WRITE_VERBS = {"POST", "PUT", "PATCH", "APPLY", "DELETE", "DELETECOLLECTION"}
-SAMPLE = re.compile(r'^apiserver_request_total\{(?P<labels>[^}]*)\} (?P<value>\S+)$')
+SAMPLE = re.compile(r"^apiserver_request_total\{(?P<labels>[^}]*)\} (?P<value>\S+)$")
 
 
 def stencil_writes(kube: Kube) -> Counter[str]:
@@ -31,24 +31,33 @@ def stencil_writes(kube: Kube) -> Counter[str]:
         labels = dict(re.findall(r'(\w+)="([^"]*)"', match["labels"]))
         if labels.get("verb") not in WRITE_VERBS:
             continue
-        if labels["verb"] == "APPLY" and labels.get("resource") != "deploywebservices" \
-                or labels.get("resource") == "deploywebservices" and labels.get("subresource") == "status":
-            counts[f'{labels["verb"]} {labels["resource"]}/{labels.get("subresource", "")}'] += int(
-                float(match["value"]))
+        if (labels["verb"] == "APPLY" and labels.get("resource") != "deploywebservices") or (
+            labels.get("resource") == "deploywebservices" and labels.get("subresource") == "status"
+        ):
+            counts[f"{labels['verb']} {labels['resource']}/{labels.get('subresource', '')}"] += int(
+                float(match["value"])
+            )
     return counts
 
 
 def parent(i: int) -> dict[str, Any]:
-    return {"apiVersion": "operator.wujiuye.com/v1beta1", "kind": "DeployWebService",
-            "metadata": {"name": f"quiet-{i}"}, "spec": {"image": "nginx:1.27", "replicas": 1, "exposed_port": 80}}
+    return {
+        "apiVersion": "operator.wujiuye.com/v1beta1",
+        "kind": "DeployWebService",
+        "metadata": {"name": f"quiet-{i}"},
+        "spec": {"image": "nginx:1.27", "replicas": 1, "exposed_port": 80},
+    }
 
 
 def test_resync_and_restart_send_no_writes(kube: Kube, namespace: str, dws: Resource) -> None:
     with running_engine(kube, ROOT / "templates", namespace, resync=1.0) as engine:
         manifests.apply_all(kube, [parent(i) for i in range(PARENTS)], namespace)
         for i in range(PARENTS):
-            eventually(condition_is(kube, dws, f"quiet-{i}", namespace, "Ready", "True"), timeout=120,
-                       what=f"quiet-{i} Ready")
+            eventually(
+                condition_is(kube, dws, f"quiet-{i}", namespace, "Ready", "True"),
+                timeout=120,
+                what=f"quiet-{i} Ready",
+            )
         time.sleep(2)  # let the last events of convergence drain
         before = stencil_writes(kube)
         # The count is live: convergence itself was counted (so a zero below means something).
@@ -61,8 +70,10 @@ def test_resync_and_restart_send_no_writes(kube: Kube, namespace: str, dws: Reso
     before = stencil_writes(kube)
     with running_engine(kube, ROOT / "templates", namespace) as restarted:
         eventually(restarted.synced, what="caches to sync after the restart")
-        eventually(lambda: all(c.queue.depth == 0 for c in restarted.controllers.values()) or None,
-                   what="the first reconcile of every parent")
+        eventually(
+            lambda: all(c.queue.depth == 0 for c in restarted.controllers.values()) or None,
+            what="the first reconcile of every parent",
+        )
         time.sleep(3)
         assert restarted.counters == {}
     assert stencil_writes(kube) - before == Counter()

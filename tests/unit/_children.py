@@ -7,7 +7,9 @@ from typing import Any
 PARENT_UID = "11111111-2222-3333-4444-555555555555"
 
 
-def configmap(name: str, data: dict[str, str], *, owner: str | None = PARENT_UID, **meta: Any) -> dict[str, Any]:
+def configmap(
+    name: str, data: dict[str, str], *, owner: str | None = PARENT_UID, **meta: Any
+) -> dict[str, Any]:
     metadata: dict[str, Any] = {"name": name, "namespace": "ns", **meta}
     if owner is not None:
         metadata["ownerReferences"] = [
@@ -18,5 +20,10 @@ def configmap(name: str, data: dict[str, str], *, owner: str | None = PARENT_UID
 
 def as_observed(applied: dict[str, Any], uid: str = "child-uid", **extra: Any) -> dict[str, Any]:
     """What the cache would hold after the server accepted ``applied``: server fields added."""
-    meta = {**applied["metadata"], "uid": uid, "resourceVersion": "7", "creationTimestamp": "2026-01-01T00:00:00Z"}
+    meta = {
+        **applied["metadata"],
+        "uid": uid,
+        "resourceVersion": "7",
+        "creationTimestamp": "2026-01-01T00:00:00Z",
+    }
     return {**applied, "metadata": meta, **extra}
