@@ -1,1 +1,22 @@
-"""Stencil: a Kubernetes operator engine in which a custom-resource kind is a folder of templates."""
+"""Stencil: a Kubernetes operator engine in which a custom-resource kind is a folder of templates.
+
+The front door is small on purpose: load kinds, render them offline, run the
+engine.  Everything else is an internal module that may change.
+"""
+
+from engine.controller import Engine, Options
+from engine.errors import KindError, RenderError, StencilError
+from engine.kinds import Kind, load_kind, load_kinds
+from engine.rendering import render
+
+__all__ = [
+    "Engine",
+    "Kind",
+    "KindError",
+    "Options",
+    "RenderError",
+    "StencilError",
+    "load_kind",
+    "load_kinds",
+    "render",
+]

@@ -373,3 +373,7 @@ def _with_defaults(schema: dict[str, Any], value: Any) -> Any:
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
         return [_with_defaults(schema["items"], item) for item in value]
     return value
+
+
+if __name__ == "__main__":
+    main()
