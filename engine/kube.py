@@ -55,6 +55,14 @@ class Resource:
         return base
 
 
+def _chunks(response: urllib3.BaseHTTPResponse) -> Iterator[bytes]:
+    """The body's chunks; a connection the server closes mid-stream is the watch's normal end."""
+    try:
+        yield from response.stream(65536)
+    except urllib3.exceptions.ProtocolError:
+        return
+
+
 def split_api_version(api_version: str) -> tuple[str, str]:
     group, _, version = api_version.rpartition("/")
     return group, version
@@ -261,7 +269,7 @@ class Kube:
                 body = json.loads(response.read() or b"{}")
                 raise errors.api_error(response.status, body, f"watch {res.plural}")
             buffer = b""
-            for chunk in response.stream(65536):
+            for chunk in _chunks(response):
                 buffer += chunk
                 while b"\n" in buffer:
                     line, buffer = buffer.split(b"\n", 1)

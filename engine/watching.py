@@ -392,6 +392,8 @@ class Informer:
                     continue
                 log.warning("%s: list expired while paging (%s)", self._describe(), error)
             except Exception:
+                if self._stopped.is_set():
+                    break
                 log.warning("%s: %s failed; retrying in %.1fs", self._describe(), step, delay, exc_info=True)
             if self._stopped.wait(delay * random.uniform(1.0, 1.2)):
                 break

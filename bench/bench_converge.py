@@ -1,0 +1,131 @@
+"""Convergence of N DeployWebServices on a local control plane, and what it costs the API server.
+
+Starts its own plane (etcd, kube-apiserver, controller-manager, scheduler, one
+kwok node), runs the engine in this process, creates N parents at once and
+waits until every one is Ready=True.  Prints the time to converge and the write
+requests the API server counted (``apiserver_request_total``) per parent, by
+verb and resource — Stencil's own (applies, status) and the cluster's reaction
+(Deployment controller, scheduler, kwok) separately — then the cost of a
+resync of the converged set, which should be zero writes.
+
+    python bench/bench_converge.py [N]      # N = 100 by default
+"""
+
+from __future__ import annotations
+
+import re
+import resource
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from engine import controller, manifests
+from engine.kube import Kube
+from engine.localcluster.plane import LocalCluster
+
+ROOT = Path(__file__).resolve().parents[1]
+WRITES = {"POST", "PUT", "PATCH", "APPLY", "DELETE", "DELETECOLLECTION"}
+SAMPLE = re.compile(r"^apiserver_request_total\{(?P<labels>[^}]*)\} (?P<value>\S+)$")
+
+
+def writes(kube: Kube) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for line in kube.metrics().splitlines():
+        match = SAMPLE.match(line)
+        if not match:
+            continue
+        labels = dict(re.findall(r'(\w+)="([^"]*)"', match["labels"]))
+        if labels.get("verb") in WRITES:
+            sub = f"/{labels['subresource']}" if labels.get("subresource") else ""
+            counts[f"{labels['verb']} {labels.get('resource', '?')}{sub}"] += int(float(match["value"]))
+    return counts
+
+
+def parent(i: int) -> dict[str, object]:
+    return {
+        "apiVersion": "operator.wujiuye.com/v1beta1",
+        "kind": "DeployWebService",
+        "metadata": {"name": f"bench-{i:04d}"},
+        "spec": {"image": "nginx:1.27", "replicas": 1, "exposed_port": 8080},
+    }
+
+
+def ready(obj: dict[str, object]) -> bool:
+    status = obj.get("status") or {}
+    return any(
+        c.get("type") == "Ready" and c.get("status") == "True"
+        for c in status.get("conditions", [])  # type: ignore[union-attr]
+    )
+
+
+def main(n: int) -> None:
+    with LocalCluster(nodes=1) as cluster:
+        kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
+        manifests.install_crds(kube, ROOT / "crds")
+        dws = kube.resource("operator.wujiuye.com/v1beta1", "DeployWebService")
+        namespace = "bench"
+        kube.request("POST", "/api/v1/namespaces", {"metadata": {"name": namespace}})
+        with tempfile.TemporaryDirectory():
+            engine = controller.Engine(kube, ROOT / "templates", controller.Options(workers=8, resync=3600))
+            engine.start()
+            time.sleep(1)
+            before = writes(kube)
+            started = time.monotonic()
+            manifests.apply_all(kube, [parent(i) for i in range(n)], namespace)
+            created = time.monotonic() - started
+            while True:
+                items, _ = kube.list(dws, namespace)
+                done = sum(1 for item in items if ready(item))
+                if done == n:
+                    break
+                if time.monotonic() - started > 600:
+                    raise SystemExit(f"only {done}/{n} Ready after 600 s")
+                time.sleep(0.25)
+            converged = time.monotonic() - started
+            time.sleep(2)
+            after = writes(kube)
+            rss_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+            resync_before = writes(kube)
+            resync_started = time.monotonic()
+            for ctrl in engine.controllers.values():
+                for obj in ctrl.parents.list():
+                    ctrl.queue.add(f"{obj['metadata']['namespace']}/{obj['metadata']['name']}")
+            while any(c.queue.depth or c.queue.processing() for c in engine.controllers.values()):
+                time.sleep(0.05)
+            resync_seconds = time.monotonic() - resync_started
+            resync_after = writes(kube)
+            engine.stop()
+
+    delta = after - before
+    # The benchmark itself creates the parents (APPLY deploywebservices); Stencil applies the
+    # children and writes the parents' status.
+    ours = {
+        k: v
+        for k, v in delta.items()
+        if k in ("APPLY deployments", "APPLY services") or k == "PATCH deploywebservices/status"
+    }
+    print(f"\nConvergence of {n} DeployWebServices (1 replica each) on one kwok node, 8 workers")
+    print(f"  created all parents in     {created:7.2f} s")
+    print(f"  all Ready=True after       {converged:7.2f} s   ({n / converged:.1f} parents/s)")
+    print(f"  engine process max RSS     {rss_mib:7.1f} MiB (includes the test harness)")
+    print("\nWrite requests counted by the API server, per parent:")
+    print(f"  {'verb resource':<40} {'total':>7} {'per parent':>11}")
+    for key, value in sorted(delta.items(), key=lambda kv: -kv[1]):
+        if value:
+            mark = "  <- Stencil" if key in ours else ""
+            print(f"  {key:<40} {value:>7} {value / n:>11.2f}{mark}")
+    stencil_total = sum(ours.values())
+    print(f"  {'Stencil writes (applies + status)':<40} {stencil_total:>7} {stencil_total / n:>11.2f}")
+    resync_delta = resync_after - resync_before
+    resync_ours = sum(
+        v for k, v in resync_delta.items() if k.startswith("APPLY ") or "deploywebservices" in k
+    )
+    print("(Stencil also posts one event per created child: 'Created Deployment …', 'Created Service …'.)")
+    print(f"\nResync of {n} converged parents: {resync_seconds:.2f} s, Stencil write requests: {resync_ours}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
