@@ -130,6 +130,9 @@ def run(templates_dir: Path, kubeconfig: str | None, namespace: str | None, work
                 log.error("lost the leader Lease; exiting")
                 os._exit(1)
 
+        # A standby reports 0 from the start, so that a dashboard can tell a standby
+        # from a replica that does not take part in the election at all.
+        metrics.leading(leader_elect_lease_name, False)
         elector = leader.LeaderElector(
             kube, namespace=lease_namespace, name=leader_elect_lease_name,
             identity=leader_elect_identity or leader.default_identity(),

@@ -1,0 +1,115 @@
+"""``stencil run`` as a real child process, for tests that need more than one engine or a real exit.
+
+The engine's output goes to a file, not a pipe: a chatty engine fills a pipe's
+buffer within a test and then blocks on its next log line, which looks exactly
+like a hung reconcile.  The file is read back when a test fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def http_get(url: str) -> tuple[int, str]:
+    """Status and body of a GET; status 0 while nothing listens yet."""
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+    except OSError:
+        return 0, ""
+
+
+def samples(text: str, series: str, **labels: str) -> list[float]:
+    """Every sample of ``series`` in a Prometheus exposition whose labels include ``labels``."""
+    found = []
+    for line in text.splitlines():
+        name, _, rest = line.partition("{")
+        if name == series and all(f'{k}="{v}"' in rest for k, v in labels.items()):
+            found.append(float(line.rsplit(" ", 1)[1]))
+    return found
+
+
+@dataclass
+class EngineProcess:
+    """One running ``stencil run`` and the address of its metrics and probes."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    def get(self, path: str) -> tuple[int, str]:
+        return http_get(f"http://127.0.0.1:{self.port}{path}")
+
+    def metric(self, series: str, **labels: str) -> list[float]:
+        """The samples of ``series`` on this engine's /metrics; fails if the endpoint does not answer."""
+        status, text = self.get("/metrics")
+        assert status == 200, f"/metrics answered {status}; engine log:\n{self.output()}"
+        return samples(text, series, **labels)
+
+    def ready(self) -> bool:
+        return self.get("/readyz")[0] == 200
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL: no lease release, no draining; what a crashed node looks like."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=30)
+
+    def stop(self, timeout: float = 30) -> int:
+        """SIGTERM and wait: the engine's graceful shutdown."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=timeout)
+
+
+@contextlib.contextmanager
+def engine_process(kubeconfig: Path, log: Path, *args: str) -> Iterator[EngineProcess]:
+    """``python -m engine.cli run --kubeconfig ... --metrics-bind-address <free port> *args``.
+
+    Always killed on the way out, whatever the test did; a test that wants to see a
+    clean exit calls ``stop()`` itself first.
+    """
+    port = free_port()
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "engine.cli",
+                "run",
+                "--kubeconfig",
+                str(kubeconfig),
+                "--metrics-bind-address",
+                f"127.0.0.1:{port}",
+                "--log-format",
+                "json",
+                *args,
+            ],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+    engine = EngineProcess(process, port, log)
+    try:
+        yield engine
+    finally:
+        engine.kill()

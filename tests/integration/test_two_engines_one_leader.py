@@ -1,0 +1,133 @@
+"""Two ``stencil run --leader-elect`` processes on one API server: one reconciles, the other
+stands by, and after a kill -9 of the leader the standby takes over once the Lease expires.
+
+The timings are short so the test is quick: a 4 s Lease renewed every 0.5 s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from pathlib import Path
+from typing import Any
+
+from engine import errors, manifests
+from engine.kube import Kube, Resource
+from tests.integration._engine import ROOT, condition_is, eventually
+from tests.integration._process import EngineProcess, engine_process
+
+LEASE = "stencil-leader"
+LEASE_DURATION = 4.0
+RETRY_PERIOD = 0.5
+# After a kill -9 the standby must see the Lease unchanged for a whole duration on its own
+# clock, and notices that at its next jittered poll (at most 2.2 retry periods); the rest
+# is room for a loaded, shared machine.
+TAKEOVER_MARGIN = 4.0
+NAME = "web"
+CONTROLLER = "deploywebservice"
+
+
+def parent(replicas: int) -> dict[str, Any]:
+    return {
+        "apiVersion": "operator.wujiuye.com/v1beta1",
+        "kind": "DeployWebService",
+        "metadata": {"name": NAME},
+        "spec": {"image": "nginx:1.27", "replicas": replicas, "exposed_port": 80},
+    }
+
+
+def holder(kube: Kube, namespace: str) -> str:
+    try:
+        lease = kube.request("GET", f"/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{LEASE}")
+    except errors.NotFound:
+        return ""
+    return str(lease["spec"].get("holderIdentity") or "")
+
+
+def reconciles(engine: EngineProcess) -> float:
+    found = engine.metric("controller_runtime_reconcile_total", controller=CONTROLLER)
+    assert found, "the controller's reconcile series are declared at start, leader or not"
+    return sum(found)
+
+
+def leading(engine: EngineProcess) -> list[float]:
+    return engine.metric("leader_election_master_status", name=LEASE)
+
+
+def spec_managers(kube: Kube, deployments: Resource, namespace: str) -> set[str]:
+    """Managers of the Deployment's main resource; the status subresource is the deployment controller's."""
+    child = kube.request("GET", deployments.path(namespace, f"{NAME}-deployment"))
+    return {m["manager"] for m in child["metadata"]["managedFields"] if not m.get("subresource")}
+
+
+def test_one_of_two_engines_reconciles_and_the_other_takes_over_after_a_kill(
+    kube: Kube, namespace: str, dws: Resource, local_cluster: Any, tmp_path: Path
+) -> None:
+    deployments = kube.resource("apps/v1", "Deployment")
+
+    def replicas() -> int | None:
+        obj = kube.get(deployments, f"{NAME}-deployment", namespace)
+        return obj["spec"]["replicas"] if obj else None
+
+    def args(identity: str) -> list[str]:
+        return [
+            "--templates", str(ROOT / "templates"),
+            "--namespace", namespace,
+            "--leader-elect",
+            "--leader-elect-namespace", namespace,
+            "--leader-elect-lease-name", LEASE,
+            "--leader-elect-identity", identity,
+            "--leader-elect-lease-duration", str(LEASE_DURATION),
+            "--leader-elect-renew-deadline", "3",
+            "--leader-elect-retry-period", str(RETRY_PERIOD),
+        ]  # fmt: skip
+
+    with contextlib.ExitStack() as stack:
+        engines = {
+            identity: stack.enter_context(
+                engine_process(local_cluster.kubeconfig, tmp_path / f"{identity}.log", *args(identity))
+            )
+            for identity in ("engine-a", "engine-b")
+        }
+        try:
+            for engine in engines.values():
+                eventually(engine.ready, what="/readyz of both engines")
+            leader_id = eventually(lambda: holder(kube, namespace), what="a leader")
+            leader = engines[leader_id]
+            (standby,) = (e for i, e in engines.items() if i != leader_id)
+            eventually(lambda: leading(leader) == [1.0], what="the leader's master status")
+
+            manifests.apply_all(kube, [parent(replicas=1)], namespace)
+            eventually(
+                condition_is(kube, dws, NAME, namespace, "Ready", "True"), timeout=90, what="Ready=True"
+            )
+
+            # Only the leader did any work; the standby says it is a standby.
+            assert reconciles(leader) >= 1
+            assert reconciles(standby) == 0
+            assert sum(standby.metric("stencil_applies_total")) == 0
+            assert leading(standby) == [0.0]
+            assert spec_managers(kube, deployments, namespace) == {"stencil"}
+
+            leader.kill()
+            killed = time.monotonic()
+            eventually(
+                lambda: leading(standby) == [1.0],
+                timeout=LEASE_DURATION + TAKEOVER_MARGIN + 5,
+                what="the standby to take over",
+            )
+            takeover = time.monotonic() - killed
+            print(f"takeover after kill -9: {takeover:.2f}s")
+            # Not before the Lease expired (its last renewal was at most one retry period
+            # before the kill), and not much after.
+            assert LEASE_DURATION - 2 * RETRY_PERIOD <= takeover <= LEASE_DURATION + TAKEOVER_MARGIN
+            assert holder(kube, namespace) != leader_id
+
+            manifests.apply_all(kube, [parent(replicas=3)], namespace)
+            eventually(lambda: replicas() == 3, what="the new leader to follow spec.replicas")
+            assert reconciles(standby) >= 1
+            assert spec_managers(kube, deployments, namespace) == {"stencil"}
+        except BaseException:
+            for identity, engine in engines.items():
+                print(f"--- {identity} ---\n{engine.output()}")
+            raise
