@@ -1,8 +1,10 @@
-"""``stencil run`` as a real child process, for tests that need more than one engine or a real exit.
+"""Real child processes for integration tests: ``stencil run``, and ``helm`` with the chart.
 
-The engine's output goes to a file, not a pipe: a chatty engine fills a pipe's
-buffer within a test and then blocks on its next log line, which looks exactly
-like a hung reconcile.  The file is read back when a test fails.
+``stencil run`` runs as a process when a test needs more than one engine, a real
+exit, or a kubeconfig other than the admin's.  The engine's output goes to a
+file, not a pipe: a chatty engine fills a pipe's buffer within a test and then
+blocks on its next log line, which looks exactly like a hung reconcile.  The
+file is read back when a test fails.
 """
 
 from __future__ import annotations
@@ -17,6 +19,11 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from engine.localcluster import binaries
+from tests.integration._engine import ROOT
+
+CHART = ROOT / "charts" / "stencil"
 
 
 def free_port() -> int:
@@ -113,3 +120,30 @@ def engine_process(kubeconfig: Path, log: Path, *args: str) -> Iterator[EnginePr
         yield engine
     finally:
         engine.kill()
+
+
+def helm(kubeconfig: Path, *args: str) -> str:
+    """Run helm against the local cluster; its stdout, or a failure that quotes its stderr."""
+    found = binaries.find("helm")
+    assert found is not None, "helm is not built: python -m engine.localcluster.binaries helm"
+    done = subprocess.run(
+        [str(found), "--kubeconfig", str(kubeconfig), *args], capture_output=True, text=True, timeout=180
+    )
+    assert done.returncode == 0, f"helm {' '.join(args)} failed:\n{done.stderr}"
+    return done.stdout
+
+
+@contextlib.contextmanager
+def chart_installed(kubeconfig: Path, release: str, namespace: str, *values: str) -> Iterator[str]:
+    """``helm install <release> charts/stencil -n <namespace> --set <values>``; uninstalled afterwards.
+
+    Yields the install's output.  The release's cluster-scoped objects (ClusterRole and
+    binding) outlive the test namespace, so they are removed by uninstalling, never left
+    to namespace deletion.
+    """
+    sets = [arg for value in values for arg in ("--set", value)]
+    output = helm(kubeconfig, "install", release, str(CHART), "--namespace", namespace, *sets)
+    try:
+        yield output
+    finally:
+        helm(kubeconfig, "uninstall", release, "--namespace", namespace, "--wait")
