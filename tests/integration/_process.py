@@ -10,6 +10,7 @@ file is read back when a test fails.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import socket
 import subprocess
@@ -114,6 +115,8 @@ def engine_process(kubeconfig: Path, log: Path, *args: str) -> Iterator[EnginePr
             ],
             stdout=sink,
             stderr=subprocess.STDOUT,
+            # Unbuffered, so that the log of an engine killed with SIGKILL is complete.
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
     engine = EngineProcess(process, port, log)
     try:

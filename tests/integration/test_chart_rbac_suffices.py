@@ -1,0 +1,128 @@
+"""The chart's RBAC is enough for the engine, and no more: ``stencil run`` holding a token of
+the chart's ServiceAccount drives a DeployWebService to Ready and undoes a hand edit, with
+leader election on the chart's Lease, while a request outside the rules is refused.
+
+The Python client cannot impersonate from a kubeconfig (it ignores ``as:``), so the
+engine authenticates as the ServiceAccount itself, with a token from the TokenRequest API.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from engine import errors, manifests
+from engine.kube import Kube
+from tests.integration._engine import ROOT, condition_is, eventually
+from tests.integration._process import chart_installed, engine_process, helm
+
+SAMPLE = ROOT / "templates" / "deploywebservice" / "examples"
+
+
+def token_kubeconfig(admin_kubeconfig: Path, token: str, path: Path) -> Path:
+    """The admin kubeconfig's cluster with a bearer-token user in place of the admin's certificate."""
+    config = yaml.load(admin_kubeconfig.read_text(), Loader=yaml.CSafeLoader)
+    context = next(c for c in config["contexts"] if c["name"] == config["current-context"])
+    context["context"]["user"] = "engine"
+    config["contexts"] = [context]
+    config["users"] = [{"name": "engine", "user": {"token": token}}]
+    path.write_text(yaml.dump(config, Dumper=yaml.CSafeDumper))
+    return path
+
+
+def test_engine_as_the_charts_service_account_reconciles_and_is_refused_the_rest(
+    kube: Kube, namespace: str, dws: Any, local_cluster: Any, tmp_path: Path
+) -> None:
+    release = f"stencil-{uuid.uuid4().hex[:6]}"
+    # No engine pod: there is no image here, and the engine runs below as a process instead.
+    with chart_installed(local_cluster.kubeconfig, release, namespace, "replicaCount=0"):
+        manifest = helm(local_cluster.kubeconfig, "get", "manifest", release, "--namespace", namespace)
+        objects = [d for d in yaml.load_all(manifest, Loader=yaml.CSafeLoader) if d]
+        (account,) = (d["metadata"]["name"] for d in objects if d["kind"] == "ServiceAccount")
+        (lease,) = (
+            name
+            for d in objects
+            if d["kind"] == "Role"
+            for rule in d["rules"]
+            for name in rule.get("resourceNames", [])
+            if "leases" in rule["resources"]
+        )
+        granted = kube.request(
+            "POST",
+            f"/api/v1/namespaces/{namespace}/serviceaccounts/{account}/token",
+            {
+                "apiVersion": "authentication.k8s.io/v1",
+                "kind": "TokenRequest",
+                "spec": {"expirationSeconds": 3600},
+            },
+        )
+        token = granted["status"]["token"]
+        config = token_kubeconfig(local_cluster.kubeconfig, token, tmp_path / "sa.kubeconfig")
+        as_engine = Kube.from_kubeconfig(str(config))
+
+        # Outside the rules: Secrets anywhere, and another namespace's Leases.
+        for path in ("/api/v1/secrets", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases"):
+            with pytest.raises(errors.ApiError) as refused:
+                as_engine.request("GET", path)
+            assert refused.value.status == 403, path
+
+        empty = tmp_path / "no-kinds"
+        empty.mkdir()
+        with engine_process(
+            config, tmp_path / "engine.log",
+            "--templates", str(empty),
+            "--namespace", namespace,
+            "--kind-configmaps-namespace", namespace,
+            "--leader-elect",
+            "--leader-elect-namespace", namespace,
+            "--leader-elect-lease-name", lease,
+        ) as engine:  # fmt: skip
+            try:
+                eventually(engine.ready, what="/readyz")
+                eventually(
+                    lambda: engine.metric("leader_election_master_status", name=lease) == [1.0],
+                    what="the engine to hold the chart's Lease",
+                )
+                sample = next(
+                    d for d in manifests.read(manifests.yaml_files(SAMPLE)) if d["kind"] == "DeployWebService"
+                )
+                name = sample["metadata"]["name"]
+                manifests.apply_all(kube, [sample], namespace)
+                eventually(
+                    condition_is(kube, dws, name, namespace, "Ready", "True"), timeout=90, what="Ready=True"
+                )
+
+                # A hand edit of a rendered field is undone.
+                deployments = kube.resource("apps/v1", "Deployment")
+                (child,) = (
+                    d
+                    for d in kube.list(deployments, namespace)[0]
+                    if any(o["name"] == name for o in d["metadata"].get("ownerReferences", []))
+                )
+                rendered = child["spec"]["replicas"]
+                kube.request(
+                    "PATCH",
+                    deployments.path(namespace, child["metadata"]["name"]),
+                    {"spec": {"replicas": rendered + 4}},
+                    query={"fieldManager": "kubectl-edit"},
+                    content_type="application/merge-patch+json",
+                )
+                edited = time.monotonic()
+                eventually(
+                    lambda: kube.get(deployments, child["metadata"]["name"], namespace)["spec"]["replicas"]  # type: ignore[index]
+                    == rendered,
+                    timeout=15,
+                    what="the hand edit to be undone",
+                )
+                assert time.monotonic() - edited < 10
+
+                assert sum(engine.metric("controller_runtime_reconcile_total", result="error")) == 0
+                assert "forbidden" not in engine.output().lower()
+            except BaseException:
+                print(engine.output())
+                raise
