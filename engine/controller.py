@@ -275,10 +275,11 @@ class Engine:
         self.recorder = events.Recorder(self.kube)
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
         self._child_informers: dict[tuple[str, str], Informer] = {}
-        self._digests: dict[str, str] = {}
+        self._digests: dict[str, str] | None = None  # of the kinds last served completely
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._bundles: Informer | None = None
+        self._loaded = threading.Event()  # the kinds were loaded and served at least once
         self._bundle_dir = Path(tempfile.mkdtemp(prefix="stencil-kinds-"))
         self._run_workers = self.options.run_workers
 
@@ -300,38 +301,43 @@ class Engine:
         digests.update({name: f"broken:{b.error}" for name, b in broken.items()})
         if digests == self._digests:
             return
-        self._digests = digests
+        complete = True  # every kind served; otherwise the next pass tries again
         seen: set[tuple[str, str]] = set()
         for name, b in broken.items():
             log.error("kind %s is broken: %s", name, b.error, extra={"kind": name})
             if b.api_version and b.kind:
-                self._serve((b.api_version, b.kind), None, b)
+                complete &= self._serve((b.api_version, b.kind), None, b)
                 seen.add((b.api_version, b.kind))
         for kind in loaded.values():
-            self._serve((kind.api_version, kind.kind), kind, None)
+            complete &= self._serve((kind.api_version, kind.kind), kind, None)
             seen.add((kind.api_version, kind.kind))
-            for child in _example_children(kind):
-                self.watch_children([child])
+            self.watch_children(_example_children(kind))
         for gvk in [g for g in self.controllers if g not in seen]:
             log.info("kind for %s removed; no longer reconciling it", gvk[1])
-            self.controllers.pop(gvk).stop()
+            removed = self.controllers.pop(gvk)
+            removed.stop()
+            self.informers.remove(removed.resource, namespace=self.options.namespace)
+        if complete:
+            self._digests = digests
+            self._loaded.set()
 
-    def _serve(self, gvk: tuple[str, str], kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> None:
+    def _serve(self, gvk: tuple[str, str], kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> bool:
+        """Start or update the controller for a parent kind; False if its API is not there yet."""
         current = self.controllers.get(gvk)
         if current is not None:
             if current.kind != kind or current.broken != broken:
                 current.replace(kind, broken)
-            return
+            return True
         try:
             resource = self.kube.resource(*gvk)
         except errors.NotFound:
             log.warning("no API resource for %s %s yet (is its CRD installed?); will retry", *gvk)
-            self._digests.pop(kind.name if kind else broken.name if broken else "", None)
-            return
+            return False
         controller = KindController(self, kind, broken, resource)
         self.controllers[gvk] = controller
         if self._run_workers:
             controller.start(self.options.workers)
+        return True
 
     def run_workers(self) -> None:
         """Start reconciling (this replica became the leader)."""
@@ -446,26 +452,43 @@ class Engine:
     # -- running --------------------------------------------------------------
 
     def start(self) -> None:
-        if self.options.bundle_namespace:
-            self._bundles = self.informers.ensure(
+        """Load the kinds and keep reloading them, in the background.
+
+        Nothing here waits for the API server: an engine started before the server
+        is reachable (or its CRDs installed) keeps trying, and ``synced`` stays
+        False until the kinds are served and their caches filled.
+        """
+        threading.Thread(target=self._reload_loop, name="kind-reloader", daemon=True).start()
+
+    def _reload_loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._watch_bundles()
+                self.load()
+            except Exception as exc:
+                log.warning(
+                    "loading kinds failed: %s", exc, exc_info=not isinstance(exc, errors.StencilError)
+                )
+            if self._stop.wait(self.options.reload_interval):
+                return
+
+    def _watch_bundles(self) -> None:
+        if self.options.bundle_namespace and self._bundles is None:
+            bundles = self.informers.ensure(
                 self.kube.resource("v1", "ConfigMap"),
                 namespace=self.options.bundle_namespace,
                 label_selector=f"{BUNDLE_LABEL}=true",
             )
-            self._bundles.wait_for_sync(60)
-        self.load()
-        threading.Thread(target=self._reload_loop, name="kind-reloader", daemon=True).start()
-
-    def _reload_loop(self) -> None:
-        while not self._stop.wait(self.options.reload_interval):
-            try:
-                self.load()
-            except Exception:
-                log.exception("reloading kinds failed")
+            if not bundles.wait_for_sync(60):
+                raise TimeoutError("kind ConfigMaps not listed after 60 s")
+            self._bundles = bundles
 
     def synced(self) -> bool:
-        return all(c.parents.has_synced for c in self.controllers.values()) and all(
-            i.has_synced for i in self._child_informers.values()
+        """True once every kind is served and every cache holds its first listing."""
+        return (
+            self._loaded.is_set()
+            and all(c.parents.has_synced for c in list(self.controllers.values()))
+            and all(i.has_synced for i in list(self._child_informers.values()))
         )
 
     def stop(self) -> None:
