@@ -211,23 +211,29 @@ class KindController:
             self.engine.recorder.emit(parent, events.WARNING, "ChildConflict", conflict)
         return Result()
 
+    @property
+    def writer(self) -> Kube:
+        """Who applies and prunes children: the engine, or the kind's own ServiceAccount."""
+        account = self.kind.service_account if self.kind else None
+        if account is None:
+            return self.engine.kube
+        return self.engine.kube.impersonating(f"system:serviceaccount:{account[0]}:{account[1]}")
+
     def _apply(self, parent: Obj, apply: planning.Apply) -> str | None:
         """Server-side apply one child; a conflict description instead if it is not ours to take."""
         child = apply.obj
         if apply.create:
             # Not in the cache: a rare path (creation, or a name held by an object we do not
             # manage), so one GET decides whether applying would take over someone else's object.
-            res = self.engine.kube.resource(child["apiVersion"], child["kind"])
-            existing = self.engine.kube.get(
-                res, child["metadata"]["name"], child["metadata"].get("namespace")
-            )
+            res = self.writer.resource(child["apiVersion"], child["kind"])
+            existing = self.writer.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
             if existing is not None:
                 if not planning.controlled_by(existing, parent["metadata"]["uid"]):
                     described = planning.describe(planning.ref(child))
                     return f"{described} already exists and is not controlled by this {parent['kind']}"
                 if planning.contains(existing, child):
                     return None
-        applied = self.engine.kube.apply(child)
+        applied = self.writer.apply(child)
         self.engine.remember(applied)
         self.engine.count("apply", self.name)
         verb = "Created" if apply.create else "Updated"
@@ -237,9 +243,9 @@ class KindController:
         return None
 
     def _prune(self, parent: Obj, prune: planning.Prune) -> None:
-        res = self.engine.kube.resource(prune.api_version, prune.kind)
+        res = self.writer.resource(prune.api_version, prune.kind)
         try:
-            self.engine.kube.delete(res, prune.name, prune.namespace or None, uid=prune.uid)
+            self.writer.delete(res, prune.name, prune.namespace or None, uid=prune.uid)
         except errors.Conflict:
             return  # the uid precondition failed: that object is not the one we meant
         self.engine.count("prune", self.name)

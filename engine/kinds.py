@@ -90,6 +90,7 @@ class Kind:
     fields: tuple[FieldRule, ...] = ()
     examples: tuple[Path, ...] = ()
     digest: str = ""  # hash of every file of the folder: changes when the kind changes
+    service_account: tuple[str, str] | None = None  # (namespace, name) children are applied as
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,12 @@ def load_kind(directory: Path) -> Kind:
         ),
         examples=tuple(sorted(p for p in (directory / EXAMPLES_DIR).glob("*.yaml") if p.is_file())),
         digest=_digest(directory),
+        service_account=_service_account(data.get("serviceAccount")),
     )
+
+
+def _service_account(value: dict[str, str] | None) -> tuple[str, str] | None:
+    return (value["namespace"], value["name"]) if value else None
 
 
 def load_kinds(root: Path) -> tuple[dict[str, Kind], dict[str, BrokenKind]]:
@@ -256,7 +262,8 @@ def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
     names = document.data.get("templates")
     if names is None:
         paths = sorted(
-            p for p in directory.iterdir()
+            p
+            for p in directory.iterdir()
             if p.is_file() and p.name != KIND_FILE and p.name.endswith((".yaml", ".yaml.j2"))
         )
     else:
@@ -326,16 +333,32 @@ def _field(path: FieldPath) -> str:
 def _kind_of(value: Any) -> str:
     if value is None:
         return "null"
-    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",
-            dict: "a mapping"}.get(type(value), type(value).__name__)
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a mapping",
+    }.get(type(value), type(value).__name__)
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,), "integer": (int,),
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "boolean": (bool,),
+    "integer": (int,),
     "number": (int, float),
 }
-_TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string", "boolean": "true or false",
-               "integer": "an integer", "number": "a number"}
+_TYPE_NAMES = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "boolean": "true or false",
+    "integer": "an integer",
+    "number": "a number",
+}
 
 
 @dataclass(frozen=True)
@@ -420,8 +443,9 @@ class Document:
                 break
         return int(mark.line) + 1
 
-    def validate(self, schema: dict[str, Any], path: FieldPath = (), *, data: Any = None,
-                 closed: bool = False) -> None:
+    def validate(
+        self, schema: dict[str, Any], path: FieldPath = (), *, data: Any = None, closed: bool = False
+    ) -> None:
         """Check the data at ``path`` (or ``data``, if given) against ``schema``.
 
         ``closed`` treats an object schema with ``properties`` and nothing else
@@ -449,8 +473,12 @@ class _Checker:
         if "const" in schema and value != schema["const"]:
             raise fail(f"must be {schema['const']!r}, not {value!r}")
         expected = schema.get("type")
-        if expected is not None and not schema.get("x-kubernetes-int-or-string") and (
-            not isinstance(value, _TYPES[expected]) or (expected != "boolean" and isinstance(value, bool))
+        if (
+            expected is not None
+            and not schema.get("x-kubernetes-int-or-string")
+            and (
+                not isinstance(value, _TYPES[expected]) or (expected != "boolean" and isinstance(value, bool))
+            )
         ):
             raise fail(f"must be {_TYPE_NAMES[expected]}, not {_kind_of(value)}")
         if "not" in schema:
@@ -477,8 +505,11 @@ class _Checker:
     @staticmethod
     def _string(value: str, schema: dict[str, Any], fail: Callable[[str], StencilError]) -> None:
         if len(value) < schema.get("minLength", 0):
-            raise fail("must not be empty" if schema["minLength"] == 1 else
-                       f"must be at least {schema['minLength']} characters long")
+            raise fail(
+                "must not be empty"
+                if schema["minLength"] == 1
+                else f"must be at least {schema['minLength']} characters long"
+            )
         if len(value) > schema.get("maxLength", len(value)):
             raise fail(f"must be at most {schema['maxLength']} characters long")
         pattern = schema.get("pattern")
@@ -499,8 +530,11 @@ class _Checker:
                 raise self.document.error(f"missing required field {key!r}", path)
         properties: dict[str, Any] = schema.get("properties", {})
         extra = schema.get("additionalProperties", True)
-        if self.closed and properties and "additionalProperties" not in schema and not schema.get(
-            "x-kubernetes-preserve-unknown-fields"
+        if (
+            self.closed
+            and properties
+            and "additionalProperties" not in schema
+            and not schema.get("x-kubernetes-preserve-unknown-fields")
         ):
             extra = False
         for key, item in value.items():

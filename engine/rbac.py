@@ -51,6 +51,7 @@ PARENT_VERBS = ("get", "list", "watch")
 STATUS_VERBS = ("get", "patch", "update")
 FINALIZER_VERBS = ("update",)
 CHILD_VERBS = ("create", "delete", "get", "list", "patch", "watch")
+CACHE_VERBS = ("get", "list", "watch")  # children a kind applies as its own ServiceAccount
 EVENT_VERBS = ("create", "patch")
 
 # Built-in kinds a template may render, by (group, kind) -> plural.  RBAC names
@@ -190,6 +191,7 @@ def derive_rules(kinds: Iterable[Kind], resources: Resources) -> list[Rule]:
         ("", "events", EVENT_VERBS),
         ("events.k8s.io", "events", EVENT_VERBS),
     ]
+    accounts: set[str] = set()
     for kind in kinds:
         group, plural = resources(kind.api_version, kind.kind)
         grants += [
@@ -197,10 +199,25 @@ def derive_rules(kinds: Iterable[Kind], resources: Resources) -> list[Rule]:
             (group, f"{plural}/status", STATUS_VERBS),
             (group, f"{plural}/finalizers", FINALIZER_VERBS),
         ]
+        # A kind that applies as its own ServiceAccount leaves the engine only the reads its
+        # cache needs, and the right to act as that account.
+        verbs = CACHE_VERBS if kind.service_account else CHILD_VERBS
+        if kind.service_account:
+            accounts.add(kind.service_account[1])
         for api_version, child in sorted(child_kinds(kind)):
             child_group, child_plural = resources(api_version, child)
-            grants.append((child_group, child_plural, CHILD_VERBS))
-    return merge(grants)
+            grants.append((child_group, child_plural, verbs))
+    rules = merge(grants)
+    if accounts:
+        rules.append(
+            {
+                "apiGroups": [""],
+                "resources": ["serviceaccounts"],
+                "resourceNames": sorted(accounts),
+                "verbs": ["impersonate"],
+            }
+        )
+    return rules
 
 
 def namespace_rules(lease_name: str) -> list[Rule]:
