@@ -17,7 +17,7 @@ import copy
 import json
 import threading
 import urllib.parse
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -255,11 +255,13 @@ class Kube:
         namespace: str | None = None,
         label_selector: str | None = None,
         timeout_seconds: int = 300,
+        on_open: Callable[[Callable[[], None]], None] | None = None,
     ) -> Iterator[tuple[str, Obj]]:
         """Watch events ``(type, object)`` from a resourceVersion, with bookmarks.
 
         Ends when the server closes the watch; raises ``Gone`` when the version
-        is too old, so the caller relists.
+        is too old, so the caller relists.  ``on_open`` receives a function that
+        ends the watch from another thread, even while it waits for the next event.
         """
         query = {
             "watch": "true",
@@ -278,6 +280,8 @@ class Kube:
             timeout=urllib3.Timeout(connect=10.0, read=timeout_seconds + 30),
             retries=False,
         )
+        if on_open is not None:
+            on_open(response.shutdown)
         try:
             if response.status >= 400:
                 body = json.loads(response.read() or b"{}")

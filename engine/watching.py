@@ -80,6 +80,7 @@ class ListWatcher(Protocol):
         namespace: str | None = None,
         label_selector: str | None = None,
         timeout_seconds: int = 300,
+        on_open: Callable[[Callable[[], None]], None] | None = None,
     ) -> Iterator[tuple[str, Obj]]: ...
 
 
@@ -286,6 +287,7 @@ class Informer:
         self._stopped = threading.Event()
         self._threads: list[threading.Thread] = []
         self._start_lock = threading.Lock()
+        self._closer: Callable[[], None] | None = None  # ends the open watch
 
     def __repr__(self) -> str:
         return f"Informer({self._describe()})"
@@ -305,12 +307,16 @@ class Informer:
                 thread.start()
 
     def stop(self) -> None:
-        """Stop delivering events.
-
-        The watch thread may stay blocked in a read until the server's next event or
-        the watch timeout; it is a daemon and delivers nothing more once stopped.
-        """
+        """Stop delivering events and end the open watch, so its connection is freed at once."""
         self._stopped.set()
+        closer = self._closer
+        if closer is not None:
+            closer()
+
+    def _set_closer(self, closer: Callable[[], None]) -> None:
+        self._closer = closer
+        if self._stopped.is_set():
+            closer()
 
     def wait_for_sync(self, timeout: float) -> bool:
         """Wait until the first listing is cached and its events delivered."""
@@ -420,6 +426,7 @@ class Informer:
             self.namespace,
             self.label_selector,
             timeout_seconds=self.watch_timeout,
+            on_open=self._set_closer,
         ):
             if self._stopped.is_set():
                 return True

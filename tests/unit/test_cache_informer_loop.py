@@ -8,7 +8,7 @@ informer stops.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine import errors
@@ -46,6 +46,7 @@ class ScriptedServer:
         namespace: str | None = None,
         label_selector: str | None = None,
         timeout_seconds: int = 300,
+        on_open: Callable[[Callable[[], None]], None] | None = None,
     ) -> Iterator[tuple[str, Obj]]:
         self.watched_from.append(resource_version)
         if not self.watches:
