@@ -100,13 +100,11 @@ class KindController:
             resync_period=engine.options.resync,
         )
         self._workers: list[threading.Thread] = []
-        self._written_status: dict[str, Obj] = {}
 
     # -- wiring -------------------------------------------------------------
 
     def _on_parent_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
         if type_ == "DELETED":
-            self._written_status.pop(_key(obj), None)
             self.engine.recorder.forget(str(obj["metadata"].get("uid", "")))
             return
         self.queue.add(_key(obj))
@@ -258,12 +256,12 @@ class KindController:
         assert self.kind is not None or self.broken is not None
         kind = self.kind or _placeholder(self.broken)
         new = status.derive_status(kind, parent, observed, outcome, _now())
-        key = _key(parent)
-        if not status.status_changed(parent.get("status"), new) or self._written_status.get(key) == new:
+        if not status.status_changed(parent.get("status"), new):
             return
         meta = parent["metadata"]
-        self.engine.kube.patch_status(self.resource, meta["name"], meta.get("namespace"), new)
-        self._written_status[key] = new
+        written = self.engine.kube.patch_status(self.resource, meta["name"], meta.get("namespace"), new)
+        # Read our own write: the next reconcile must not see the old status and write again.
+        self.parents.observe(written)
         self.engine.count("status", self.name)
 
 
