@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 from engine import controller
 from engine.kube import Kube
+from engine.testing import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
@@ -30,14 +30,7 @@ def running_engine(
 
 def eventually(probe: Callable[[], T | None], timeout: float = 60.0, what: str = "condition") -> T:
     """The first truthy value ``probe`` returns, polling; fails the test after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    last: Any = None
-    while time.monotonic() < deadline:
-        last = probe()
-        if last:
-            return last
-        time.sleep(0.2)
-    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}; last value: {last!r}")
+    return wait_until(probe, timeout=timeout, what=what)
 
 
 def conditions(obj: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
