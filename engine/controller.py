@@ -41,6 +41,8 @@ MANAGED_SELECTOR = f"{rendering.MANAGED_BY_LABEL}={rendering.MANAGED_BY_VALUE}"
 BUNDLE_LABEL = "stencil.dev/kind-bundle"  # a ConfigMap carrying one kind folder, one file per key
 BUNDLE_NAME_ANNOTATION = "stencil.dev/kind-name"  # the kind's name, if not the ConfigMap's
 OWNER_INDEX = "parent-uid"
+UID_INDEX = "uid"
+RELATED_SELECTOR = rendering.PARENT_UID_LABEL  # related objects: any that carry the label
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,13 @@ def owner_index(obj: Obj) -> list[str]:
     return [uid] if uid else []
 
 
+def labelled_parent(obj: Obj) -> list[str]:
+    """Index related objects by the parent uid they are labelled with (their own controller,
+    say a ReplicaSet for a Pod, is not the parent)."""
+    uid = (obj.get("metadata", {}).get("labels") or {}).get(rendering.PARENT_UID_LABEL)
+    return [uid] if uid else []
+
+
 class KindController:
     """Reconciles the objects of one kind."""
 
@@ -99,6 +108,7 @@ class KindController:
             on_event=self._on_parent_event,
             resync_period=engine.options.resync,
         )
+        self.parents.add_index(UID_INDEX, lambda obj: [str(obj["metadata"].get("uid", ""))])
         self._workers: list[threading.Thread] = []
 
     # -- wiring -------------------------------------------------------------
@@ -166,18 +176,19 @@ class KindController:
         if parent is None or parent["metadata"].get("deletionTimestamp"):
             return Result()
         uid = parent["metadata"]["uid"]
-        # 2. Observe the children this parent controls, from the cache.
+        # 2. Observe the children this parent controls, and related objects, from the cache.
         observed = self.engine.children_of(uid)
+        related = self.engine.related_of(uid, self.kind.observe if self.kind else ())
         # A broken kind folder: say so on every parent, change nothing else.
         if self.kind is None:
             assert self.broken is not None
-            self._finish(parent, observed, status.Outcome(kind_error=self.broken.error))
+            self._finish(parent, observed, related, status.Outcome(kind_error=self.broken.error))
             return Result()
         # 3. Render the desired children (pure; a template error is terminal until the input changes).
         try:
             desired = rendering.render(self.kind, parent, observed, is_namespaced=self.engine.is_namespaced)
         except errors.StencilError as exc:
-            self._finish(parent, observed, status.Outcome(render_error=exc))
+            self._finish(parent, observed, related, status.Outcome(render_error=exc))
             self.engine.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
             return Result()
         self.engine.watch_children(desired)
@@ -195,7 +206,7 @@ class KindController:
                 if conflict:
                     conflicts.append(conflict)
         except errors.ApiError as exc:
-            self._finish(parent, observed, status.Outcome(apply_error=exc, desired=desired_refs))
+            self._finish(parent, observed, related, status.Outcome(apply_error=exc, desired=desired_refs))
             self.engine.recorder.emit(parent, events.WARNING, "ApplyFailed", str(exc))
             raise
         # 6. Prune only after every apply succeeded, and only children this parent controls.
@@ -204,7 +215,9 @@ class KindController:
                 self._prune(parent, prune)
         # 7. Derive the status from what is observed now and write it once, if it changed.
         observed = self.engine.children_of(uid, also=desired)
-        self._finish(parent, observed, status.Outcome(conflicts=tuple(conflicts), desired=desired_refs))
+        self._finish(
+            parent, observed, related, status.Outcome(conflicts=tuple(conflicts), desired=desired_refs)
+        )
         for conflict in conflicts:
             self.engine.recorder.emit(parent, events.WARNING, "ChildConflict", conflict)
         return Result()
@@ -251,18 +264,23 @@ class KindController:
             parent, events.NORMAL, "Pruned", f"Deleted {prune.kind} {prune.name}: no longer rendered"
         )
 
-    def _finish(self, parent: Obj, observed: list[Obj], outcome: status.Outcome) -> None:
-        """Write the parent's status through the status subresource, once, only if it changed."""
+    def _finish(self, parent: Obj, observed: list[Obj], related: list[Obj], outcome: status.Outcome) -> None:
+        """Write the parent's status through the status subresource, once, only if it changed;
+        then delete the parent if the kind's ``deleteWhen`` rule says its work is done."""
         assert self.kind is not None or self.broken is not None
         kind = self.kind or _placeholder(self.broken)
-        new = status.derive_status(kind, parent, observed, outcome, _now())
-        if not status.status_changed(parent.get("status"), new):
-            return
+        new = status.derive_status(kind, parent, observed, outcome, _now(), related)
         meta = parent["metadata"]
-        written = self.engine.kube.patch_status(self.resource, meta["name"], meta.get("namespace"), new)
-        # Read our own write: the next reconcile must not see the old status and write again.
-        self.parents.observe(written)
-        self.engine.count("status", self.name)
+        if status.status_changed(parent.get("status"), new):
+            written = self.engine.kube.patch_status(self.resource, meta["name"], meta.get("namespace"), new)
+            # Read our own write: the next reconcile must not see the old status and write again.
+            self.parents.observe(written)
+            self.engine.count("status", self.name)
+        if not status.should_delete(kind, parent, new, observed, related):
+            return
+        if self.engine.kube.delete(self.resource, meta["name"], meta.get("namespace"), uid=meta["uid"]):
+            message = f"Deleted {parent['kind']} {meta['name']}: its deleteWhen rule holds"
+            self.engine.recorder.emit(parent, events.NORMAL, "Completed", message)
 
 
 @dataclass
@@ -279,6 +297,7 @@ class Engine:
         self.recorder = events.Recorder(self.kube)
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
         self._child_informers: dict[tuple[str, str], Informer] = {}
+        self._related_informers: dict[tuple[str, str], Informer] = {}
         self._digests: dict[str, str] | None = None  # of the kinds last served completely
         self._lock = threading.RLock()
         self._stop = threading.Event()
@@ -316,6 +335,7 @@ class Engine:
             complete &= self._serve((kind.api_version, kind.kind), kind, None)
             seen.add((kind.api_version, kind.kind))
             self.watch_children(_example_children(kind))
+            self.watch_related(kind)
         for gvk in [g for g in self.controllers if g not in seen]:
             log.info("kind for %s removed; no longer reconciling it", gvk[1])
             removed = self.controllers.pop(gvk)
@@ -410,6 +430,46 @@ class Engine:
                 informer.add_index(OWNER_INDEX, owner_index)
                 informer.wait_for_sync(60)
                 self._child_informers[gvk] = informer
+
+    def watch_related(self, kind: kinds.Kind) -> None:
+        """Cache the kind's ``observe`` objects (those labelled with a parent uid) and wake parents."""
+        for gvk in kind.observe:
+            if gvk in self._related_informers:
+                continue
+            with self._lock:
+                if gvk in self._related_informers:
+                    continue
+                try:
+                    resource = self.kube.resource(*gvk)
+                except errors.NotFound:
+                    log.warning("kind %s observes %s %s, which the server does not serve", kind.name, *gvk)
+                    continue
+                informer = self.informers.ensure(
+                    resource,
+                    namespace=self.options.namespace,
+                    label_selector=RELATED_SELECTOR,
+                    on_event=self._on_related_event,
+                )
+                informer.add_index(OWNER_INDEX, labelled_parent)
+                informer.wait_for_sync(60)
+                self._related_informers[gvk] = informer
+
+    def related_of(self, uid: str, gvks: Iterable[tuple[str, str]]) -> list[Obj]:
+        found: list[Obj] = []
+        for gvk in gvks:
+            informer = self._related_informers.get(gvk)
+            if informer is not None:
+                found.extend(informer.by_index(OWNER_INDEX, uid))
+        return found
+
+    def _on_related_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
+        for uid in labelled_parent(obj):
+            self._wake(uid)
+
+    def _wake(self, uid: str) -> None:
+        for controller in list(self.controllers.values()):
+            for parent in controller.parents.by_index(UID_INDEX, uid):
+                controller.queue.add(_key(parent))
 
     def children_of(self, uid: str, also: Iterable[Obj] = ()) -> list[Obj]:
         """Cached children controlled by ``uid``, plus cached objects named like ``also``."""

@@ -43,6 +43,7 @@ _ENV = ImmutableSandboxedEnvironment(undefined=ChainableUndefined, autoescape=Fa
 CONTEXT_NAMES = frozenset(
     {
         "parent",
+        "related",
         "spec",
         "metadata",
         "status",
@@ -110,12 +111,21 @@ def compile_expression(text: str, *, file: str, line: int, field: str) -> Expres
     return Expression(text=text, file=file, line=line, field=field, compiled=compiled)
 
 
-def status_context(parent: dict[str, Any], observed: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """What a status rule can see: the parent, its observed children, and helpers."""
+def status_context(
+    parent: dict[str, Any], observed: Sequence[dict[str, Any]], related: Sequence[dict[str, Any]] = ()
+) -> dict[str, Any]:
+    """What a status rule can see: the parent, its observed children, related objects, and helpers.
+
+    ``related`` are the objects of the kind's ``observe`` list labelled with the
+    parent's uid, as lists by kind sorted by name (``related.Pod``).
+    """
     metadata = parent.get("metadata") or {}
     children: dict[str, dict[str, dict[str, Any]]] = {}
     for obj in observed:
         children.setdefault(str(obj.get("kind", "")), {})[_name(obj)] = obj
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for obj in sorted(related, key=_name):
+        by_kind.setdefault(str(obj.get("kind", "")), []).append(obj)
 
     def child(kind: str, name: str) -> dict[str, Any] | None:
         return children.get(kind, {}).get(name)
@@ -138,6 +148,7 @@ def status_context(parent: dict[str, Any], observed: Sequence[dict[str, Any]]) -
         "name": metadata.get("name", ""),
         "namespace": metadata.get("namespace", ""),
         "children": children,
+        "related": by_kind,
         "child": child,
         "condition": condition,
         "condition_status": condition_status,

@@ -91,6 +91,8 @@ class Kind:
     examples: tuple[Path, ...] = ()
     digest: str = ""  # hash of every file of the folder: changes when the kind changes
     service_account: tuple[str, str] | None = None  # (namespace, name) children are applied as
+    observe: tuple[tuple[str, str], ...] = ()  # (apiVersion, kind) of related objects status rules read
+    delete_when: Expression | None = None  # the parent is deleted once this is true
 
 
 @dataclass(frozen=True)
@@ -202,6 +204,10 @@ def load_kind(directory: Path) -> Kind:
         examples=tuple(sorted(p for p in (directory / EXAMPLES_DIR).glob("*.yaml") if p.is_file())),
         digest=_digest(directory),
         service_account=_service_account(data.get("serviceAccount")),
+        observe=tuple((o["apiVersion"], o["kind"]) for o in data.get("observe", ())),
+        delete_when=(
+            document.expression(data["deleteWhen"], ("deleteWhen",)) if "deleteWhen" in data else None
+        ),
     )
 
 

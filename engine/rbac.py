@@ -194,8 +194,9 @@ def derive_rules(kinds: Iterable[Kind], resources: Resources) -> list[Rule]:
     accounts: set[str] = set()
     for kind in kinds:
         group, plural = resources(kind.api_version, kind.kind)
+        # A kind with a deleteWhen rule deletes its own parents once their work is done.
         grants += [
-            (group, plural, PARENT_VERBS),
+            (group, plural, (*PARENT_VERBS, "delete") if kind.delete_when else PARENT_VERBS),
             (group, f"{plural}/status", STATUS_VERBS),
             (group, f"{plural}/finalizers", FINALIZER_VERBS),
         ]
@@ -207,6 +208,9 @@ def derive_rules(kinds: Iterable[Kind], resources: Resources) -> list[Rule]:
         for api_version, child in sorted(child_kinds(kind)):
             child_group, child_plural = resources(api_version, child)
             grants.append((child_group, child_plural, verbs))
+        for api_version, related in kind.observe:
+            related_group, related_plural = resources(api_version, related)
+            grants.append((related_group, related_plural, CACHE_VERBS))
     rules = merge(grants)
     if accounts:
         rules.append(

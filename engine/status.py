@@ -62,6 +62,7 @@ def derive_status(
     observed: Sequence[Mapping[str, Any]],
     outcome: Outcome,
     now: str,
+    related: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """The parent's complete new ``status``."""
     old = parent.get("status")
@@ -75,7 +76,9 @@ def derive_status(
         (TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY, *(rule.type for rule in rules)),
     )
     manager = condition_set.manage(conditions.of(parent), generation=generation, now=now)
-    context = expressions.status_context(dict(parent), [dict(obj) for obj in observed])
+    context = expressions.status_context(
+        dict(parent), [dict(obj) for obj in observed], [dict(obj) for obj in related]
+    )
 
     # 1. Did the kind load and the templates render?
     _mark_rendered(manager, outcome)
@@ -254,3 +257,26 @@ def _reason(error: StencilError, default: str) -> str:
 
 def _clip(message: str) -> str:
     return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 1] + "…"
+
+
+def should_delete(
+    kind: Kind,
+    parent: Mapping[str, Any],
+    new_status: Mapping[str, Any],
+    observed: Sequence[Mapping[str, Any]],
+    related: Sequence[Mapping[str, Any]] = (),
+) -> bool:
+    """Whether the kind's ``deleteWhen`` rule holds for the parent with its new status.
+
+    Only a plain ``true`` deletes: missing data (``None``) or an error never does.
+    """
+    if kind.delete_when is None:
+        return False
+    context = expressions.status_context(
+        {**parent, "status": dict(new_status)}, [dict(o) for o in observed], [dict(o) for o in related]
+    )
+    try:
+        return kind.delete_when.evaluate(context) is True
+    except StencilError as error:
+        log.warning("deleteWhen of %s: %s", kind.name, error)
+        return False
