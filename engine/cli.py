@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
-    from engine import controller, kinds
+    from engine import controller
 
 
 @click.group()
@@ -160,13 +160,15 @@ def run(templates_dir: Path, kubeconfig: str | None, namespace: str | None, work
 @click.option("--namespace", default="stencil-system", show_default=True, help="The engine's namespace.")
 def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None:
     """Print the least-privilege RBAC the engine needs for these kinds."""
-    from engine import kinds
+    from engine import kinds, offline
     from engine import rbac as rbac_rules
 
     loaded, broken = kinds.load_kinds(templates_dir)
     for kind_name, b in broken.items():
         raise click.ClickException(f"kind {kind_name} is broken: {b.error}")
+    defaults = offline.OfflineCrds.read(crds_dir).defaulted
     documents = rbac_rules.documents(loaded.values(), rbac_rules.offline_resources(crds_dir), name=name,
+                                     defaults=defaults,
                                      namespace=namespace, lease_name="stencil-leader")
     click.echo(rbac_rules.dump(documents), nl=False)
 
@@ -262,11 +264,11 @@ def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Pa
     """
     import yaml
 
-    from engine import errors, kinds, rendering
+    from engine import errors, kinds, offline, rendering
 
     try:
         kind = kinds.load_kind(kind_dir)
-        crds = _OfflineCrds.read(crds_dir or kind_dir.resolve().parent.parent / "crds")
+        crds = offline.OfflineCrds.read(crds_dir or kind_dir.resolve().parent.parent / "crds")
         children: list[dict[str, Any]] = []
         parents = 0
         for file in files:
@@ -287,95 +289,6 @@ def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Pa
         raise click.ClickException(str(error)) from error
     stream = yaml.dump_all(children, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
     click.echo(stream, nl=False)
-
-
-_CRD = "CustomResourceDefinition"
-
-
-class _OfflineCrds:
-    """What ``stencil render`` learns from CRD files instead of an API server: scope, defaults, validation."""
-
-    _OBJECT = {
-        "type": "object",
-        "required": ["metadata"],
-        "properties": {
-            "metadata": {
-                "type": "object",
-                "required": ["name"],
-                "properties": {"name": {"type": "string", "minLength": 1}, "namespace": {"type": "string"}},
-            }
-        },
-    }
-
-    def __init__(self, crds: list[dict[str, Any]]) -> None:
-        self.namespaced: dict[tuple[str, str], bool] = {}
-        self.schemas: dict[tuple[str, str], dict[str, Any]] = {}
-        for crd in crds:
-            spec = crd.get("spec") or {}
-            group, kind = spec.get("group", ""), (spec.get("names") or {}).get("kind", "")
-            self.namespaced[(group, kind)] = spec.get("scope") != "Cluster"
-            for version in spec.get("versions") or ():
-                schema = (version.get("schema") or {}).get("openAPIV3Schema")
-                if schema:
-                    self.schemas[(f"{group}/{version.get('name')}", kind)] = schema
-
-    @classmethod
-    def read(cls, directory: Path) -> _OfflineCrds:
-        from engine import errors, kinds
-
-        if not directory.is_dir():
-            return cls([])
-        documents = [
-            document.data
-            for file in sorted(directory.glob("*.y*ml"))
-            for document in kinds.Document.read_all(file, errors.StencilError)
-        ]
-        return cls([d for d in documents if isinstance(d, dict) and d.get("kind") == _CRD])
-
-    def is_namespaced(self, api_version: str, kind: str) -> bool:
-        from engine import rendering
-
-        known = self.namespaced.get((rendering.group_of(api_version), kind))
-        return rendering.builtin_is_namespaced(api_version, kind) if known is None else known
-
-    def admit(self, document: kinds.Document, kind: kinds.Kind, namespace: str) -> dict[str, Any] | None:
-        """The CR as the API server would keep it (checked, defaulted, namespaced); None for other kinds."""
-        data = document.data
-        if not isinstance(data, dict):
-            raise document.error("a manifest must be a mapping", ())
-        if (data.get("apiVersion"), data.get("kind")) != (kind.api_version, kind.kind):
-            return None
-        document.validate(self._OBJECT)
-        schema = self.schemas.get((kind.api_version, kind.kind))
-        parent: dict[str, Any] = _with_defaults(schema, data) if schema else data
-        if schema:
-            document.validate(schema, data=parent, closed=True)
-        metadata = dict(parent["metadata"])
-        if self.is_namespaced(kind.api_version, kind.kind):
-            metadata.setdefault("namespace", namespace)
-        else:
-            metadata.pop("namespace", None)
-        return {**parent, "metadata": metadata}
-
-
-def _with_defaults(schema: dict[str, Any], value: Any) -> Any:
-    """``value`` with the OpenAPI ``default``s of ``schema`` filled in where fields are missing."""
-    import copy
-
-    if isinstance(value, dict):
-        properties: dict[str, Any] = schema.get("properties") or {}
-        extra = schema.get("additionalProperties")
-        filled = {}
-        for key, item in value.items():
-            sub = properties.get(key, extra if isinstance(extra, dict) else None)
-            filled[key] = _with_defaults(sub, item) if sub else item
-        for key, sub in properties.items():
-            if key not in filled and "default" in sub:
-                filled[key] = _with_defaults(sub, copy.deepcopy(sub["default"]))
-        return filled
-    if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        return [_with_defaults(schema["items"], item) for item in value]
-    return value
 
 
 if __name__ == "__main__":

@@ -147,21 +147,32 @@ def literal_child_kinds(template_text: str) -> set[tuple[str, str]]:
     return found
 
 
-def rendered_child_kinds(kind: Kind) -> set[tuple[str, str]]:
-    """The ``(apiVersion, kind)`` of every child that rendering the kind's examples yields."""
+Defaults = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _as_written(parent: dict[str, Any]) -> dict[str, Any]:
+    return parent
+
+
+def rendered_child_kinds(kind: Kind, defaults: Defaults = _as_written) -> set[tuple[str, str]]:
+    """The ``(apiVersion, kind)`` of every child that rendering the kind's examples yields.
+
+    ``defaults`` fills in what the API server would (the CRD's schema defaults), so
+    an example may leave defaulted fields out, as users' CRs do.
+    """
     found: set[tuple[str, str]] = set()
     for example in kind.examples:
         for parent in yaml.load_all(example.read_text(), Loader=yaml.CSafeLoader):
             if not isinstance(parent, dict) or parent.get("kind") != kind.kind:
                 continue
             parent.setdefault("metadata", {}).setdefault("namespace", "default")
-            for child in rendering.render(kind, parent, []):
+            for child in rendering.render(kind, defaults(parent), []):
                 found.add((str(child["apiVersion"]), str(child["kind"])))
     return found
 
 
-def child_kinds(kind: Kind) -> set[tuple[str, str]]:
-    found = rendered_child_kinds(kind)
+def child_kinds(kind: Kind, defaults: Defaults = _as_written) -> set[tuple[str, str]]:
+    found = rendered_child_kinds(kind, defaults)
     for template in kind.templates:
         found |= literal_child_kinds(template.text)
     return found
@@ -185,7 +196,7 @@ def merge(grants: Iterable[tuple[str, str, Iterable[str]]]) -> list[Rule]:
     return sorted(rules, key=lambda r: (r["apiGroups"], r["resources"], r["verbs"]))
 
 
-def derive_rules(kinds: Iterable[Kind], resources: Resources) -> list[Rule]:
+def derive_rules(kinds: Iterable[Kind], resources: Resources, defaults: Defaults = _as_written) -> list[Rule]:
     """The cluster-wide rules the engine needs to serve ``kinds``."""
     grants: list[tuple[str, str, Iterable[str]]] = [
         ("", "events", EVENT_VERBS),
@@ -205,7 +216,7 @@ def derive_rules(kinds: Iterable[Kind], resources: Resources) -> list[Rule]:
         verbs = CACHE_VERBS if kind.service_account else CHILD_VERBS
         if kind.service_account:
             accounts.add(kind.service_account[1])
-        for api_version, child in sorted(child_kinds(kind)):
+        for api_version, child in sorted(child_kinds(kind, defaults)):
             child_group, child_plural = resources(api_version, child)
             grants.append((child_group, child_plural, verbs))
         for api_version, related in kind.observe:
@@ -263,10 +274,11 @@ def documents(
     name: str = "stencil",
     namespace: str = "stencil-system",
     lease_name: str = "stencil-leader",
+    defaults: Defaults = _as_written,
 ) -> list[dict[str, Any]]:
     """What ``stencil rbac`` prints: the ClusterRole for the kinds and the Role for the engine's namespace."""
     return [
-        clusterrole(derive_rules(kinds, resources), name),
+        clusterrole(derive_rules(kinds, resources, defaults), name),
         role(namespace_rules(lease_name), name, namespace),
     ]
 

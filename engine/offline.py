@@ -1,0 +1,102 @@
+"""What the API server would do to a custom resource, learnt from CRD files instead.
+
+``stencil render`` and ``stencil rbac`` work without a cluster, yet a CR should
+render offline as it would online: validated against its CRD's schema, given
+the schema's defaults, and placed by the CRD's scope.  ``OfflineCrds`` reads a
+folder of CRDs and does those three things.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from engine import errors, kinds, rendering
+
+_CRD = "CustomResourceDefinition"
+
+
+class OfflineCrds:
+    """What ``stencil render`` learns from CRD files instead of an API server: scope, defaults, validation."""
+
+    _OBJECT = {
+        "type": "object",
+        "required": ["metadata"],
+        "properties": {
+            "metadata": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {"name": {"type": "string", "minLength": 1}, "namespace": {"type": "string"}},
+            }
+        },
+    }
+
+    def __init__(self, crds: list[dict[str, Any]]) -> None:
+        self.namespaced: dict[tuple[str, str], bool] = {}
+        self.schemas: dict[tuple[str, str], dict[str, Any]] = {}
+        for crd in crds:
+            spec = crd.get("spec") or {}
+            group, kind = spec.get("group", ""), (spec.get("names") or {}).get("kind", "")
+            self.namespaced[(group, kind)] = spec.get("scope") != "Cluster"
+            for version in spec.get("versions") or ():
+                schema = (version.get("schema") or {}).get("openAPIV3Schema")
+                if schema:
+                    self.schemas[(f"{group}/{version.get('name')}", kind)] = schema
+
+    @classmethod
+    def read(cls, directory: Path) -> OfflineCrds:
+        if not directory.is_dir():
+            return cls([])
+        documents = [
+            document.data
+            for file in sorted(directory.glob("*.y*ml"))
+            for document in kinds.Document.read_all(file, errors.StencilError)
+        ]
+        return cls([d for d in documents if isinstance(d, dict) and d.get("kind") == _CRD])
+
+    def is_namespaced(self, api_version: str, kind: str) -> bool:
+        known = self.namespaced.get((rendering.group_of(api_version), kind))
+        return rendering.builtin_is_namespaced(api_version, kind) if known is None else known
+
+    def defaulted(self, parent: dict[str, Any]) -> dict[str, Any]:
+        """``parent`` with its CRD's defaults filled in (unchanged for a kind without a CRD here)."""
+        schema = self.schemas.get((str(parent.get("apiVersion")), str(parent.get("kind"))))
+        return with_defaults(schema, parent) if schema else parent
+
+    def admit(self, document: kinds.Document, kind: kinds.Kind, namespace: str) -> dict[str, Any] | None:
+        """The CR as the API server would keep it (checked, defaulted, namespaced); None for other kinds."""
+        data = document.data
+        if not isinstance(data, dict):
+            raise document.error("a manifest must be a mapping", ())
+        if (data.get("apiVersion"), data.get("kind")) != (kind.api_version, kind.kind):
+            return None
+        document.validate(self._OBJECT)
+        schema = self.schemas.get((kind.api_version, kind.kind))
+        parent: dict[str, Any] = with_defaults(schema, data) if schema else data
+        if schema:
+            document.validate(schema, data=parent, closed=True)
+        metadata = dict(parent["metadata"])
+        if self.is_namespaced(kind.api_version, kind.kind):
+            metadata.setdefault("namespace", namespace)
+        else:
+            metadata.pop("namespace", None)
+        return {**parent, "metadata": metadata}
+
+
+def with_defaults(schema: dict[str, Any], value: Any) -> Any:
+    """``value`` with the OpenAPI ``default``s of ``schema`` filled in where fields are missing."""
+    if isinstance(value, dict):
+        properties: dict[str, Any] = schema.get("properties") or {}
+        extra = schema.get("additionalProperties")
+        filled = {}
+        for key, item in value.items():
+            sub = properties.get(key, extra if isinstance(extra, dict) else None)
+            filled[key] = with_defaults(sub, item) if sub else item
+        for key, sub in properties.items():
+            if key not in filled and "default" in sub:
+                filled[key] = with_defaults(sub, copy.deepcopy(sub["default"]))
+        return filled
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [with_defaults(schema["items"], item) for item in value]
+    return value
