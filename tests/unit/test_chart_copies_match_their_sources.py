@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from engine import kinds, rbac
+from engine.offline import OfflineCrds
 
 ROOT = Path(__file__).resolve().parents[2]
 CHART = ROOT / "charts" / "stencil"
@@ -39,7 +40,9 @@ def test_chart_kind_folders_are_the_templates_without_examples() -> None:
 
 def test_chart_rules_file_holds_the_derived_rules() -> None:
     loaded, _ = kinds.load_kinds(ROOT / "templates")
-    expected = rbac.derive_rules(loaded.values(), rbac.offline_resources(ROOT / "crds"))
+    expected = rbac.derive_rules(
+        loaded.values(), rbac.offline_resources(ROOT / "crds"), OfflineCrds.read(ROOT / "crds").defaulted
+    )
 
     written = yaml.load((CHART / "files" / "rules.yaml").read_text(), Loader=yaml.CSafeLoader)
 

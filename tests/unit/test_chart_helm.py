@@ -17,6 +17,7 @@ import yaml
 
 from engine import kinds, rbac
 from engine.localcluster import binaries
+from engine.offline import OfflineCrds
 
 ROOT = Path(__file__).resolve().parents[2]
 CHART = ROOT / "charts" / "stencil"
@@ -132,7 +133,11 @@ def test_two_replicas_elect_a_leader_and_get_a_disruption_budget(helm: Path) -> 
 
 def test_cluster_role_grants_exactly_what_stencil_rbac_derives(helm: Path) -> None:
     documents = render(helm)
-    expected = rbac.derive_rules(shipped_kinds().values(), rbac.offline_resources(ROOT / "crds"))
+    expected = rbac.derive_rules(
+        shipped_kinds().values(),
+        rbac.offline_resources(ROOT / "crds"),
+        OfflineCrds.read(ROOT / "crds").defaulted,
+    )
 
     role = one(documents, "ClusterRole")
     binding = one(documents, "ClusterRoleBinding")
@@ -170,7 +175,9 @@ def test_watch_namespace_grants_the_rules_in_that_namespace_only(helm: Path) -> 
     assert not [d for d in documents if d["kind"] in ("ClusterRole", "ClusterRoleBinding")]
     roles = {d["metadata"]["namespace"]: d for d in documents if d["kind"] == "Role"}
     assert roles["apps"]["rules"] == rbac.derive_rules(
-        shipped_kinds().values(), rbac.offline_resources(ROOT / "crds")
+        shipped_kinds().values(),
+        rbac.offline_resources(ROOT / "crds"),
+        OfflineCrds.read(ROOT / "crds").defaulted,
     )
     assert flag(container(documents)["args"], "--namespace") == "apps"
 
