@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine import errors, events, kinds, planning, rendering, status
+import yaml
+
+from engine import errors, events, kinds, planning, rbac, rendering, status
 from engine.kube import Kube, Obj, Resource
 from engine.queue import WorkQueue
 from engine.watching import Informer, InformerSet
@@ -334,7 +336,7 @@ class Engine:
         for kind in loaded.values():
             complete &= self._serve((kind.api_version, kind.kind), kind, None)
             seen.add((kind.api_version, kind.kind))
-            self.watch_children(_example_children(kind))
+            self.watch_children(_known_child_kinds(kind))
             self.watch_related(kind)
         for gvk in [g for g in self.controllers if g not in seen]:
             log.info("kind for %s removed; no longer reconciling it", gvk[1])
@@ -569,18 +571,19 @@ def _placeholder(broken: kinds.BrokenKind | None) -> kinds.Kind:
     return kinds.Kind(broken.name, broken.directory, broken.api_version, broken.kind, templates=())
 
 
-def _example_children(kind: kinds.Kind) -> list[Obj]:
-    """Child kinds found by rendering the kind's examples: watched from the start, so a
-    child kind that a template no longer renders is still seen, and pruned."""
-    import yaml
+def _known_child_kinds(kind: kinds.Kind) -> list[Obj]:
+    """The child kinds a kind can render, as stubs: watched from the start, so a child kind
+    that a template no longer renders for some parent is still seen, and pruned.
 
-    children: list[Obj] = []
-    for example in kind.examples:
-        try:
-            for doc in yaml.load_all(example.read_text(), Loader=yaml.CSafeLoader):
-                if isinstance(doc, dict) and doc.get("kind") == kind.kind:
-                    doc.setdefault("metadata", {}).setdefault("namespace", "default")
-                    children.extend(rendering.render(kind, doc, []))
-        except (errors.StencilError, yaml.YAMLError, OSError):
-            continue
-    return children
+    They are the kinds its templates spell out, plus those its examples render to
+    (an example may need CRD defaults the engine does not have here: then it
+    is skipped, and such a kind is watched when first rendered).
+    """
+    found: set[tuple[str, str]] = set()
+    for template in kind.templates:
+        found |= rbac.literal_child_kinds(template.text)
+    try:
+        found |= rbac.rendered_child_kinds(kind)
+    except (errors.StencilError, OSError, ValueError, yaml.YAMLError) as error:
+        log.debug("kind %s: examples do not render without their CRD defaults: %s", kind.name, error)
+    return [{"apiVersion": api_version, "kind": child} for api_version, child in sorted(found)]
