@@ -13,34 +13,19 @@ resync of the converged set, which should be zero writes.
 
 from __future__ import annotations
 
-import re
 import resource
 import sys
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from engine import controller, manifests
 from engine.kube import Kube
 from engine.localcluster.plane import LocalCluster
+from engine.testing import write_requests
 
 ROOT = Path(__file__).resolve().parents[1]
-WRITES = {"POST", "PUT", "PATCH", "APPLY", "DELETE", "DELETECOLLECTION"}
-SAMPLE = re.compile(r"^apiserver_request_total\{(?P<labels>[^}]*)\} (?P<value>\S+)$")
-
-
-def writes(kube: Kube) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for line in kube.metrics().splitlines():
-        match = SAMPLE.match(line)
-        if not match:
-            continue
-        labels = dict(re.findall(r'(\w+)="([^"]*)"', match["labels"]))
-        if labels.get("verb") in WRITES:
-            sub = f"/{labels['subresource']}" if labels.get("subresource") else ""
-            counts[f"{labels['verb']} {labels.get('resource', '?')}{sub}"] += int(float(match["value"]))
-    return counts
 
 
 def parent(i: int) -> dict[str, object]:
@@ -52,12 +37,9 @@ def parent(i: int) -> dict[str, object]:
     }
 
 
-def ready(obj: dict[str, object]) -> bool:
-    status = obj.get("status") or {}
-    return any(
-        c.get("type") == "Ready" and c.get("status") == "True"
-        for c in status.get("conditions", [])  # type: ignore[union-attr]
-    )
+def ready(obj: dict[str, Any]) -> bool:
+    conditions = (obj.get("status") or {}).get("conditions") or []
+    return any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions)
 
 
 def main(n: int) -> None:
@@ -71,7 +53,7 @@ def main(n: int) -> None:
             engine = controller.Engine(kube, ROOT / "templates", controller.Options(workers=8, resync=3600))
             engine.start()
             time.sleep(1)
-            before = writes(kube)
+            before = write_requests(kube)
             started = time.monotonic()
             manifests.apply_all(kube, [parent(i) for i in range(n)], namespace)
             created = time.monotonic() - started
@@ -85,10 +67,10 @@ def main(n: int) -> None:
                 time.sleep(0.25)
             converged = time.monotonic() - started
             time.sleep(2)
-            after = writes(kube)
+            after = write_requests(kube)
             rss_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-            resync_before = writes(kube)
+            resync_before = write_requests(kube)
             resync_started = time.monotonic()
             for ctrl in engine.controllers.values():
                 for obj in ctrl.parents.list():
@@ -96,7 +78,7 @@ def main(n: int) -> None:
             while any(c.queue.depth or c.queue.processing() for c in engine.controllers.values()):
                 time.sleep(0.05)
             resync_seconds = time.monotonic() - resync_started
-            resync_after = writes(kube)
+            resync_after = write_requests(kube)
             engine.stop()
 
     delta = after - before
