@@ -13,16 +13,9 @@ from typing import Any
 from engine import manifests
 from engine.kube import Kube, Resource
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine
+from tests.integration._widgets import widget, write_kind
 
 HOSTILE = 'x"\nkind: Secret\nmetadata:\n  name: stolen\n  namespace: kube-system\n---\n&a [*a]: !!binary'
-
-KIND_YAML = """\
-apiVersion: stencil.dev/v1alpha1
-kind: StencilKind
-parent:
-  apiVersion: tests.stencil.dev/v1
-  kind: Widget
-"""
 
 GOOD = """\
 apiVersion: v1
@@ -35,19 +28,8 @@ data:
 """
 
 
-def write_widget_kind(folder: Path, template: str, kind_yaml: str = KIND_YAML) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "kind.yaml").write_text(kind_yaml)
-    (folder / "configmap.yaml").write_text(template)
-
-
-def widget(name: str, value: str) -> dict[str, Any]:
-    return {
-        "apiVersion": "tests.stencil.dev/v1",
-        "kind": "Widget",
-        "metadata": {"name": name},
-        "spec": {"value": value},
-    }
+def write_widget_kind(templates: Path, template: str, kind_yaml_extra: str = "") -> None:
+    write_kind(templates, {"configmap.yaml": template}, kind_yaml_extra)
 
 
 def events_for(kube: Kube, namespace: str, name: str) -> list[dict[str, Any]]:
@@ -72,13 +54,13 @@ def test_bad_input_marks_only_its_kind(
 ) -> None:
     templates = tmp_path / "templates"
     shutil.copytree(ROOT / "templates" / "deploywebservice", templates / "deploywebservice")
-    write_widget_kind(templates / "widget", GOOD)
+    write_widget_kind(templates, GOOD)
     configmaps = kube.resource("v1", "ConfigMap")
     secrets = kube.resource("v1", "Secret")
 
     with running_engine(kube, templates, namespace):
         # A hostile value is data, never structure: the child stays a ConfigMap in our namespace.
-        manifests.apply_all(kube, [widget("w", HOSTILE)], namespace)
+        manifests.apply_all(kube, [widget("w", value=HOSTILE)], namespace)
         eventually(condition_is(kube, widgets, "w", namespace, "Ready", "True"), what="Widget Ready")
         config = kube.get(configmaps, "w-config", namespace)
         assert config is not None
@@ -86,7 +68,7 @@ def test_bad_input_marks_only_its_kind(
         assert kube.get(secrets, "stolen", "kube-system") is None
 
         # A syntax error: the Widget says where; the other kind keeps reconciling.
-        write_widget_kind(templates / "widget", GOOD.replace("{{ spec.value }}\n", "{{ spec.value \n", 1))
+        write_widget_kind(templates, GOOD.replace("{{ spec.value }}\n", "{{ spec.value \n", 1))
         cond = eventually(
             rendered_false_with(kube, widgets, namespace, "RenderFailed", "configmap.yaml:"),
             what="TemplatesRendered=False after a syntax error",
@@ -116,16 +98,14 @@ def test_bad_input_marks_only_its_kind(
         del cond
 
         # An undefined variable names the CR field.
-        write_widget_kind(templates / "widget", GOOD.replace("spec.value }}\n", "spec.missing }}\n", 1))
+        write_widget_kind(templates, GOOD.replace("spec.value }}\n", "spec.missing }}\n", 1))
         eventually(
             rendered_false_with(kube, widgets, namespace, "RenderFailed", "spec.missing"),
             what="TemplatesRendered=False naming spec.missing",
         )
 
         # A namespace escape is refused by the engine, whatever the template says.
-        write_widget_kind(
-            templates / "widget", GOOD.replace("metadata:\n", "metadata:\n  namespace: kube-system\n")
-        )
+        write_widget_kind(templates, GOOD.replace("metadata:\n", "metadata:\n  namespace: kube-system\n"))
         eventually(
             rendered_false_with(kube, widgets, namespace, "PlacementRefused", "kube-system"),
             what="PlacementRefused",
@@ -133,12 +113,12 @@ def test_bad_input_marks_only_its_kind(
         assert kube.get(configmaps, "w-config", "kube-system") is None
 
         # A broken kind.yaml marks the kind's objects too.
-        write_widget_kind(templates / "widget", GOOD, KIND_YAML + "placement:\n  rbac: maybe\n")
+        write_widget_kind(templates, GOOD, "placement:\n  rbac: maybe\n")
         eventually(
             rendered_false_with(kube, widgets, namespace, "InvalidKind", "kind.yaml:"), what="InvalidKind"
         )
 
         # Fixed again: the Widget recovers without a restart.
-        write_widget_kind(templates / "widget", GOOD)
+        write_widget_kind(templates, GOOD)
         eventually(condition_is(kube, widgets, "w", namespace, "Ready", "True"), what="recovery")
         assert conditions(kube.get(dws, "healthy", namespace))["Ready"]["status"] == "True"

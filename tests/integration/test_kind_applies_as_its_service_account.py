@@ -8,13 +8,9 @@ from pathlib import Path
 from engine import manifests
 from engine.kube import Kube, Resource
 from tests.integration._engine import condition_is, conditions, eventually, running_engine
+from tests.integration._widgets import write_kind
 
-KIND_YAML = """\
-apiVersion: stencil.dev/v1alpha1
-kind: StencilKind
-parent:
-  apiVersion: tests.stencil.dev/v1
-  kind: Widget
+SERVICE_ACCOUNT = """\
 serviceAccount:
   namespace: {namespace}
   name: widget-writer
@@ -33,10 +29,9 @@ data:
 def test_children_are_applied_with_the_service_accounts_rights(
     kube: Kube, namespace: str, widgets: Resource, tmp_path: Path
 ) -> None:
-    folder = tmp_path / "templates" / "widget"
-    folder.mkdir(parents=True)
-    (folder / "kind.yaml").write_text(KIND_YAML.format(namespace=namespace))
-    (folder / "configmap.yaml").write_text(TEMPLATE)
+    templates = write_kind(
+        tmp_path / "templates", {"configmap.yaml": TEMPLATE}, SERVICE_ACCOUNT.format(namespace=namespace)
+    )
     configmaps = kube.resource("v1", "ConfigMap")
     manifests.apply_all(
         kube,
@@ -44,7 +39,7 @@ def test_children_are_applied_with_the_service_accounts_rights(
         namespace,
     )
 
-    with running_engine(kube, tmp_path / "templates", namespace):
+    with running_engine(kube, templates, namespace):
         manifests.apply_all(
             kube,
             [

@@ -9,14 +9,7 @@ from typing import Any
 from engine import manifests
 from engine.kube import Kube, Resource
 from tests.integration._engine import condition_is, conditions, eventually, running_engine
-
-KIND_YAML = """\
-apiVersion: stencil.dev/v1alpha1
-kind: StencilKind
-parent:
-  apiVersion: tests.stencil.dev/v1
-  kind: Widget
-"""
+from tests.integration._widgets import widget, write_kind
 
 TEMPLATE = """\
 apiVersion: v1
@@ -37,33 +30,25 @@ data:
 """
 
 
-def widget(extra: bool) -> dict[str, Any]:
-    return {
-        "apiVersion": "tests.stencil.dev/v1",
-        "kind": "Widget",
-        "metadata": {"name": "p"},
-        "spec": {"value": "v", "extra": extra},
-    }
+def parent(extra: bool) -> dict[str, Any]:
+    return widget("p", value="v", extra=extra)
 
 
 def test_unrendered_child_is_pruned_and_foreign_object_left_alone(
     kube: Kube, namespace: str, widgets: Resource, tmp_path: Path
 ) -> None:
-    folder = tmp_path / "templates" / "widget"
-    folder.mkdir(parents=True)
-    (folder / "kind.yaml").write_text(KIND_YAML)
-    (folder / "configmaps.yaml").write_text(TEMPLATE)
+    templates = write_kind(tmp_path / "templates", {"configmaps.yaml": TEMPLATE})
     configmaps = kube.resource("v1", "ConfigMap")
 
-    with running_engine(kube, tmp_path / "templates", namespace):
-        manifests.apply_all(kube, [widget(extra=True)], namespace)
+    with running_engine(kube, templates, namespace):
+        manifests.apply_all(kube, [parent(extra=True)], namespace)
         eventually(
             condition_is(kube, widgets, "p", namespace, "Ready", "True"), what="Ready with two children"
         )
         assert kube.get(configmaps, "p-extra", namespace) is not None
 
         # The {% if %} turns off: that child goes, the other stays.
-        manifests.apply_all(kube, [widget(extra=False)], namespace)
+        manifests.apply_all(kube, [parent(extra=False)], namespace)
         eventually(
             lambda: kube.get(configmaps, "p-extra", namespace) is None,
             timeout=10,
@@ -80,7 +65,7 @@ def test_unrendered_child_is_pruned_and_foreign_object_left_alone(
                 "data": {"value": "theirs"},
             }
         )
-        manifests.apply_all(kube, [widget(extra=True)], namespace)
+        manifests.apply_all(kube, [parent(extra=True)], namespace)
         cond = eventually(
             condition_is(kube, widgets, "p", namespace, "ChildrenApplied", "False"),
             what="ChildrenApplied=False naming the conflict",

@@ -5,18 +5,13 @@ the parent once its work is done."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from engine import manifests
 from engine.kube import Kube, Resource
 from tests.integration._engine import eventually, running_engine
+from tests.integration._widgets import widget, write_kind
 
-KIND_YAML = """\
-apiVersion: stencil.dev/v1alpha1
-kind: StencilKind
-parent:
-  apiVersion: tests.stencil.dev/v1
-  kind: Widget
+RULES = """\
 observe:
   - apiVersion: v1
     kind: Pod
@@ -65,17 +60,10 @@ spec:
 """
 
 
-def widget(name: str, **spec: Any) -> dict[str, Any]:
-    return {"apiVersion": "tests.stencil.dev/v1", "kind": "Widget", "metadata": {"name": name}, "spec": spec}
-
-
 def test_status_reads_grandchildren_and_finished_parent_is_deleted(
     kube: Kube, namespace: str, widgets: Resource, tmp_path: Path
 ) -> None:
-    folder = tmp_path / "templates" / "widget"
-    folder.mkdir(parents=True)
-    (folder / "kind.yaml").write_text(KIND_YAML)
-    (folder / "children.yaml").write_text(TEMPLATE)
+    templates = write_kind(tmp_path / "templates", {"children.yaml": TEMPLATE}, RULES)
     pods = kube.resource("v1", "Pod")
 
     def pod_names() -> list[str]:
@@ -89,7 +77,7 @@ def test_status_reads_grandchildren_and_finished_parent_is_deleted(
         obj = kube.get(widgets, name, namespace)
         return ((obj or {}).get("status") or {}).get("pods")
 
-    with running_engine(kube, tmp_path / "templates", namespace):
+    with running_engine(kube, templates, namespace):
         # Grandchildren: the Deployment's Pods, named in the parent's status, following scale.
         manifests.apply_all(kube, [widget("pods", replicas=2)], namespace)
         eventually(

@@ -1,0 +1,32 @@
+"""The tests' own free-form kind, Widget (tests.stencil.dev/v1, CRD in fixtures/): kind folders
+written on the fly, to try the engine on templates made for one test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+API_VERSION = "tests.stencil.dev/v1"
+
+KIND_YAML = f"""\
+apiVersion: stencil.dev/v1alpha1
+kind: StencilKind
+parent:
+  apiVersion: {API_VERSION}
+  kind: Widget
+"""
+
+
+def write_kind(templates: Path, files: dict[str, str], kind_yaml_extra: str = "") -> Path:
+    """(Re)write ``templates/widget/``: ``kind.yaml`` (the parent plus ``kind_yaml_extra``) and
+    ``files``; returns ``templates``, the folder to give the engine."""
+    folder = templates / "widget"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "kind.yaml").write_text(KIND_YAML + kind_yaml_extra)
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return templates
+
+
+def widget(name: str, **spec: Any) -> dict[str, Any]:
+    return {"apiVersion": API_VERSION, "kind": "Widget", "metadata": {"name": name}, "spec": spec}
