@@ -48,3 +48,16 @@ def parent(
 def configmap(data: str, *, name: str = "cm") -> str:
     """A ConfigMap template whose ``data`` block is ``data`` (already indented by two)."""
     return f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n{data}"
+
+
+def kind_folder(
+    root: Path,
+    kind_yaml_extra: str = "",
+    template: str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+) -> Path:
+    """A kind folder ``root/web`` on disk: the smallest kind.yaml plus ``kind_yaml_extra``, one template."""
+    directory = root / "web"
+    directory.mkdir()
+    (directory / "kind.yaml").write_text(KIND_YAML + kind_yaml_extra)
+    (directory / "cm.yaml").write_text(template)
+    return directory

@@ -4,22 +4,12 @@ import pytest
 
 from engine import kinds
 from engine.errors import KindError
-from tests.unit._kinds import KIND_YAML
-
-TEMPLATE = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"
-
-
-def folder(tmp_path: Path, extra: str) -> Path:
-    directory = tmp_path / "web"
-    directory.mkdir()
-    (directory / "kind.yaml").write_text(KIND_YAML + extra)
-    (directory / "cm.yaml").write_text(TEMPLATE)
-    return directory
+from tests.unit._kinds import kind_folder
 
 
 def test_observed_kinds_and_delete_rule_are_loaded(tmp_path: Path) -> None:
     kind = kinds.load_kind(
-        folder(tmp_path, "observe:\n  - {apiVersion: v1, kind: Pod}\ndeleteWhen: status.done\n")
+        kind_folder(tmp_path, "observe:\n  - {apiVersion: v1, kind: Pod}\ndeleteWhen: status.done\n")
     )
 
     assert kind.observe == (("v1", "Pod"),)
@@ -29,6 +19,6 @@ def test_observed_kinds_and_delete_rule_are_loaded(tmp_path: Path) -> None:
 
 def test_a_delete_rule_that_does_not_compile_names_its_line(tmp_path: Path) -> None:
     with pytest.raises(KindError) as caught:
-        kinds.load_kind(folder(tmp_path, "deleteWhen: status.done ==\n"))
+        kinds.load_kind(kind_folder(tmp_path, "deleteWhen: status.done ==\n"))
 
     assert (caught.value.line, caught.value.field) == (6, "deleteWhen")
