@@ -13,6 +13,7 @@ here and nowhere else: changing it would orphan the fields owned on every object
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import threading
@@ -62,6 +63,12 @@ def _chunks(response: urllib3.BaseHTTPResponse) -> Iterator[bytes]:
         yield from response.stream(65536)
     except urllib3.exceptions.ProtocolError:
         return
+
+
+def _shutdown(response: urllib3.BaseHTTPResponse) -> None:
+    """End a streaming response from another thread; a watch that already ended needs nothing."""
+    with contextlib.suppress(RuntimeError):  # already released to the pool
+        response.shutdown()
 
 
 def split_api_version(api_version: str) -> tuple[str, str]:
@@ -281,7 +288,7 @@ class Kube:
             retries=False,
         )
         if on_open is not None:
-            on_open(response.shutdown)
+            on_open(lambda: _shutdown(response))
         try:
             if response.status >= 400:
                 body = json.loads(response.read() or b"{}")

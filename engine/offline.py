@@ -77,6 +77,7 @@ class OfflineCrds:
         if schema:
             document.validate(schema, data=parent, closed=True)
         metadata = dict(parent["metadata"])
+        metadata.setdefault("uid", rendering.NO_UID)  # as if created: templates may read the uid
         if self.is_namespaced(kind.api_version, kind.kind):
             metadata.setdefault("namespace", namespace)
         else:

@@ -165,7 +165,9 @@ def rendered_child_kinds(kind: Kind, defaults: Defaults = _as_written) -> set[tu
         for parent in yaml.load_all(example.read_text(), Loader=yaml.CSafeLoader):
             if not isinstance(parent, dict) or parent.get("kind") != kind.kind:
                 continue
-            parent.setdefault("metadata", {}).setdefault("namespace", "default")
+            metadata = parent.setdefault("metadata", {})
+            metadata.setdefault("namespace", "default")
+            metadata.setdefault("uid", rendering.NO_UID)
             for child in rendering.render(kind, defaults(parent), []):
                 found.add((str(child["apiVersion"]), str(child["kind"])))
     return found
