@@ -17,7 +17,7 @@ T = TypeVar("T")
 
 @contextlib.contextmanager
 def running_engine(
-    kube: Kube, templates: Path, namespace: str, **options: Any
+    kube: Kube, templates: Path, namespace: str | None, **options: Any
 ) -> Iterator[controller.Engine]:
     opts = controller.Options(namespace=namespace, workers=2, reload_interval=0.3, **options)
     engine = controller.Engine(kube, templates, opts)
