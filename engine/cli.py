@@ -125,10 +125,10 @@ def run(templates_dir: Path, kubeconfig: str | None, namespace: str | None, work
             # Like controller-runtime: a replica that lost its Lease stops writing and exits,
             # to start again as a clean standby.
             metrics.leading(leader_elect_lease_name, False)
-            engine.stop()
             if not stopping.is_set():
                 log.error("lost the leader Lease; exiting")
-                os._exit(1)
+                os._exit(1)  # another replica may already lead: no reconcile may finish now
+            engine.stop()  # SIGTERM: reconciles under way finish before the Lease is released
 
         # A standby reports 0 from the start, so that a dashboard can tell a standby
         # from a replica that does not take part in the election at all.

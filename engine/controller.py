@@ -130,7 +130,14 @@ class KindController:
             self._workers.append(thread)
 
     def stop(self) -> None:
+        """Take no new work; reconciles under way finish (see ``drain``)."""
         self.queue.shutdown()
+
+    def drain(self, deadline: float) -> bool:
+        """Wait until every worker has finished its reconcile, up to ``deadline`` (monotonic)."""
+        for worker in self._workers:
+            worker.join(max(deadline - time.monotonic(), 0.0))
+        return not any(worker.is_alive() for worker in self._workers)
 
     def replace(self, kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> None:
         """A new version of the kind folder: reconcile every parent with it."""
@@ -557,12 +564,20 @@ class Engine:
             and all(i.has_synced for i in list(self._child_informers.values()))
         )
 
-    def stop(self) -> None:
+    def stop(self, grace: float = 20.0) -> bool:
+        """Stop taking work, let the reconciles under way finish (up to ``grace`` seconds), then
+        stop the caches.  False if some reconcile was still running when the grace ran out."""
         self._stop.set()
-        for controller in self.controllers.values():
+        controllers = list(self.controllers.values())
+        for controller in controllers:
             controller.stop()
+        deadline = time.monotonic() + grace
+        drained = all([controller.drain(deadline) for controller in controllers])
+        if not drained:
+            log.warning("stopping with reconciles still running after %.0f s", grace)
         self.informers.stop_all()
         shutil.rmtree(self._bundle_dir, ignore_errors=True)
+        return drained
 
 
 def _placeholder(broken: kinds.BrokenKind | None) -> kinds.Kind:
