@@ -3,8 +3,8 @@
 Only this module imports the official ``kubernetes`` client, and only for what it
 does well: reading a kubeconfig or the in-cluster service account (including exec
 plugins and token refresh).  Requests go through urllib3 directly with JSON
-bodies, because the client's generated model classes cost about ten times the CPU
-and memory of plain dicts (see ``bench/``).  Resources are found by discovery
+bodies, because the client's generated model classes cost several times the CPU
+and memory of plain dicts (about 3x and 2-4x here; ``bench/bench_objects.py``).  Resources are found by discovery
 (``apiVersion`` + ``kind`` -> plural and scope), never by generated API classes.
 
 Every write Stencil makes uses the single field manager ``FIELD_MANAGER``, set
