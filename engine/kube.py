@@ -4,8 +4,9 @@ Only this module imports the official ``kubernetes`` client, and only for what i
 does well: reading a kubeconfig or the in-cluster service account (including exec
 plugins and token refresh).  Requests go through urllib3 directly with JSON
 bodies, because the client's generated model classes cost several times the CPU
-and memory of plain dicts (about 3x and 2-4x here; ``bench/bench_objects.py``).  Resources are found by discovery
-(``apiVersion`` + ``kind`` -> plural and scope), never by generated API classes.
+and memory of plain dicts (about 3x and 2-4x here; ``bench/bench_objects.py``).
+Resources are found by discovery (``apiVersion`` + ``kind`` -> plural and scope),
+never by generated API classes.
 
 Every write Stencil makes uses the single field manager ``FIELD_MANAGER``, set
 here and nowhere else: changing it would orphan the fields owned on every object.
@@ -18,7 +19,7 @@ import copy
 import json
 import threading
 import urllib.parse
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -326,6 +327,17 @@ class Kube:
         res = self.resource(obj["apiVersion"], obj["kind"])
         result: Obj = self.request(
             "POST", res.path(obj["metadata"].get("namespace")), obj, query={"fieldManager": FIELD_MANAGER}
+        )
+        return result
+
+    def patch_json(self, res: Resource, name: str, namespace: str | None, ops: Sequence[Obj]) -> Obj:
+        """Apply a JSON patch (RFC 6902) to an object; a failed ``test`` op is a 422."""
+        result: Obj = self.request(
+            "PATCH",
+            res.path(namespace, name),
+            list(ops),
+            query={"fieldManager": FIELD_MANAGER},
+            content_type="application/json-patch+json",
         )
         return result
 
