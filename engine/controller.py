@@ -182,9 +182,12 @@ class KindController:
         namespace, _, name = key.partition("/")
         # 1. Load the parent from the cache; a deleted parent's children go with it (owner references).
         parent = self.parents.get(namespace or None, name)
-        if parent is None or parent["metadata"].get("deletionTimestamp"):
+        if parent is None:
             return Result()
         uid = parent["metadata"]["uid"]
+        if parent["metadata"].get("deletionTimestamp"):
+            self._clean_up(parent)
+            return Result()
         # 2. Observe the children this parent controls, and related objects, from the cache.
         observed = self.engine.children_of(uid)
         related = self.engine.related_of(uid, self.kind.observe if self.kind else ())
@@ -202,6 +205,10 @@ class KindController:
             return Result()
         self.engine.watch_children(desired)
         observed = self.engine.children_of(uid, also=desired)
+        # Children beyond owner references' reach (another namespace, cluster-scoped) are
+        # created only under a finalizer, so the engine can delete them with the parent.
+        if planning.needs_finalizer(desired):
+            parent = self._set_finalizer(parent, hold=True)
         # 4. Plan: what differs from the cache, what to prune, what belongs to someone else.
         plan = planning.plan(desired, observed, uid)
         desired_refs = tuple((c["apiVersion"], c["kind"], c["metadata"]["name"]) for c in desired)
@@ -272,6 +279,43 @@ class KindController:
         self.engine.recorder.emit(
             parent, events.NORMAL, "Pruned", f"Deleted {prune.kind} {prune.name}: no longer rendered"
         )
+
+    def _set_finalizer(self, parent: Obj, *, hold: bool) -> Obj:
+        """Add or remove Stencil's finalizer (a compare-and-swap JSON patch); the parent as it is now."""
+        ops = planning.finalizer_patch(parent, hold=hold)
+        if ops is None:
+            return parent
+        meta = parent["metadata"]
+        written = self.engine.kube.patch_json(self.resource, meta["name"], meta.get("namespace"), ops)
+        self.parents.observe(written)
+        return written
+
+    def _clean_up(self, parent: Obj) -> None:
+        """A parent being deleted: delete the children garbage collection cannot, then let it go.
+
+        They are found by listing, not from the cache, since a child in another namespace
+        may lie outside what this engine watches; a rare request on a rare event.
+        """
+        if planning.FINALIZER not in (parent["metadata"].get("finalizers") or ()):
+            return
+        uid = parent["metadata"]["uid"]
+        for resource in self.engine.child_resources(self.kind):
+            children, _ = self.engine.kube.list(
+                resource, label_selector=f"{rendering.PARENT_UID_LABEL}={uid}"
+            )
+            for child in planning.label_owned(children, uid):
+                meta = child["metadata"]
+                self._prune(
+                    parent,
+                    planning.Prune(
+                        resource.api_version,
+                        resource.kind,
+                        meta.get("namespace") or "",
+                        meta["name"],
+                        meta["uid"],
+                    ),
+                )
+        self._set_finalizer(parent, hold=False)
 
     def _finish(self, parent: Obj, observed: list[Obj], related: list[Obj], outcome: status.Outcome) -> None:
         """Write the parent's status through the status subresource, once, only if it changed;
@@ -479,6 +523,19 @@ class Engine:
         for controller in list(self.controllers.values()):
             for parent in controller.parents.by_index(UID_INDEX, uid):
                 controller.queue.add(_key(parent))
+
+    def child_resources(self, kind: kinds.Kind | None) -> list[Resource]:
+        """Every child resource a kind may have made: what is watched, and what it can render."""
+        gvks = set(self._child_informers)
+        if kind is not None:
+            gvks |= {(c["apiVersion"], c["kind"]) for c in _known_child_kinds(kind)}
+        found = []
+        for gvk in sorted(gvks):
+            try:
+                found.append(self.kube.resource(*gvk))
+            except errors.NotFound:
+                continue
+        return found
 
     def children_of(self, uid: str, also: Iterable[Obj] = ()) -> list[Obj]:
         """Cached children controlled by ``uid``, plus cached objects named like ``also``."""

@@ -28,6 +28,9 @@ from deepdiff import DeepDiff
 from engine.rendering import PARENT_UID_LABEL
 
 HASH_ANNOTATION = "stencil.dev/applied-hash"
+# Held on a parent while it has children that owner references cannot clean up (in another
+# namespace, or cluster-scoped): the engine deletes those itself before letting the parent go.
+FINALIZER = "stencil.dev/cleanup"
 
 Obj = dict[str, Any]
 Ref = tuple[str, str, str, str]  # apiVersion, kind, namespace, name
@@ -178,3 +181,35 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str) -> Pl
         if ref(o) not in wanted and controlled_by(o, parent_uid)
     )
     return Plan(tuple(applies), prunes, tuple(unchanged), tuple(conflicts))
+
+
+def label_owned(observed: Sequence[Obj], parent_uid: str) -> list[Obj]:
+    """Children of this parent that carry no owner reference: garbage collection will not
+    remove them with the parent, so the engine must."""
+    return [o for o in observed if controller_uid(o) is None and controlled_by(o, parent_uid)]
+
+
+def needs_finalizer(desired: Sequence[Obj]) -> bool:
+    """Whether any desired child will be tied to its parent by labels alone."""
+    return any(controller_uid(child) is None for child in desired)
+
+
+def finalizer_patch(parent: Obj, *, hold: bool) -> list[dict[str, Any]] | None:
+    """A JSON patch adding (``hold``) or removing Stencil's finalizer; None if nothing changes.
+
+    The ``test`` of the resourceVersion makes it a compare-and-swap: a parent changed
+    in between (another finalizer added, say) fails the patch instead of being overwritten.
+    """
+    meta = parent["metadata"]
+    current = list(meta.get("finalizers") or ())
+    wanted = (
+        [*current, FINALIZER]
+        if hold and FINALIZER not in current
+        else ([f for f in current if f != FINALIZER] if not hold else current)
+    )
+    if wanted == current:
+        return None
+    return [
+        {"op": "test", "path": "/metadata/resourceVersion", "value": meta["resourceVersion"]},
+        {"op": "add", "path": "/metadata/finalizers", "value": wanted},
+    ]

@@ -40,7 +40,7 @@ from typing import Any
 
 import yaml
 
-from engine import errors, rendering
+from engine import errors, planning, rendering
 from engine.kinds import Kind
 
 Rule = dict[str, list[str]]
@@ -154,13 +154,13 @@ def _as_written(parent: dict[str, Any]) -> dict[str, Any]:
     return parent
 
 
-def rendered_child_kinds(kind: Kind, defaults: Defaults = _as_written) -> set[tuple[str, str]]:
-    """The ``(apiVersion, kind)`` of every child that rendering the kind's examples yields.
+def rendered_children(kind: Kind, defaults: Defaults = _as_written) -> list[dict[str, Any]]:
+    """Every child that rendering the kind's examples yields.
 
     ``defaults`` fills in what the API server would (the CRD's schema defaults), so
     an example may leave defaulted fields out, as users' CRs do.
     """
-    found: set[tuple[str, str]] = set()
+    children: list[dict[str, Any]] = []
     for example in kind.examples:
         for parent in yaml.load_all(example.read_text(), Loader=yaml.CSafeLoader):
             if not isinstance(parent, dict) or parent.get("kind") != kind.kind:
@@ -168,9 +168,13 @@ def rendered_child_kinds(kind: Kind, defaults: Defaults = _as_written) -> set[tu
             metadata = parent.setdefault("metadata", {})
             metadata.setdefault("namespace", "default")
             metadata.setdefault("uid", rendering.NO_UID)
-            for child in rendering.render(kind, defaults(parent), []):
-                found.add((str(child["apiVersion"]), str(child["kind"])))
-    return found
+            children.extend(rendering.render(kind, defaults(parent), []))
+    return children
+
+
+def rendered_child_kinds(kind: Kind, defaults: Defaults = _as_written) -> set[tuple[str, str]]:
+    """The ``(apiVersion, kind)`` of every child that rendering the kind's examples yields."""
+    return {(str(c["apiVersion"]), str(c["kind"])) for c in rendered_children(kind, defaults)}
 
 
 def child_kinds(kind: Kind, defaults: Defaults = _as_written) -> set[tuple[str, str]]:
@@ -208,8 +212,15 @@ def derive_rules(kinds: Iterable[Kind], resources: Resources, defaults: Defaults
     for kind in kinds:
         group, plural = resources(kind.api_version, kind.kind)
         # A kind with a deleteWhen rule deletes its own parents once their work is done.
+        parent_verbs: tuple[str, ...] = PARENT_VERBS
+        if kind.delete_when:
+            parent_verbs = (*parent_verbs, "delete")
+        # A child beyond owner references' reach (another namespace, cluster-scoped) is held by
+        # a finalizer on the parent, set by patch; the examples show whether the kind makes one.
+        if planning.needs_finalizer(rendered_children(kind, defaults)):
+            parent_verbs = (*parent_verbs, "patch")
         grants += [
-            (group, plural, (*PARENT_VERBS, "delete") if kind.delete_when else PARENT_VERBS),
+            (group, plural, parent_verbs),
             (group, f"{plural}/status", STATUS_VERBS),
             (group, f"{plural}/finalizers", FINALIZER_VERBS),
         ]
