@@ -352,6 +352,7 @@ class Engine:
         self._child_informers: dict[tuple[str, str], Informer] = {}
         self._related_informers: dict[tuple[str, str], Informer] = {}
         self._digests: dict[str, str] | None = None  # of the kinds last served completely
+        self._fingerprint: tuple[tuple[str, int, int], ...] | None = None  # of the files last served
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._bundles: Informer | None = None
@@ -362,10 +363,20 @@ class Engine:
     # -- kinds ----------------------------------------------------------------
 
     def load(self) -> None:
-        """(Re)load every kind folder; start, update or stop their controllers."""
+        """(Re)load every kind folder; start, update or stop their controllers.
+
+        Called every ``reload_interval``: folders whose files did not change (by name, size
+        and modification time) are not parsed again, so an idle engine costs nothing here.
+        """
+        roots = [self.templates]
+        if self._bundles is not None:
+            roots.append(self._materialize_bundles())
+        fingerprint = _fingerprint(roots)
+        if fingerprint == self._fingerprint:
+            return
         loaded, broken = kinds.load_kinds(self.templates) if self.templates.is_dir() else ({}, {})
         if self._bundles is not None:
-            more, more_broken = kinds.load_kinds(self._materialize_bundles())
+            more, more_broken = kinds.load_kinds(self._bundle_dir)
             for name in set(more) | set(more_broken):
                 if name in loaded or name in broken:
                     log.warning(
@@ -376,6 +387,7 @@ class Engine:
         digests = {name: k.digest for name, k in loaded.items()}
         digests.update({name: f"broken:{b.error}" for name, b in broken.items()})
         if digests == self._digests:
+            self._fingerprint = fingerprint
             return
         complete = True  # every kind served; otherwise the next pass tries again
         seen: set[tuple[str, str]] = set()
@@ -394,8 +406,9 @@ class Engine:
             removed = self.controllers.pop(gvk)
             removed.stop()
             self.informers.remove(removed.resource, namespace=self.options.namespace)
-        if complete:
+        if complete:  # otherwise the next pass loads again, whatever the files say
             self._digests = digests
+            self._fingerprint = fingerprint
             self._loaded.set()
 
     def _serve(self, gvk: tuple[str, str], kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> bool:
@@ -635,6 +648,18 @@ class Engine:
         self.informers.stop_all()
         shutil.rmtree(self._bundle_dir, ignore_errors=True)
         return drained
+
+
+def _fingerprint(roots: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
+    """Every file under ``roots`` by path, size and modification time: cheap to take each second."""
+    found = []
+    for root in roots:
+        if root.is_dir():
+            for path in root.rglob("*"):
+                if path.is_file():
+                    stat = path.stat()
+                    found.append((str(path), stat.st_size, stat.st_mtime_ns))
+    return tuple(sorted(found))
 
 
 def _placeholder(broken: kinds.BrokenKind | None) -> kinds.Kind:
