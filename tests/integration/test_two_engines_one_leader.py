@@ -13,6 +13,7 @@ from typing import Any
 
 from engine import errors, manifests
 from engine.kube import Kube, Resource
+from engine.testing import write_requests
 from tests.integration._engine import ROOT, condition_is, eventually
 from tests.integration._process import EngineProcess, engine_process
 
@@ -108,6 +109,14 @@ def test_one_of_two_engines_reconciles_and_the_other_takes_over_after_a_kill(
             assert sum(standby.metric("stencil_applies_total")) == 0
             assert leading(standby) == [0.0]
             assert spec_managers(kube, deployments, namespace) == {"stencil"}
+
+            # One change, one write, as the API server counts it: had the standby written
+            # too, the Deployment would have been applied twice.
+            before = write_requests(kube)["APPLY deployments"]
+            manifests.apply_all(kube, [parent(replicas=2)], namespace)
+            eventually(lambda: replicas() == 2, what="the leader to follow spec.replicas")
+            time.sleep(1)
+            assert write_requests(kube)["APPLY deployments"] - before == 1
 
             leader.kill()
             killed = time.monotonic()
