@@ -9,7 +9,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from engine import controller
+    from engine.kube import Kube
 
 
 @click.group()
@@ -289,6 +292,60 @@ def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Pa
         raise click.ClickException(str(error)) from error
     stream = yaml.dump_all(children, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
     click.echo(stream, nl=False)
+
+
+@main.command("diff")
+@click.argument("kind_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("-f", "--filename", "files", multiple=True, required=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path), help="CR file(s).")
+@click.option("-n", "--namespace", default="default", show_default=True,
+              help="Namespace of a namespaced CR that names none.")
+@click.option("--crds", "crds_dir", default=None,
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="CRDs for the CRs' defaults and validation [default: crds/ beside the templates folder].")
+@click.option("--kubeconfig", default=None, help="Kubeconfig (default: $KUBECONFIG or ~/.kube/config).")
+def diff(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None,
+         kubeconfig: str | None) -> None:
+    """Show what the engine would change in the cluster for the CRs in the -f files.
+
+    Read-only: each child the engine would apply is applied as a server-side dry
+    run and compared with the live object; children it would prune are shown as
+    deletions.  Exits 0 when nothing would change, 1 when something would, 2 on
+    bad input, like kubectl diff.
+    """
+    from engine import diffing, errors, kinds, offline
+    from engine.kube import Kube
+
+    try:
+        kind = kinds.load_kind(kind_dir)
+        crds = offline.OfflineCrds.read(crds_dir or kind_dir.resolve().parent.parent / "crds")
+        kube = Kube.from_kubeconfig(kubeconfig)
+        changes: list[diffing.Change] = []
+        for file in files:
+            for document in kinds.Document.read_all(file, errors.StencilError):
+                parent = crds.admit(document, kind, namespace)
+                if parent is not None:
+                    changes += diffing.preview(kube, kind, parent, is_namespaced=_live_scope(kube))
+    except errors.StencilError as error:
+        click.echo(f"error: {error}", err=True)
+        raise SystemExit(2) from error
+    for change in changes:
+        click.echo(f"{change.action:<9} {change.child}")
+        if change.diff:
+            click.echo(change.diff, nl=False)
+    raise SystemExit(1 if any(c.action != "unchanged" for c in changes) else 0)
+
+
+def _live_scope(kube: Kube) -> Callable[[str, str], bool]:
+    from engine import errors
+
+    def is_namespaced(api_version: str, kind: str) -> bool:
+        try:
+            return kube.resource(api_version, kind).namespaced
+        except errors.NotFound:
+            return True
+
+    return is_namespaced
 
 
 if __name__ == "__main__":

@@ -309,11 +309,16 @@ class Kube:
         finally:
             response.release_conn()
 
-    def apply(self, obj: Obj, *, force: bool = True, subresource: str | None = None) -> Obj:
-        """Server-side apply ``obj`` as ``FIELD_MANAGER``."""
+    def apply(
+        self, obj: Obj, *, force: bool = True, subresource: str | None = None, dry_run: bool = False
+    ) -> Obj:
+        """Server-side apply ``obj`` as ``FIELD_MANAGER``; with ``dry_run`` the server only says
+        what the object would become."""
         res = self.resource(obj["apiVersion"], obj["kind"])
         meta = obj["metadata"]
         query = {"fieldManager": FIELD_MANAGER, "force": "true" if force else "false"}
+        if dry_run:
+            query["dryRun"] = "All"
         result: Obj = self.request(
             "PATCH",
             res.path(meta.get("namespace"), meta["name"], subresource),

@@ -1,0 +1,117 @@
+"""``stencil diff``: what the engine would change for a CR, shown before it runs.
+
+The same three steps as a reconcile, read-only: observe the live parent and its
+children, render, plan.  Each child the plan would apply is then applied as a
+*server-side dry run*, so the API server itself says what the object would
+become (defaults, field ownership, merging with other managers' fields), and
+that is compared with the live object.  Children the plan would prune are shown
+as deletions, names held by someone else as conflicts.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from engine import errors, kinds, planning, rbac, rendering
+from engine.kube import Kube, Obj
+
+# Fields the server owns and changes on every write: noise in a diff of intent.
+_VOLATILE_METADATA = ("managedFields", "resourceVersion", "generation", "creationTimestamp", "uid")
+
+
+@dataclass(frozen=True)
+class Change:
+    """One child: what would happen to it, and the diff of the live object to the new one."""
+
+    action: str  # "create", "update", "delete", "conflict" or "unchanged"
+    child: str  # "Deployment ns/name"
+    diff: str = ""
+
+
+def preview(
+    kube: Kube, kind: kinds.Kind, parent: Obj, is_namespaced: Callable[[str, str], bool]
+) -> list[Change]:
+    """The changes a reconcile of ``parent`` would make now, without making any."""
+    meta = parent["metadata"]
+    live_parent = kube.get(kube.resource(kind.api_version, kind.kind), meta["name"], meta.get("namespace"))
+    if live_parent is not None:
+        parent = {
+            **parent,
+            "metadata": {**parent["metadata"], "uid": live_parent["metadata"]["uid"]},
+            "status": live_parent.get("status", {}),
+        }
+    uid = parent["metadata"].get("uid") or rendering.NO_UID
+    parent = {**parent, "metadata": {**parent["metadata"], "uid": uid}}
+    # The child kinds to look for: those the templates spell out, and those a first render
+    # (before anything is observed) yields; then the real render, with the children seen.
+    child_kinds: set[tuple[str, str]] = set()
+    for template in kind.templates:
+        child_kinds |= rbac.literal_child_kinds(template.text)
+    first = rendering.render(kind, parent, [], is_namespaced=is_namespaced)
+    child_kinds |= {(c["apiVersion"], c["kind"]) for c in first}
+    observed = _live_children(kube, child_kinds, uid) if live_parent is not None else []
+    desired = rendering.render(kind, parent, observed, is_namespaced=is_namespaced)
+    plan = planning.plan(desired, observed, uid)
+
+    changes = [Change("conflict", text) for text in plan.conflicts]
+    changes += [Change("unchanged", planning.describe(r)) for r in plan.unchanged]
+    for apply in plan.applies:
+        changes.append(_preview_apply(kube, apply.obj, uid))
+    for prune in plan.prunes:
+        res = kube.resource(prune.api_version, prune.kind)
+        live = kube.get(res, prune.name, prune.namespace or None)
+        ref = (prune.api_version, prune.kind, prune.namespace, prune.name)
+        changes.append(Change("delete", planning.describe(ref), _unified(live, None, ref)))
+    return changes
+
+
+def _live_children(kube: Kube, child_kinds: set[tuple[str, str]], uid: str) -> list[Obj]:
+    found: list[Obj] = []
+    for api_version, child_kind in sorted(child_kinds):
+        try:
+            res = kube.resource(api_version, child_kind)
+        except errors.NotFound:
+            continue
+        items, _ = kube.list(res, label_selector=f"{rendering.PARENT_UID_LABEL}={uid}")
+        found.extend(item for item in items if planning.controlled_by(item, uid))
+    return found
+
+
+def _preview_apply(kube: Kube, child: Obj, uid: str) -> Change:
+    ref = planning.ref(child)
+    res = kube.resource(child["apiVersion"], child["kind"])
+    live = kube.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
+    if live is not None and not planning.controlled_by(live, uid):
+        return Change(
+            "conflict", f"{planning.describe(ref)} already exists and is not controlled by this parent"
+        )
+    after = kube.apply(child, dry_run=True)
+    diff = _unified(live, after, ref)
+    if live is None:
+        return Change("create", planning.describe(ref), diff)
+    return Change("update" if diff else "unchanged", planning.describe(ref), diff)
+
+
+def _clean(obj: Obj | None) -> str:
+    if obj is None:
+        return ""
+    meta = {k: v for k, v in obj.get("metadata", {}).items() if k not in _VOLATILE_METADATA}
+    shown = {k: v for k, v in obj.items() if k != "status"}
+    shown["metadata"] = meta
+    return yaml.dump(shown, Dumper=yaml.CSafeDumper, sort_keys=True, default_flow_style=False)
+
+
+def _unified(before: Obj | None, after: Obj | None, ref: Sequence[Any]) -> str:
+    name = "/".join(str(part) for part in ref if part)
+    lines = difflib.unified_diff(
+        _clean(before).splitlines(keepends=True),
+        _clean(after).splitlines(keepends=True),
+        fromfile=f"live/{name}",
+        tofile=f"stencil/{name}",
+    )
+    return "".join(lines)
