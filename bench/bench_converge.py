@@ -8,7 +8,7 @@ verb and resource — Stencil's own (applies, status) and the cluster's reaction
 (Deployment controller, scheduler, kwok) separately — then the cost of a
 resync of the converged set, which should be zero writes.
 
-    python bench/bench_converge.py [N]      # N = 100 by default
+    python bench/bench_converge.py [N] [KIND]   # N = 100, KIND = deploywebservice (or network)
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import resource
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +29,50 @@ from engine.testing import write_requests
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def parent(i: int) -> dict[str, object]:
-    return {
-        "apiVersion": "operator.wujiuye.com/v1beta1",
-        "kind": "DeployWebService",
-        "metadata": {"name": f"bench-{i:04d}"},
-        "spec": {"image": "nginx:1.27", "replicas": 1, "exposed_port": 8080},
-    }
+@dataclass(frozen=True)
+class Scenario:
+    """A kind to converge: how to make its i-th parent, and which writes are Stencil's."""
+
+    api_version: str
+    kind: str
+    plural: str
+    spec: dict[str, Any]
+    applies: tuple[str, ...]  # resources of the children Stencil applies
+    note: str
+
+    def parent(self, i: int) -> dict[str, Any]:
+        return {
+            "apiVersion": self.api_version,
+            "kind": self.kind,
+            "metadata": {"name": f"bench-{i:04d}"},
+            "spec": self.spec,
+        }
+
+    def stencil(self, key: str) -> bool:
+        return key in {f"APPLY {r}" for r in self.applies} or key == f"PATCH {self.plural}/status"
+
+
+SCENARIOS = {
+    # A Deployment and a Service a parent: convergence waits on the Deployment and
+    # ReplicaSet controllers, the scheduler and kwok.
+    "deploywebservice": Scenario(
+        "operator.wujiuye.com/v1beta1",
+        "DeployWebService",
+        "deploywebservices",
+        {"image": "nginx:1.27", "replicas": 1, "exposed_port": 8080},
+        ("deployments", "services"),
+        "1 replica each on one kwok node",
+    ),
+    # One ConfigMap a parent, Ready as soon as it exists: the engine's own throughput.
+    "network": Scenario(
+        "samplecrd.k8s.io/v1",
+        "Network",
+        "networks",
+        {"cidr": "192.168.0.0/16", "gateway": "192.168.0.1"},
+        ("configmaps",),
+        "one ConfigMap each",
+    ),
+}
 
 
 def ready(obj: dict[str, Any]) -> bool:
@@ -42,11 +80,11 @@ def ready(obj: dict[str, Any]) -> bool:
     return any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions)
 
 
-def main(n: int) -> None:
+def main(n: int, scenario: Scenario) -> None:
     with LocalCluster(nodes=1) as cluster:
         kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
         manifests.install_crds(kube, ROOT / "crds")
-        dws = kube.resource("operator.wujiuye.com/v1beta1", "DeployWebService")
+        parents = kube.resource(scenario.api_version, scenario.kind)
         namespace = "bench"
         kube.request("POST", "/api/v1/namespaces", {"metadata": {"name": namespace}})
         with tempfile.TemporaryDirectory():
@@ -55,10 +93,10 @@ def main(n: int) -> None:
             time.sleep(1)
             before = write_requests(kube)
             started = time.monotonic()
-            manifests.apply_all(kube, [parent(i) for i in range(n)], namespace)
+            manifests.apply_all(kube, [scenario.parent(i) for i in range(n)], namespace)
             created = time.monotonic() - started
             while True:
-                items, _ = kube.list(dws, namespace)
+                items, _ = kube.list(parents, namespace)
                 done = sum(1 for item in items if ready(item))
                 if done == n:
                     break
@@ -82,14 +120,10 @@ def main(n: int) -> None:
             engine.stop()
 
     delta = after - before
-    # The benchmark itself creates the parents (APPLY deploywebservices); Stencil applies the
-    # children and writes the parents' status.
-    ours = {
-        k: v
-        for k, v in delta.items()
-        if k in ("APPLY deployments", "APPLY services") or k == "PATCH deploywebservices/status"
-    }
-    print(f"\nConvergence of {n} DeployWebServices (1 replica each) on one kwok node, 8 workers")
+    # The benchmark itself creates the parents (APPLY of the parents' resource); Stencil applies
+    # the children and writes the parents' status.
+    ours = {k: v for k, v in delta.items() if scenario.stencil(k)}
+    print(f"\nConvergence of {n} {scenario.kind}s ({scenario.note}), 8 workers")
     print(f"  created all parents in     {created:7.2f} s")
     print(f"  all Ready=True after       {converged:7.2f} s   ({n / converged:.1f} parents/s)")
     print(f"  engine process max RSS     {rss_mib:7.1f} MiB (includes the test harness)")
@@ -102,12 +136,11 @@ def main(n: int) -> None:
     stencil_total = sum(ours.values())
     print(f"  {'Stencil writes (applies + status)':<40} {stencil_total:>7} {stencil_total / n:>11.2f}")
     resync_delta = resync_after - resync_before
-    resync_ours = sum(
-        v for k, v in resync_delta.items() if k.startswith("APPLY ") or "deploywebservices" in k
-    )
-    print("(Stencil also posts one event per created child: 'Created Deployment …', 'Created Service …'.)")
+    resync_ours = sum(v for k, v in resync_delta.items() if scenario.stencil(k))
+    print("(Stencil also posts one event per created child: 'Created …'.)")
     print(f"\nResync of {n} converged parents: {resync_seconds:.2f} s, Stencil write requests: {resync_ours}")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    main(count, SCENARIOS[sys.argv[2] if len(sys.argv) > 2 else "deploywebservice"])
