@@ -200,6 +200,7 @@ class KindController:
         try:
             desired = rendering.render(self.kind, parent, observed, is_namespaced=self.engine.is_namespaced)
         except errors.StencilError as exc:
+            log.warning("render failed: %s", exc, extra={"kind": self.name, "key": key})
             self._finish(parent, observed, related, status.Outcome(render_error=exc))
             self.engine.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
             return Result()
@@ -236,6 +237,19 @@ class KindController:
         )
         for conflict in conflicts:
             self.engine.recorder.emit(parent, events.WARNING, "ChildConflict", conflict)
+        context = {
+            "kind": self.name,
+            "key": key,
+            "applied": len(plan.applies),
+            "unchanged": len(plan.unchanged),
+            "pruned": 0 if conflicts else len(plan.prunes),
+            "conflicts": len(conflicts),
+        }
+        log.log(
+            logging.INFO if plan.applies or plan.prunes or conflicts else logging.DEBUG,
+            "reconciled",
+            extra=context,
+        )
         return Result()
 
     @property

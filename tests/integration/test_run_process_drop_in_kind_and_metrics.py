@@ -3,6 +3,7 @@ reconciling without a restart, and the probes and metrics tell the truth."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -55,3 +56,10 @@ def test_drop_in_kind_reconciles_and_metrics_move(
         assert sum(engine.metric("stencil_applies_total", kind="deploywebservice")) >= 2
         assert sum(engine.metric("workqueue_adds_total", name="deploywebservice")) >= 1
         assert engine.stop() == 0, engine.output()
+
+    # --log-format json: one object a line; every reconcile line names the parent's key and kind.
+    lines = [json.loads(line) for line in engine.output().splitlines() if line.startswith("{")]
+    reconciled = [line for line in lines if line["message"] == "reconciled"]
+    assert reconciled and all(
+        (line["kind"], line["key"]) == ("deploywebservice", f"{namespace}/dropped-in") for line in reconciled
+    )
