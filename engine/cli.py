@@ -30,10 +30,19 @@ def cluster() -> None:
 
 
 @cluster.command()
-@click.option("--nodes", default=0, show_default=True, type=click.IntRange(min=0),
-              help="Simulated nodes (kwok); more than 0 also runs the controller-manager and scheduler.")
-@click.option("--kubeconfig", default=None, type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the kubeconfig here once the cluster is ready (removed on stop).")
+@click.option(
+    "--nodes",
+    default=0,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Simulated nodes (kwok); more than 0 also runs the controller-manager and scheduler.",
+)
+@click.option(
+    "--kubeconfig",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the kubeconfig here once the cluster is ready (removed on stop).",
+)
 def up(nodes: int, kubeconfig: Path | None) -> None:
     """Run a local cluster in the foreground until Ctrl-C or SIGTERM."""
     import logging
@@ -70,19 +79,40 @@ def prepare() -> None:
 
 
 @main.command()
-@click.option("--templates", "templates_dir", default="templates", show_default=True,
-              type=click.Path(file_okay=False, path_type=Path), help="Folder of kind folders.")
-@click.option("--kubeconfig", default=None, help="Kubeconfig to use (default: $KUBECONFIG, ~/.kube/config, "
-              "or the in-cluster service account).")
-@click.option("--namespace", default=None, help="Watch one namespace only (default: all).")
+@click.option(
+    "--templates",
+    "templates_dir",
+    default="templates",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder of kind folders.",
+)
+@click.option(
+    "--kubeconfig",
+    default=None,
+    help="Kubeconfig to use (default: $KUBECONFIG, ~/.kube/config, or the in-cluster service account).",
+)
+@click.option(
+    "--namespace",
+    "namespaces",
+    multiple=True,
+    help="Watch this namespace (repeat for several; default: all).",
+)
 @click.option("--workers", default=4, show_default=True, help="Concurrent reconciles per kind.")
 @click.option("--resync", default=600.0, show_default=True, help="Seconds between resyncs from the cache.")
 @click.option("--log-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--log-level", default="INFO", show_default=True)
-@click.option("--metrics-bind-address", default=":8080", show_default=True,
-              help="host:port for /metrics, /healthz and /readyz; '0' turns them off.")
-@click.option("--kind-configmaps-namespace", default=None,
-              help="Also serve kinds from ConfigMaps labelled stencil.dev/kind-bundle=true here.")
+@click.option(
+    "--metrics-bind-address",
+    default=":8080",
+    show_default=True,
+    help="host:port for /metrics, /healthz and /readyz; '0' turns them off.",
+)
+@click.option(
+    "--kind-configmaps-namespace",
+    default=None,
+    help="Also serve kinds from ConfigMaps labelled stencil.dev/kind-bundle=true here.",
+)
 @click.option("--leader-elect", is_flag=True, help="Reconcile only while holding a Lease.")
 @click.option("--leader-elect-namespace", default=None, help="The Lease's namespace (default: the pod's).")
 @click.option("--leader-elect-lease-name", default="stencil-leader", show_default=True)
@@ -90,11 +120,24 @@ def prepare() -> None:
 @click.option("--leader-elect-lease-duration", default=15.0, show_default=True)
 @click.option("--leader-elect-renew-deadline", default=10.0, show_default=True)
 @click.option("--leader-elect-retry-period", default=2.0, show_default=True)
-def run(templates_dir: Path, kubeconfig: str | None, namespace: str | None, workers: int, resync: float,
-        log_format: str, log_level: str, metrics_bind_address: str, kind_configmaps_namespace: str | None,
-        leader_elect: bool, leader_elect_namespace: str | None, leader_elect_lease_name: str,
-        leader_elect_identity: str | None, leader_elect_lease_duration: float,
-        leader_elect_renew_deadline: float, leader_elect_retry_period: float) -> None:
+def run(
+    templates_dir: Path,
+    kubeconfig: str | None,
+    namespaces: tuple[str, ...],
+    workers: int,
+    resync: float,
+    log_format: str,
+    log_level: str,
+    metrics_bind_address: str,
+    kind_configmaps_namespace: str | None,
+    leader_elect: bool,
+    leader_elect_namespace: str | None,
+    leader_elect_lease_name: str,
+    leader_elect_identity: str | None,
+    leader_elect_lease_duration: float,
+    leader_elect_renew_deadline: float,
+    leader_elect_retry_period: float,
+) -> None:
     """Run the engine against a cluster until SIGINT or SIGTERM."""
     import logging
     import os
@@ -111,8 +154,14 @@ def run(templates_dir: Path, kubeconfig: str | None, namespace: str | None, work
         server = observability.serve(metrics, health, host or "0.0.0.0", int(port))
     stopping = _stop_event()
     kube = Kube.auto(kubeconfig)
-    options = controller.Options(workers=workers, resync=resync, namespace=namespace, metrics=metrics,
-                                 bundle_namespace=kind_configmaps_namespace, run_workers=not leader_elect)
+    options = controller.Options(
+        workers=workers,
+        resync=resync,
+        namespaces=namespaces,
+        metrics=metrics,
+        bundle_namespace=kind_configmaps_namespace,
+        run_workers=not leader_elect,
+    )
     engine = controller.Engine(kube, templates_dir, options)
     engine.start()
     elector = None
@@ -137,10 +186,15 @@ def run(templates_dir: Path, kubeconfig: str | None, namespace: str | None, work
         # from a replica that does not take part in the election at all.
         metrics.leading(leader_elect_lease_name, False)
         elector = leader.LeaderElector(
-            kube, namespace=lease_namespace, name=leader_elect_lease_name,
+            kube,
+            namespace=lease_namespace,
+            name=leader_elect_lease_name,
             identity=leader_elect_identity or leader.default_identity(),
-            lease_duration=leader_elect_lease_duration, renew_deadline=leader_elect_renew_deadline,
-            retry_period=leader_elect_retry_period, on_started_leading=started, on_stopped_leading=stopped,
+            lease_duration=leader_elect_lease_duration,
+            renew_deadline=leader_elect_renew_deadline,
+            retry_period=leader_elect_retry_period,
+            on_started_leading=started,
+            on_stopped_leading=stopped,
         )
         elector.start()
     while not stopping.wait(0.2):
@@ -155,10 +209,20 @@ def run(templates_dir: Path, kubeconfig: str | None, namespace: str | None, work
 
 
 @main.command()
-@click.option("--templates", "templates_dir", default="templates", show_default=True,
-              type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--crds", "crds_dir", default="crds", show_default=True,
-              type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--templates",
+    "templates_dir",
+    default="templates",
+    show_default=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+)
+@click.option(
+    "--crds",
+    "crds_dir",
+    default="crds",
+    show_default=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+)
 @click.option("--name", default="stencil", show_default=True, help="Name of the ClusterRole and Role.")
 @click.option("--namespace", default="stencil-system", show_default=True, help="The engine's namespace.")
 def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None:
@@ -170,9 +234,14 @@ def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None
     for kind_name, b in broken.items():
         raise click.ClickException(f"kind {kind_name} is broken: {b.error}")
     defaults = offline.OfflineCrds.read(crds_dir).defaulted
-    documents = rbac_rules.documents(loaded.values(), rbac_rules.offline_resources(crds_dir), name=name,
-                                     defaults=defaults,
-                                     namespace=namespace, lease_name="stencil-leader")
+    documents = rbac_rules.documents(
+        loaded.values(),
+        rbac_rules.offline_resources(crds_dir),
+        name=name,
+        defaults=defaults,
+        namespace=namespace,
+        lease_name="stencil-leader",
+    )
     click.echo(rbac_rules.dump(documents), nl=False)
 
 
@@ -187,14 +256,28 @@ def _stop_event() -> threading.Event:
 
 
 @main.command()
-@click.option("--templates", "templates_dir", default="templates", show_default=True,
-              type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--crds", "crds_dir", default="crds", show_default=True,
-              type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--templates",
+    "templates_dir",
+    default="templates",
+    show_default=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+)
+@click.option(
+    "--crds",
+    "crds_dir",
+    default="crds",
+    show_default=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+)
 @click.option("--nodes", default=1, show_default=True, help="Simulated nodes (kwok).")
 @click.option("--namespace", default="default", show_default=True, help="Where the examples are applied.")
-@click.option("--kubeconfig", default=None, type=click.Path(dir_okay=False, path_type=Path),
-              help="Also write the local cluster's kubeconfig here.")
+@click.option(
+    "--kubeconfig",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the local cluster's kubeconfig here.",
+)
 def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubeconfig: Path | None) -> None:
     """Local cluster + CRDs + engine + every kind's examples, with their conditions shown live."""
     import logging
@@ -249,15 +332,30 @@ def _condition_lines(engine: controller.Engine) -> list[tuple[str, str]]:
 
 @main.command("render")
 @click.argument("kind_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("-f", "--filename", "files", multiple=True, required=True,
-              type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="A file of CRs to render (repeatable); documents of other kinds are skipped.")
-@click.option("-n", "--namespace", default="default", show_default=True,
-              help="Namespace of a namespaced CR that names none, as kubectl would use.")
-@click.option("--crds", "crds_dir", default=None,
-              type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="CRDs giving custom kinds their scope, defaults and validation "
-                   "[default: crds/ beside the templates folder, if there is one].")
+@click.option(
+    "-f",
+    "--filename",
+    "files",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A file of CRs to render (repeatable); documents of other kinds are skipped.",
+)
+@click.option(
+    "-n",
+    "--namespace",
+    default="default",
+    show_default=True,
+    help="Namespace of a namespaced CR that names none, as kubectl would use.",
+)
+@click.option(
+    "--crds",
+    "crds_dir",
+    default=None,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="CRDs giving custom kinds their scope, defaults and validation "
+    "[default: crds/ beside the templates folder, if there is one].",
+)
 def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None) -> None:
     """Print the children KIND_DIR renders for the CRs in the -f files, exactly as they would be applied.
 
@@ -285,7 +383,8 @@ def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Pa
                 except errors.StencilError as error:
                     name = parent["metadata"]["name"]
                     raise click.ClickException(
-                        f"{error}\n  (rendering {kind.kind} {name} from {file}:{document.line})") from error
+                        f"{error}\n  (rendering {kind.kind} {name} from {file}:{document.line})"
+                    ) from error
         if not parents:
             raise errors.StencilError(f"no {kind.kind} ({kind.api_version}) in {', '.join(map(str, files))}")
     except errors.StencilError as error:
@@ -296,16 +395,33 @@ def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Pa
 
 @main.command("diff")
 @click.argument("kind_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("-f", "--filename", "files", multiple=True, required=True,
-              type=click.Path(exists=True, dir_okay=False, path_type=Path), help="CR file(s).")
-@click.option("-n", "--namespace", default="default", show_default=True,
-              help="Namespace of a namespaced CR that names none.")
-@click.option("--crds", "crds_dir", default=None,
-              type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="CRDs for the CRs' defaults and validation [default: crds/ beside the templates folder].")
+@click.option(
+    "-f",
+    "--filename",
+    "files",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="CR file(s).",
+)
+@click.option(
+    "-n",
+    "--namespace",
+    default="default",
+    show_default=True,
+    help="Namespace of a namespaced CR that names none.",
+)
+@click.option(
+    "--crds",
+    "crds_dir",
+    default=None,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="CRDs for the CRs' defaults and validation [default: crds/ beside the templates folder].",
+)
 @click.option("--kubeconfig", default=None, help="Kubeconfig (default: $KUBECONFIG or ~/.kube/config).")
-def diff(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None,
-         kubeconfig: str | None) -> None:
+def diff(
+    kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None, kubeconfig: str | None
+) -> None:
     """Show what the engine would change in the cluster for the CRs in the -f files.
 
     Read-only: each child the engine would apply is applied as a server-side dry

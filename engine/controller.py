@@ -32,7 +32,7 @@ import yaml
 from engine import errors, events, kinds, planning, rbac, rendering, status
 from engine.kube import Kube, Obj, Resource
 from engine.queue import WorkQueue
-from engine.watching import Informer, InformerSet
+from engine.watching import Across, Informer, InformerSet
 
 if TYPE_CHECKING:
     from engine.observability import Metrics, ReconcileResult
@@ -58,7 +58,7 @@ class Result:
 class Options:
     workers: int = 4
     resync: float = 600.0
-    namespace: str | None = None  # watch one namespace, or all
+    namespaces: tuple[str, ...] = ()  # the namespaces to watch; none given: all
     reload_interval: float = 1.0  # how often the templates folder is checked for changes
     metrics: Metrics | None = None
     bundle_namespace: str | None = None  # also serve kinds from labelled ConfigMaps in this namespace
@@ -104,9 +104,9 @@ class KindController:
         self.queue = WorkQueue(observer=metrics.workqueue(self.name) if metrics else None)
         if metrics:
             metrics.workers(self.name, engine.options.workers)
-        self.parents: Informer = engine.informers.ensure(
+        self.parents: Across = engine.informers.ensure_across(
             resource,
-            namespace=engine.options.namespace,
+            engine.options.namespaces,
             on_event=self._on_parent_event,
             resync_period=engine.options.resync,
         )
@@ -363,8 +363,8 @@ class Engine:
         self.informers = InformerSet(self.kube)
         self.recorder = events.Recorder(self.kube)
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
-        self._child_informers: dict[tuple[str, str], Informer] = {}
-        self._related_informers: dict[tuple[str, str], Informer] = {}
+        self._child_informers: dict[tuple[str, str], Across] = {}
+        self._related_informers: dict[tuple[str, str], Across] = {}
         self._digests: dict[str, str] | None = None  # of the kinds last served completely
         self._fingerprint: tuple[tuple[str, int, int], ...] | None = None  # of the files last served
         self._lock = threading.RLock()
@@ -419,7 +419,7 @@ class Engine:
             log.info("kind for %s removed; no longer reconciling it", gvk[1])
             removed = self.controllers.pop(gvk)
             removed.stop()
-            self.informers.remove(removed.resource, namespace=self.options.namespace)
+            self.informers.remove_across(removed.resource, self.options.namespaces)
         if complete:  # otherwise the next pass loads again, whatever the files say
             self._digests = digests
             self._fingerprint = fingerprint
@@ -500,9 +500,9 @@ class Engine:
                     continue
                 # With one watched namespace, children are cached from it alone: a kind that
                 # places children elsewhere needs the engine to watch every namespace.
-                informer = self.informers.ensure(
+                informer = self.informers.ensure_across(
                     resource,
-                    namespace=self.options.namespace,
+                    self.options.namespaces,
                     label_selector=MANAGED_SELECTOR,
                     on_event=self._on_child_event,
                     resync_period=None,
@@ -524,9 +524,9 @@ class Engine:
                 except errors.NotFound:
                     log.warning("kind %s observes %s %s, which the server does not serve", kind.name, *gvk)
                     continue
-                informer = self.informers.ensure(
+                informer = self.informers.ensure_across(
                     resource,
-                    namespace=self.options.namespace,
+                    self.options.namespaces,
                     label_selector=RELATED_SELECTOR,
                     on_event=self._on_related_event,
                 )

@@ -480,6 +480,52 @@ class Informer:
 _InformerKey = tuple[Resource, str | None, str | None]
 
 
+class Across:
+    """Several informers of one resource, one per watched namespace, read as one cache.
+
+    Lookups by namespace go to that namespace's informer; listings and index lookups
+    are the union.  A single informer for every namespace (key ``None``) serves all.
+    """
+
+    def __init__(self, informers: dict[str | None, Informer]) -> None:
+        self._informers = informers
+
+    def _for(self, namespace: str | None) -> Informer | None:
+        if None in self._informers:
+            return self._informers[None]
+        return self._informers.get(namespace)
+
+    def get(self, namespace: str | None, name: str) -> Obj | None:
+        informer = self._for(namespace)
+        return informer.get(namespace, name) if informer else None
+
+    def list(self, namespace: str | None = None) -> builtins.list[Obj]:
+        if namespace is not None:
+            informer = self._for(namespace)
+            return informer.list(namespace) if informer else []
+        return [obj for informer in self._informers.values() for obj in informer.list()]
+
+    def by_index(self, index_name: str, value: str) -> builtins.list[Obj]:
+        return [obj for informer in self._informers.values() for obj in informer.by_index(index_name, value)]
+
+    def add_index(self, name: str, func: IndexFunc) -> None:
+        for informer in self._informers.values():
+            informer.add_index(name, func)
+
+    def observe(self, obj: Obj) -> None:
+        informer = self._for((obj.get("metadata") or {}).get("namespace"))
+        if informer is not None:
+            informer.observe(obj)
+
+    def wait_for_sync(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        return all(i.wait_for_sync(max(deadline - time.monotonic(), 0.0)) for i in self._informers.values())
+
+    @property
+    def has_synced(self) -> bool:
+        return all(informer.has_synced for informer in self._informers.values())
+
+
 class InformerSet:
     """One shared informer per (resource, namespace, label selector), started on first use."""
 
@@ -526,6 +572,38 @@ class InformerSet:
         if on_event is not None:
             informer.add_handler(on_event)
         return informer
+
+    def ensure_across(
+        self,
+        resource: Resource,
+        namespaces: Iterable[str],
+        *,
+        label_selector: str | None = None,
+        on_event: EventHandler | None = None,
+        resync_period: float | None = None,
+    ) -> Across:
+        """One informer per namespace (or one for all when ``namespaces`` is empty, or the
+        resource is cluster-scoped), read as one cache."""
+        scopes: list[str | None] = list(namespaces) if resource.namespaced else []
+        return Across(
+            {
+                scope: self.ensure(
+                    resource,
+                    namespace=scope,
+                    label_selector=label_selector,
+                    on_event=on_event,
+                    resync_period=resync_period,
+                )
+                for scope in (scopes or [None])
+            }
+        )
+
+    def remove_across(
+        self, resource: Resource, namespaces: Iterable[str], *, label_selector: str | None = None
+    ) -> None:
+        scopes: list[str | None] = list(namespaces) if resource.namespaced else []
+        for scope in scopes or [None]:
+            self.remove(resource, namespace=scope, label_selector=label_selector)
 
     def get(
         self, resource: Resource, *, namespace: str | None = None, label_selector: str | None = None

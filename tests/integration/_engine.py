@@ -19,7 +19,8 @@ T = TypeVar("T")
 def running_engine(
     kube: Kube, templates: Path, namespace: str | None, **options: Any
 ) -> Iterator[controller.Engine]:
-    opts = controller.Options(namespace=namespace, workers=2, reload_interval=0.3, **options)
+    namespaces = (namespace,) if namespace else ()
+    opts = controller.Options(namespaces=namespaces, workers=2, reload_interval=0.3, **options)
     engine = controller.Engine(kube, templates, opts)
     engine.start()
     try:

@@ -1,0 +1,56 @@
+"""An engine told to watch some namespaces serves parents there and leaves the rest alone."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from engine import controller, manifests
+from engine.kube import Kube, Resource
+from tests.integration._engine import ROOT, condition_is, eventually
+
+
+@pytest.fixture
+def namespaces(kube: Kube) -> Iterator[list[str]]:
+    names = [f"scope-{uuid.uuid4().hex[:6]}-{i}" for i in range(3)]
+    for name in names:
+        kube.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
+    yield names
+    for name in names:
+        kube.delete(kube.resource("v1", "Namespace"), name)
+
+
+def parent() -> dict[str, object]:
+    return {
+        "apiVersion": "operator.wujiuye.com/v1beta1",
+        "kind": "DeployWebService",
+        "metadata": {"name": "web"},
+        "spec": {"image": "nginx:1.27", "replicas": 1, "exposed_port": 80},
+    }
+
+
+def test_parents_outside_the_watched_namespaces_are_not_touched(
+    kube: Kube, namespaces: list[str], dws: Resource
+) -> None:
+    watched, also_watched, elsewhere = namespaces
+    options = controller.Options(namespaces=(watched, also_watched), workers=2, reload_interval=0.3)
+    engine = controller.Engine(kube, ROOT / "templates", options)
+    engine.start()
+    try:
+        for namespace in namespaces:
+            manifests.apply_all(kube, [parent()], namespace)
+        for namespace in (watched, also_watched):
+            eventually(
+                condition_is(kube, dws, "web", namespace, "Ready", "True"),
+                timeout=90,
+                what=f"Ready in {namespace}",
+            )
+        time.sleep(1)
+        untouched = kube.get(dws, "web", elsewhere)
+        assert untouched is not None and not untouched.get("status")
+        assert kube.get(kube.resource("apps/v1", "Deployment"), "web-deployment", elsewhere) is None
+    finally:
+        engine.stop()
