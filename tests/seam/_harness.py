@@ -1,0 +1,77 @@
+"""An engine over the fake client, with no worker threads: tests call ``reconcile`` themselves."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from engine import controller, rendering
+from tests.integration._widgets import write_kind
+from tests.seam._fake import FakeKube
+
+NAMESPACE = "ns"
+
+
+@contextlib.contextmanager
+def engine_for(fake: FakeKube, tmp_path: Path, template: str) -> Iterator[controller.KindController]:
+    """The Widget kind's controller, caches synced, stopped on the way out."""
+    templates = write_kind(tmp_path / "templates", {"children.yaml": template})
+    engine = controller.Engine(fake, templates, controller.Options(run_workers=False))  # type: ignore[arg-type]
+    try:
+        engine.load()
+        (kind_controller,) = engine.controllers.values()
+        assert kind_controller.parents.wait_for_sync(5)
+        yield kind_controller
+    finally:
+        engine.stop(grace=0)
+
+
+def parent(fake: FakeKube, **spec: Any) -> dict[str, Any]:
+    return fake.add(
+        {
+            "apiVersion": "tests.stencil.dev/v1",
+            "kind": "Widget",
+            "metadata": {"name": "w", "namespace": NAMESPACE},
+            "spec": spec,
+        }
+    )
+
+
+def child_of(fake: FakeKube, owner: dict[str, Any], name: str) -> dict[str, Any]:
+    """A ConfigMap this parent made earlier, as the cache would list it."""
+    meta = owner["metadata"]
+    return fake.add(
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {
+                "name": name,
+                "namespace": NAMESPACE,
+                "labels": {
+                    rendering.MANAGED_BY_LABEL: rendering.MANAGED_BY_VALUE,
+                    rendering.KIND_LABEL: "widget",
+                    rendering.PARENT_NAME_LABEL: meta["name"],
+                    rendering.PARENT_NAMESPACE_LABEL: NAMESPACE,
+                    rendering.PARENT_UID_LABEL: meta["uid"],
+                },
+                "ownerReferences": [
+                    {
+                        "apiVersion": "tests.stencil.dev/v1",
+                        "kind": "Widget",
+                        "name": meta["name"],
+                        "uid": meta["uid"],
+                        "controller": True,
+                        "blockOwnerDeletion": True,
+                    }
+                ],
+            },
+            "data": {},
+        }
+    )
+
+
+def conditions(fake: FakeKube) -> dict[str, dict[str, Any]]:
+    obj = fake.objects[("tests.stencil.dev/v1", "Widget", NAMESPACE, "w")]
+    return {c["type"]: c for c in obj.get("status", {}).get("conditions", [])}

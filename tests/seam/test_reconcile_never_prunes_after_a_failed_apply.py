@@ -1,0 +1,37 @@
+"""Prune comes last and only after every apply succeeded: a failed apply leaves everything
+else in place, says why on the parent, and is retried (the reconcile raises)."""
+
+from pathlib import Path
+
+import pytest
+
+from engine import errors
+from tests.seam._fake import FakeKube
+from tests.seam._harness import child_of, conditions, engine_for, parent
+
+TEMPLATE = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ name }}-a
+data: {}
+"""
+
+
+def test_failed_apply_keeps_the_child_that_would_be_pruned(tmp_path: Path) -> None:
+    fake = FakeKube()
+    owner = parent(fake)
+    child_of(fake, owner, "w-stale")  # rendered before, no longer
+    fake.fail_apply["w-a"] = errors.ApiError(500, "etcdserver: request timed out")
+    with engine_for(fake, tmp_path, TEMPLATE) as controller:
+        with pytest.raises(errors.ApiError):
+            controller.reconcile("ns/w")
+
+        assert ("DELETE", "ConfigMap ns/w-stale") not in fake.calls
+        applied = conditions(fake)["ChildrenApplied"]
+        assert (applied["status"], "request timed out" in applied["message"]) == ("False", True)
+
+        del fake.fail_apply["w-a"]
+        controller.reconcile("ns/w")
+
+        assert ("DELETE", "ConfigMap ns/w-stale") in fake.calls

@@ -1,0 +1,31 @@
+"""A template error is terminal: the parent says where, one Warning event is sent, nothing is
+applied, and the reconcile does not raise (retrying cannot help until the input changes)."""
+
+from pathlib import Path
+
+from tests.seam._fake import FakeKube
+from tests.seam._harness import conditions, engine_for, parent
+
+TEMPLATE = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ name }}-a
+data:
+  value: {{ spec.missing }}
+"""
+
+
+def test_render_error_sets_the_condition_and_sends_one_event(tmp_path: Path) -> None:
+    fake = FakeKube()
+    parent(fake)
+    with engine_for(fake, tmp_path, TEMPLATE) as controller:
+        controller.reconcile("ns/w")
+        controller.reconcile("ns/w")
+
+        rendered = conditions(fake)["TemplatesRendered"]
+        assert (rendered["status"], rendered["reason"]) == ("False", "RenderFailed")
+        assert "children.yaml:6" in rendered["message"] and "spec.missing" in rendered["message"]
+        assert [c for c in fake.calls if c[0] == "APPLY"] == []
+        assert [e["reason"] for e in fake.events] == ["RenderFailed"]
+        assert [c for c in fake.calls if c[0] == "STATUS"] == [("STATUS", "Widget ns/w")]

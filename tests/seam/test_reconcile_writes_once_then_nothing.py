@@ -1,0 +1,35 @@
+"""A first reconcile creates the children and writes the status once; the next one, reading
+its own writes from the cache, sends nothing at all."""
+
+from pathlib import Path
+
+from tests.seam._fake import FakeKube
+from tests.seam._harness import conditions, engine_for, parent
+
+TEMPLATE = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ name }}-a
+data:
+  value: {{ spec.value }}
+"""
+
+
+def test_first_reconcile_writes_children_and_status_then_steady_state_writes_nothing(tmp_path: Path) -> None:
+    fake = FakeKube()
+    parent(fake, value="v")
+    with engine_for(fake, tmp_path, TEMPLATE) as controller:
+        controller.reconcile("ns/w")
+
+        assert fake.writes() == [
+            ("APPLY", "ConfigMap ns/w-a"),
+            ("EVENT", "Created"),
+            ("STATUS", "Widget ns/w"),
+        ]
+        assert conditions(fake)["Ready"]["status"] == "True"
+
+        fake.calls.clear()
+        controller.reconcile("ns/w")
+
+        assert fake.writes() == []
