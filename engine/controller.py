@@ -263,6 +263,7 @@ class KindController:
     def _apply(self, parent: Obj, apply: planning.Apply) -> str | None:
         """Server-side apply one child; a conflict description instead if it is not ours to take."""
         child = apply.obj
+        existing = None
         if apply.create:
             # Not in the cache: a rare path (creation, or a name held by an object we do not
             # manage), so one GET decides whether applying would take over someone else's object.
@@ -277,7 +278,7 @@ class KindController:
         applied = self.writer.apply(child)
         self.engine.remember(applied)
         self.engine.count("apply", self.name)
-        verb = "Created" if apply.create else "Updated"
+        verb = "Created" if apply.create and existing is None else "Updated"
         self.engine.recorder.emit(
             parent, events.NORMAL, verb, f"{verb} {planning.describe(planning.ref(child))}"
         )
@@ -286,7 +287,8 @@ class KindController:
     def _prune(self, parent: Obj, prune: planning.Prune) -> None:
         res = self.writer.resource(prune.api_version, prune.kind)
         try:
-            self.writer.delete(res, prune.name, prune.namespace or None, uid=prune.uid)
+            if not self.writer.delete(res, prune.name, prune.namespace or None, uid=prune.uid):
+                return  # already gone
         except errors.Conflict:
             return  # the uid precondition failed: that object is not the one we meant
         self.engine.count("prune", self.name)
