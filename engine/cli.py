@@ -208,21 +208,20 @@ def run(
         server.shutdown()
 
 
+# Options several commands share: where the kind folders and their CRDs are.
+_templates_option = click.option(
+    "--templates", "templates_dir", default="templates", show_default=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path), help="Folder of kind folders.",
+)
+_crds_option = click.option(
+    "--crds", "crds_dir", default="crds", show_default=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path), help="Folder of the kinds' CRDs.",
+)
+
+
 @main.command()
-@click.option(
-    "--templates",
-    "templates_dir",
-    default="templates",
-    show_default=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
-@click.option(
-    "--crds",
-    "crds_dir",
-    default="crds",
-    show_default=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
+@_templates_option
+@_crds_option
 @click.option("--name", default="stencil", show_default=True, help="Name of the ClusterRole and Role.")
 @click.option("--namespace", default="stencil-system", show_default=True, help="The engine's namespace.")
 def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None:
@@ -256,20 +255,8 @@ def _stop_event() -> threading.Event:
 
 
 @main.command()
-@click.option(
-    "--templates",
-    "templates_dir",
-    default="templates",
-    show_default=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
-@click.option(
-    "--crds",
-    "crds_dir",
-    default="crds",
-    show_default=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
+@_templates_option
+@_crds_option
 @click.option("--nodes", default=1, show_default=True, help="Simulated nodes (kwok).")
 @click.option("--namespace", default="default", show_default=True, help="Where the examples are applied.")
 @click.option(
