@@ -22,7 +22,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -488,53 +488,54 @@ class Engine:
             return True  # an unknown kind fails at apply time with the server's own message
 
     def watch_children(self, children: Iterable[Obj]) -> None:
-        """Make sure every child kind has a synced informer before we plan against it."""
+        """Make sure every child kind has a synced cache before we plan against it.
+
+        Children are cached by Stencil's managed-by label, from the watched namespaces:
+        a kind that places children elsewhere needs the engine to watch every namespace.
+        """
         for child in children:
-            gvk = (child["apiVersion"], child["kind"])
-            if gvk in self._child_informers:
-                continue
-            with self._lock:
-                if gvk in self._child_informers:
-                    continue
-                try:
-                    resource = self.kube.resource(*gvk)
-                except errors.NotFound:
-                    continue
-                # With one watched namespace, children are cached from it alone: a kind that
-                # places children elsewhere needs the engine to watch every namespace.
-                informer = self.informers.ensure_across(
-                    resource,
-                    self.options.namespaces,
-                    label_selector=MANAGED_SELECTOR,
-                    on_event=self._on_child_event,
-                    resync_period=None,
-                )
-                informer.add_index(OWNER_INDEX, owner_index)
-                informer.wait_for_sync(60)
-                self._child_informers[gvk] = informer
+            self._cache(
+                self._child_informers,
+                (child["apiVersion"], child["kind"]),
+                MANAGED_SELECTOR,
+                self._on_child_event,
+                owner_index,
+            )
 
     def watch_related(self, kind: kinds.Kind) -> None:
         """Cache the kind's ``observe`` objects (those labelled with a parent uid) and wake parents."""
         for gvk in kind.observe:
-            if gvk in self._related_informers:
-                continue
-            with self._lock:
-                if gvk in self._related_informers:
-                    continue
-                try:
-                    resource = self.kube.resource(*gvk)
-                except errors.NotFound:
-                    log.warning("kind %s observes %s %s, which the server does not serve", kind.name, *gvk)
-                    continue
-                informer = self.informers.ensure_across(
-                    resource,
-                    self.options.namespaces,
-                    label_selector=RELATED_SELECTOR,
-                    on_event=self._on_related_event,
-                )
-                informer.add_index(OWNER_INDEX, labelled_parent)
-                informer.wait_for_sync(60)
-                self._related_informers[gvk] = informer
+            if not self._cache(
+                self._related_informers, gvk, RELATED_SELECTOR, self._on_related_event, labelled_parent
+            ):
+                log.warning("kind %s observes %s %s, which the server does not serve", kind.name, *gvk)
+
+    def _cache(
+        self,
+        caches: dict[tuple[str, str], Across],
+        gvk: tuple[str, str],
+        selector: str,
+        handler: Callable[[str, Obj, Obj | None], None],
+        index: Callable[[Obj], list[str]],
+    ) -> bool:
+        """A synced, label-selected cache of ``gvk`` in ``caches``, indexed by parent uid, made
+        once; False if the server does not serve that kind."""
+        if gvk in caches:
+            return True
+        with self._lock:
+            if gvk in caches:
+                return True
+            try:
+                resource = self.kube.resource(*gvk)
+            except errors.NotFound:
+                return False
+            cache = self.informers.ensure_across(
+                resource, self.options.namespaces, label_selector=selector, on_event=handler
+            )
+            cache.add_index(OWNER_INDEX, index)
+            cache.wait_for_sync(60)
+            caches[gvk] = cache
+            return True
 
     def related_of(self, uid: str, gvks: Iterable[tuple[str, str]]) -> list[Obj]:
         found: list[Obj] = []
