@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from engine import controller
-    from engine.kube import Kube
+    from engine import controller, kinds, offline
 
 
 @click.group()
@@ -210,12 +208,20 @@ def run(
 
 # Options several commands share: where the kind folders and their CRDs are.
 _templates_option = click.option(
-    "--templates", "templates_dir", default="templates", show_default=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path), help="Folder of kind folders.",
+    "--templates",
+    "templates_dir",
+    default="templates",
+    show_default=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of kind folders.",
 )
 _crds_option = click.option(
-    "--crds", "crds_dir", default="crds", show_default=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path), help="Folder of the kinds' CRDs.",
+    "--crds",
+    "crds_dir",
+    default="crds",
+    show_default=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of the kinds' CRDs.",
 )
 
 
@@ -317,32 +323,62 @@ def _condition_lines(engine: controller.Engine) -> list[tuple[str, str]]:
 # -- offline rendering --------------------------------------------------------------
 
 
+def _cr_files_options(command: Callable[..., None]) -> Callable[..., None]:
+    """KIND_DIR, -f files of CRs, -n namespace and --crds: what render and diff both read."""
+    options = [
+        click.argument("kind_dir", type=click.Path(exists=True, file_okay=False, path_type=Path)),
+        click.option(
+            "-f",
+            "--filename",
+            "files",
+            multiple=True,
+            required=True,
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            help="A file of CRs (repeatable); documents of other kinds are skipped.",
+        ),
+        click.option(
+            "-n",
+            "--namespace",
+            default="default",
+            show_default=True,
+            help="Namespace of a namespaced CR that names none, as kubectl would use.",
+        ),
+        click.option(
+            "--crds",
+            "crds_dir",
+            default=None,
+            type=click.Path(exists=True, file_okay=False, path_type=Path),
+            help="CRDs giving custom kinds their scope, defaults and validation "
+            "[default: crds/ beside the templates folder, if there is one].",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _read_crs(
+    kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None
+) -> tuple[kinds.Kind, offline.OfflineCrds, list[tuple[str, dict[str, Any]]]]:
+    """The kind, the CRDs, and each CR of the kind in the files as the API server would keep it
+    (validated, defaulted, namespaced), with where it was read (``file:line``)."""
+    from engine import errors, kinds, offline
+
+    kind = kinds.load_kind(kind_dir)
+    crds = offline.OfflineCrds.read(crds_dir or kind_dir.resolve().parent.parent / "crds")
+    parents = []
+    for file in files:
+        for document in kinds.Document.read_all(file, errors.StencilError):
+            parent = crds.admit(document, kind, namespace)
+            if parent is not None:
+                parents.append((f"{file}:{document.line}", parent))
+    if not parents:
+        raise errors.StencilError(f"no {kind.kind} ({kind.api_version}) in {', '.join(map(str, files))}")
+    return kind, crds, parents
+
+
 @main.command("render")
-@click.argument("kind_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option(
-    "-f",
-    "--filename",
-    "files",
-    multiple=True,
-    required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A file of CRs to render (repeatable); documents of other kinds are skipped.",
-)
-@click.option(
-    "-n",
-    "--namespace",
-    default="default",
-    show_default=True,
-    help="Namespace of a namespaced CR that names none, as kubectl would use.",
-)
-@click.option(
-    "--crds",
-    "crds_dir",
-    default=None,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="CRDs giving custom kinds their scope, defaults and validation "
-    "[default: crds/ beside the templates folder, if there is one].",
-)
+@_cr_files_options
 def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None) -> None:
     """Print the children KIND_DIR renders for the CRs in the -f files, exactly as they would be applied.
 
@@ -352,28 +388,19 @@ def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Pa
     """
     import yaml
 
-    from engine import errors, kinds, offline, rendering
+    from engine import errors, rendering
 
     try:
-        kind = kinds.load_kind(kind_dir)
-        crds = offline.OfflineCrds.read(crds_dir or kind_dir.resolve().parent.parent / "crds")
+        kind, crds, parents = _read_crs(kind_dir, files, namespace, crds_dir)
         children: list[dict[str, Any]] = []
-        parents = 0
-        for file in files:
-            for document in kinds.Document.read_all(file, errors.StencilError):
-                parent = crds.admit(document, kind, namespace)
-                if parent is None:
-                    continue
-                parents += 1
-                try:
-                    children.extend(rendering.render(kind, parent, [], is_namespaced=crds.is_namespaced))
-                except errors.StencilError as error:
-                    name = parent["metadata"]["name"]
-                    raise click.ClickException(
-                        f"{error}\n  (rendering {kind.kind} {name} from {file}:{document.line})"
-                    ) from error
-        if not parents:
-            raise errors.StencilError(f"no {kind.kind} ({kind.api_version}) in {', '.join(map(str, files))}")
+        for where, parent in parents:
+            try:
+                children.extend(rendering.render(kind, parent, [], is_namespaced=crds.is_namespaced))
+            except errors.StencilError as error:
+                name = parent["metadata"]["name"]
+                raise click.ClickException(
+                    f"{error}\n  (rendering {kind.kind} {name} from {where})"
+                ) from error
     except errors.StencilError as error:
         raise click.ClickException(str(error)) from error
     stream = yaml.dump_all(children, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
@@ -381,30 +408,7 @@ def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Pa
 
 
 @main.command("diff")
-@click.argument("kind_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option(
-    "-f",
-    "--filename",
-    "files",
-    multiple=True,
-    required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="CR file(s).",
-)
-@click.option(
-    "-n",
-    "--namespace",
-    default="default",
-    show_default=True,
-    help="Namespace of a namespaced CR that names none.",
-)
-@click.option(
-    "--crds",
-    "crds_dir",
-    default=None,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="CRDs for the CRs' defaults and validation [default: crds/ beside the templates folder].",
-)
+@_cr_files_options
 @click.option("--kubeconfig", default=None, help="Kubeconfig (default: $KUBECONFIG or ~/.kube/config).")
 def diff(
     kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None, kubeconfig: str | None
@@ -416,19 +420,13 @@ def diff(
     deletions.  Exits 0 when nothing would change, 1 when something would, 2 on
     bad input, like kubectl diff.
     """
-    from engine import diffing, errors, kinds, offline
+    from engine import diffing, errors
     from engine.kube import Kube
 
     try:
-        kind = kinds.load_kind(kind_dir)
-        crds = offline.OfflineCrds.read(crds_dir or kind_dir.resolve().parent.parent / "crds")
+        kind, _, parents = _read_crs(kind_dir, files, namespace, crds_dir)
         kube = Kube.from_kubeconfig(kubeconfig)
-        changes: list[diffing.Change] = []
-        for file in files:
-            for document in kinds.Document.read_all(file, errors.StencilError):
-                parent = crds.admit(document, kind, namespace)
-                if parent is not None:
-                    changes += diffing.preview(kube, kind, parent, is_namespaced=_live_scope(kube))
+        changes = [change for _, parent in parents for change in diffing.preview(kube, kind, parent)]
     except errors.StencilError as error:
         click.echo(f"error: {error}", err=True)
         raise SystemExit(2) from error
@@ -437,18 +435,6 @@ def diff(
         if change.diff:
             click.echo(change.diff, nl=False)
     raise SystemExit(1 if any(c.action != "unchanged" for c in changes) else 0)
-
-
-def _live_scope(kube: Kube) -> Callable[[str, str], bool]:
-    from engine import errors
-
-    def is_namespaced(api_version: str, kind: str) -> bool:
-        try:
-            return kube.resource(api_version, kind).namespaced
-        except errors.NotFound:
-            return True
-
-    return is_namespaced
 
 
 if __name__ == "__main__":

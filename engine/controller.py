@@ -198,7 +198,9 @@ class KindController:
             return Result()
         # 3. Render the desired children (pure; a template error is terminal until the input changes).
         try:
-            desired = rendering.render(self.kind, parent, observed, is_namespaced=self.engine.is_namespaced)
+            desired = rendering.render(
+                self.kind, parent, observed, is_namespaced=self.engine.kube.is_namespaced
+            )
         except errors.StencilError as exc:
             log.warning("render failed: %s", exc, extra={"kind": self.name, "key": key})
             self._finish(parent, observed, related, status.Outcome(render_error=exc))
@@ -480,12 +482,6 @@ class Engine:
         return self._bundle_dir
 
     # -- children -------------------------------------------------------------
-
-    def is_namespaced(self, api_version: str, kind: str) -> bool:
-        try:
-            return self.kube.resource(api_version, kind).namespaced
-        except errors.NotFound:
-            return True  # an unknown kind fails at apply time with the server's own message
 
     def watch_children(self, children: Iterable[Obj]) -> None:
         """Make sure every child kind has a synced cache before we plan against it.

@@ -11,7 +11,7 @@ as deletions, names held by someone else as conflicts.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,9 +33,7 @@ class Change:
     diff: str = ""
 
 
-def preview(
-    kube: Kube, kind: kinds.Kind, parent: Obj, is_namespaced: Callable[[str, str], bool]
-) -> list[Change]:
+def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
     """The changes a reconcile of ``parent`` would make now, without making any."""
     meta = parent["metadata"]
     live_parent = kube.get(kube.resource(kind.api_version, kind.kind), meta["name"], meta.get("namespace"))
@@ -52,10 +50,10 @@ def preview(
     child_kinds: set[tuple[str, str]] = set()
     for template in kind.templates:
         child_kinds |= rbac.literal_child_kinds(template.text)
-    first = rendering.render(kind, parent, [], is_namespaced=is_namespaced)
+    first = rendering.render(kind, parent, [], is_namespaced=kube.is_namespaced)
     child_kinds |= {(c["apiVersion"], c["kind"]) for c in first}
     observed = _live_children(kube, child_kinds, uid) if live_parent is not None else []
-    desired = rendering.render(kind, parent, observed, is_namespaced=is_namespaced)
+    desired = rendering.render(kind, parent, observed, is_namespaced=kube.is_namespaced)
     plan = planning.plan(desired, observed, uid)
 
     changes = [Change("conflict", text) for text in plan.conflicts]

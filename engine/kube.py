@@ -205,6 +205,14 @@ class Kube:
             raise errors.NotFound(404, f"the server has no resource for kind {kind} in {api_version}")
         return found
 
+    def is_namespaced(self, api_version: str, kind: str) -> bool:
+        """Whether ``kind`` is namespaced; an unknown kind counts as namespaced, so that it
+        fails later, at apply time, with the server's own message."""
+        try:
+            return self.resource(api_version, kind).namespaced
+        except errors.NotFound:
+            return True
+
     def forget(self, api_version: str) -> None:
         """Drop discovery for a group version (after a CRD changed)."""
         for key in [k for k in self._resources if k[0] == api_version]:

@@ -68,6 +68,10 @@ class FakeKube:
             raise errors.NotFound(404, f"no resource for {kind} in {api_version}")
         return found
 
+    def is_namespaced(self, api_version: str, kind: str) -> bool:
+        found = RESOURCES.get((api_version, kind))
+        return found.namespaced if found else True
+
     def impersonating(self, user: str) -> FakeKube:
         return self
 
