@@ -52,13 +52,35 @@ def test_daemon_set_is_current_when_every_scheduled_pod_is_ready() -> None:
         "numberAvailable": 2,
         "numberReady": 1,
     }
-    daemon_set = {"apiVersion": "apps/v1", "kind": "DaemonSet", "status": status}
+    daemon_set = {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"name": "agent", "generation": 1},
+        "status": {"observedGeneration": 1, **status},
+    }
 
     assert assess(daemon_set) == Health("InProgress", "1/2 pods ready")
-    assert assess({**daemon_set, "status": {**status, "numberReady": 2}}) == Health(
+    assert assess({**daemon_set, "status": {"observedGeneration": 1, **status, "numberReady": 2}}) == Health(
         "Current", "2/2 pods ready"
     )
-    assert assess({**daemon_set, "status": {}}) == Health("InProgress", "not scheduled yet")
+    assert assess({**daemon_set, "status": {"observedGeneration": 1}}) == Health(
+        "InProgress", "not scheduled yet"
+    )
+
+
+def test_daemon_set_its_controller_has_not_observed_is_in_progress() -> None:
+    # kstatus checks that a DaemonSet carries both generations: its controller always sets them.
+    counted = {"desiredNumberScheduled": 0, "numberReady": 0}
+    unobserved = {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"generation": 1},
+        "status": counted,
+    }
+    no_generation = {**unobserved, "metadata": {}, "status": {"observedGeneration": 1, **counted}}
+
+    assert assess(unobserved) == Health("InProgress", "not observed by its controller yet")
+    assert assess(no_generation) == Health("InProgress", "metadata.generation not set yet")
 
 
 def test_replica_set_with_a_replica_failure_is_in_progress_and_says_why() -> None:
