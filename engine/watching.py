@@ -8,7 +8,9 @@ layers so that the logic worth testing needs no cluster:
   ``metadata.managedFields`` (often half an object's size, and never read by a
   controller), fills in ``apiVersion``/``kind`` (list items lack them), keeps the
   indexes current, turns objects missing from a relist into synthetic deletes, and
-  drops updates whose ``resourceVersion`` did not change (the seed's resync rule).
+  never goes backwards: an object replaces a cached one only when its
+  ``resourceVersion`` is newer (see ``newer``), so a write's response that arrives
+  after the watch already delivered a later change cannot roll the cache back.
 - ``Informer`` is the I/O shell around one store: a daemon thread lists (paged),
   then watches from the list's resourceVersion with bookmarks, re-watches from the
   last version seen when a watch ends, relists after 410 Gone, and backs off on
@@ -113,6 +115,21 @@ def _version(obj: Obj | None) -> str | None:
     return version
 
 
+def newer(obj: Obj, cached: Obj) -> bool | None:
+    """Whether ``obj`` is a later state than ``cached``; None when their versions cannot be compared.
+
+    On an etcd-backed API server the resourceVersions of one resource are integers
+    that grow with every write (Kubernetes' comparable-resource-version guarantee,
+    KEP-5504), so they order the states of an object, and of a deleted object and
+    its re-created namesake.  Any other server may use opaque strings: then only
+    equality means anything.
+    """
+    mine, theirs = _version(obj), _version(cached)
+    if mine is not None and theirs is not None and mine.isdigit() and theirs.isdigit():
+        return int(mine) > int(theirs)
+    return None
+
+
 class Store:
     """The cached objects of one resource with their indexes; fed events, returns events.
 
@@ -131,17 +148,27 @@ class Store:
 
     # -- feeding --------------------------------------------------------------
 
-    def apply(self, type_: str, obj: Obj) -> Event | None:
-        """Take one watch event; the handler event it implies, or None if nothing changed."""
+    def apply(self, type_: str, obj: Obj, *, only_newer: bool = False) -> Event | None:
+        """Take one watch event; the handler event it implies, or None if nothing changed.
+
+        An event older than the cached object (the cache already holds a write's
+        response, or the object was re-created) is dropped.  When versions cannot be
+        compared, a watch event replaces the cached object unless its version is the
+        same; with ``only_newer`` (a write's response, not a watch event) it does not.
+        """
         self._prepare(obj)
         key = _key_of(obj)
         with self._lock:
             old = self._objects.get(key[0], {}).get(key[1])
             if type_ == DELETED:
+                if old is not None and newer(old, obj):
+                    return None  # the deletion of an earlier incarnation, re-created since
                 self._remove(key)
                 return Event(DELETED, obj, old)
-            if old is not None and _version(old) == _version(obj):
-                return None
+            if old is not None:
+                later = newer(obj, old)
+                if later is False or (later is None and (only_newer or _version(old) == _version(obj))):
+                    return None
             self._put(key, obj)
             return Event(ADDED if old is None else MODIFIED, obj, old)
 
@@ -355,10 +382,11 @@ class Informer:
         The next reconcile then reads its own write instead of the version before
         it, and the watch event that later reports the same resourceVersion is
         dropped as unchanged, so a write does not wake its own parent again.
-        ``obj`` itself is not modified.
+        A response older than what the watch already delivered is not cached: the
+        cache never goes backwards.  ``obj`` itself is not modified.
         """
         meta = {k: v for k, v in obj.get("metadata", {}).items() if k != "managedFields"}
-        self.store.apply(MODIFIED, {**obj, "metadata": meta})
+        self.store.apply(MODIFIED, {**obj, "metadata": meta}, only_newer=True)
 
     # -- reads ---------------------------------------------------------------------
 
@@ -644,15 +672,11 @@ class InformerSet:
             return len(self._informers)
 
 
-# The controller's name for the shared set of informers it reads from.
-Cache = InformerSet
-
 __all__ = [
     "ADDED",
     "DELETED",
     "MODIFIED",
     "SYNC",
-    "Cache",
     "Event",
     "EventHandler",
     "IndexFunc",
