@@ -32,7 +32,7 @@ import yaml
 from engine import errors, events, kinds, planning, rbac, rendering, status
 from engine.kube import Kube, Obj, Resource
 from engine.queue import WorkQueue
-from engine.watching import Across, Informer, InformerSet
+from engine.watching import DELETED, Across, Informer, InformerSet
 
 if TYPE_CHECKING:
     from engine.observability import Metrics, ReconcileResult
@@ -45,6 +45,9 @@ BUNDLE_NAME_ANNOTATION = "stencil.dev/kind-name"  # the kind's name, if not the 
 OWNER_INDEX = "parent-uid"
 UID_INDEX = "uid"
 RELATED_SELECTOR = rendering.PARENT_UID_LABEL  # related objects: any that carry the label
+CACHE_SYNC_WAIT = 2.0  # how long a reconcile waits for a new child kind's first listing
+CACHE_WAIT = 1.0  # then, how soon it looks again
+CONFLICT_RECHECK = 10.0  # how often a parent in ChildConflict tries its name again
 
 
 @dataclass(frozen=True)
@@ -116,8 +119,9 @@ class KindController:
     # -- wiring -------------------------------------------------------------
 
     def _on_parent_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
-        if type_ == "DELETED":
+        if type_ == DELETED:
             self.engine.recorder.forget(str(obj["metadata"].get("uid", "")))
+            self.engine.wait_for_names(_key(obj), self, ())
             return
         self.queue.add(_key(obj))
 
@@ -146,39 +150,64 @@ class KindController:
             self.queue.add(_key(parent))
 
     def _work(self) -> None:
-        metrics = self.engine.options.metrics
         while True:
             key = self.queue.get()
             if key is None:
                 return
-            started = time.monotonic()
-            outcome: ReconcileResult = "success"
-            if metrics:
-                metrics.worker_started(self.name)
-            try:
-                result = self.reconcile(key)
+            self.process(key)
+
+    def process(self, key: str) -> None:
+        """One turn of a worker: reconcile ``key`` and tell the queue what comes next.
+
+        - success: forget the key's failures; look again later only if the result asks;
+        - a terminal error (a template that cannot render, a refused placement, a broken
+          kind): the status already says why, and retrying cannot help until the input
+          changes, which enqueues the parent anyway: not retried;
+        - the server's trouble (unreachable, 429, 5xx): again after ``retry_after``,
+          without counting a failure against the parent, so a long outage does not leave
+          every parent with a long backoff once the server is back;
+        - any other error: again after the key's exponential backoff.
+        """
+        metrics = self.engine.options.metrics
+        started = time.monotonic()
+        outcome: ReconcileResult = "success"
+        terminal = False
+        if metrics:
+            metrics.worker_started(self.name)
+        try:
+            result = self.reconcile(key)
+            self.queue.forget(key)
+            if result.requeue_after is not None:
+                outcome = "requeue_after"
+                self.queue.add_after(key, result.requeue_after)
+        except errors.StencilError as exc:
+            outcome = "error"
+            terminal = exc.terminal
+            log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": key})
+            if terminal:
                 self.queue.forget(key)
-                if result.requeue_after is not None:
-                    outcome = "requeue_after"
-                    self.queue.add_after(key, result.requeue_after)
-            except Exception as exc:  # retried with backoff; the status already says why
-                outcome = "error"
-                log.warning(
-                    "reconcile failed: %s",
-                    exc,
-                    extra={"kind": self.name, "key": key},
-                    exc_info=not isinstance(exc, errors.StencilError),
-                )
+            elif exc.retry_after is not None:
+                self.queue.add_after(key, exc.retry_after)
+            else:
                 self.queue.add_rate_limited(key)
-            finally:
-                self.queue.done(key)
-                if metrics:
-                    metrics.worker_finished(self.name)
-                    metrics.reconciled(self.name, outcome, time.monotonic() - started)
+        except Exception as exc:  # a bug or a surprise: retried with backoff, with its traceback
+            outcome = "error"
+            log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": key}, exc_info=True)
+            self.queue.add_rate_limited(key)
+        finally:
+            self.queue.done(key)
+            if metrics:
+                metrics.worker_finished(self.name)
+                metrics.reconciled(self.name, outcome, time.monotonic() - started, terminal=terminal)
 
     # -- the reconcile ----------------------------------------------------------
 
     def reconcile(self, key: str) -> Result:
+        """Bring one parent's children and status in line with its spec.
+
+        Returns what the queue should do next, or raises: a terminal ``StencilError``
+        after the status says what is wrong, any other error to be retried.
+        """
         namespace, _, name = key.partition("/")
         # 1. Load the parent from the cache; a deleted parent's children go with it (owner references).
         parent = self.parents.get(namespace or None, name)
@@ -195,18 +224,21 @@ class KindController:
         if self.kind is None:
             assert self.broken is not None
             self._finish(parent, observed, related, status.Outcome(kind_error=self.broken.error))
-            return Result()
+            raise self.broken.error
         # 3. Render the desired children (pure; a template error is terminal until the input changes).
         try:
             desired = rendering.render(
                 self.kind, parent, observed, is_namespaced=self.engine.kube.is_namespaced
             )
         except errors.StencilError as exc:
-            log.warning("render failed: %s", exc, extra={"kind": self.name, "key": key})
             self._finish(parent, observed, related, status.Outcome(render_error=exc))
             self.engine.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
-            return Result()
-        self.engine.watch_children(desired)
+            raise
+        # Plan only against complete caches: a child kind whose first listing is still under
+        # way (or failing) would look like missing children.  Its sync wakes nobody, so look again.
+        if not self.engine.watch_children(desired):
+            log.info("waiting for the caches of its child kinds", extra={"kind": self.name, "key": key})
+            return Result(requeue_after=CACHE_WAIT)
         observed = self.engine.children_of(uid, also=desired)
         # Children beyond owner references' reach (another namespace, cluster-scoped) are
         # created only under a finalizer, so the engine can delete them with the parent.
@@ -217,32 +249,38 @@ class KindController:
         desired_refs = tuple((c["apiVersion"], c["kind"], c["metadata"]["name"]) for c in desired)
         for _ in plan.unchanged:
             self.engine.count("skip", self.name)
-        # 5. Apply every child that is missing or drifted (server-side apply, one field manager).
-        conflicts = list(plan.conflicts)
+        # 5. Apply every child that is missing or drifted (server-side apply, one field manager);
+        # a name held by another object is a conflict, and the parent waits for that name.
+        conflicts = {r: message for r, message in plan.conflicts}
         try:
             for apply in plan.applies:
                 conflict = self._apply(parent, apply)
                 if conflict:
-                    conflicts.append(conflict)
+                    conflicts[planning.ref(apply.obj)] = conflict
         except errors.ApiError as exc:
             self._finish(parent, observed, related, status.Outcome(apply_error=exc, desired=desired_refs))
             self.engine.recorder.emit(parent, events.WARNING, "ApplyFailed", str(exc))
             raise
+        self.engine.wait_for_names(key, self, conflicts)
         # 6. Prune only after every apply succeeded, and only children this parent controls.
         if not conflicts:
             for prune in plan.prunes:
                 self._prune(parent, prune)
         # 7. Derive the status from what is observed now and write it once, if it changed.
         observed = self.engine.children_of(uid, also=desired)
-        self._finish(
-            parent, observed, related, status.Outcome(conflicts=tuple(conflicts), desired=desired_refs)
+        written = self._finish(
+            parent,
+            observed,
+            related,
+            status.Outcome(conflicts=tuple(conflicts.values()), desired=desired_refs),
         )
-        for conflict in conflicts:
+        for conflict in conflicts.values():
             self.engine.recorder.emit(parent, events.WARNING, "ChildConflict", conflict)
+        applied = len(plan.applies) - (len(conflicts) - len(plan.conflicts))
         context = {
             "kind": self.name,
             "key": key,
-            "applied": len(plan.applies),
+            "applied": applied,
             "unchanged": len(plan.unchanged),
             "pruned": 0 if conflicts else len(plan.prunes),
             "conflicts": len(conflicts),
@@ -252,7 +290,10 @@ class KindController:
             "reconciled",
             extra=context,
         )
-        return Result()
+        if not written:
+            return Result(requeue_after=0.0)  # the status was written from a stale read: again
+        # A name held by an object outside Stencil's caches: its deletion wakes nobody.
+        return Result(requeue_after=CONFLICT_RECHECK if conflicts else None)
 
     @property
     def writer(self) -> Kube:
@@ -263,28 +304,66 @@ class KindController:
         return self.engine.kube.impersonating(f"system:serviceaccount:{account[0]}:{account[1]}")
 
     def _apply(self, parent: Obj, apply: planning.Apply) -> str | None:
-        """Server-side apply one child; a conflict description instead if it is not ours to take."""
+        """Create or server-side apply one child; a conflict description instead if the name
+        is held by an object this parent does not control."""
         child = apply.obj
-        existing = None
+        uid = parent["metadata"]["uid"]
         if apply.create:
-            # Not in the cache: a rare path (creation, or a name held by an object we do not
-            # manage), so one GET decides whether applying would take over someone else's object.
+            # Claim the name atomically: of two parents rendering one name, only one create
+            # succeeds; the other gets AlreadyExists and must not apply over the winner.
             res = self.writer.resource(child["apiVersion"], child["kind"])
-            existing = self.writer.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
-            if existing is not None:
-                if not planning.controlled_by(existing, parent["metadata"]["uid"]):
+            try:
+                created = self.writer.claim_fields(res, self.writer.create(child))
+            except errors.AlreadyExists:
+                existing = self.writer.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
+                if existing is None:
+                    raise  # deleted again since: the next reconcile creates it
+                self.engine.remember(existing)
+                if not planning.controlled_by(existing, uid):
                     described = planning.describe(planning.ref(child))
                     return f"{described} already exists and is not controlled by this {parent['kind']}"
                 if planning.contains(existing, child):
                     return None
-        applied = self.writer.apply(child)
+                return self._update(parent, child, existing)
+            self.engine.remember(created)
+            self.engine.count("apply", self.name)
+            self._emit_written(parent, "Created", child)
+            return None
+        return self._update(parent, child, apply.current)
+
+    def _update(self, parent: Obj, child: Obj, current: Obj | None) -> str | None:
+        """Server-side apply a child this parent controls.
+
+        The uid of the object the plan was made against goes along as a precondition: if
+        that object was deleted and its name taken by another parent's child in between,
+        the server refuses instead of handing the name over.
+        """
+        body = child
+        if current is not None:
+            body = {**child, "metadata": {**child["metadata"], "uid": current["metadata"]["uid"]}}
+        try:
+            applied = self.writer.apply(body)
+        except (errors.Conflict, errors.Invalid):
+            # The server words a uid that does not match as a conflict when the object is
+            # gone and as an immutable field when another took its name: look, then decide.
+            res = self.writer.resource(child["apiVersion"], child["kind"])
+            now = self.writer.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
+            if now is None or current is None or now["metadata"]["uid"] == current["metadata"]["uid"]:
+                raise  # gone (its deletion wakes this parent to create it again), or truly refused
+            self.engine.remember(now)
+            if planning.controlled_by(now, parent["metadata"]["uid"]):
+                raise
+            described = planning.describe(planning.ref(child))
+            return f"{described} was replaced by an object this {parent['kind']} does not control"
         self.engine.remember(applied)
         self.engine.count("apply", self.name)
-        verb = "Created" if apply.create and existing is None else "Updated"
+        self._emit_written(parent, "Updated", child)
+        return None
+
+    def _emit_written(self, parent: Obj, verb: str, child: Obj) -> None:
         self.engine.recorder.emit(
             parent, events.NORMAL, verb, f"{verb} {planning.describe(planning.ref(child))}"
         )
-        return None
 
     def _prune(self, parent: Obj, prune: planning.Prune) -> None:
         res = self.writer.resource(prune.api_version, prune.kind)
@@ -335,23 +414,47 @@ class KindController:
                 )
         self._set_finalizer(parent, hold=False)
 
-    def _finish(self, parent: Obj, observed: list[Obj], related: list[Obj], outcome: status.Outcome) -> None:
+    def _finish(
+        self, parent: Obj, observed: list[Obj], related: list[Obj], outcome: status.Outcome
+    ) -> bool:
         """Write the parent's status through the status subresource, once, only if it changed;
-        then delete the parent if the kind's ``deleteWhen`` rule says its work is done."""
+        then delete the parent if the kind's ``deleteWhen`` rule says its work is done.
+
+        False if the status was derived from a stale read of the parent (the server refused
+        the write's resourceVersion): the parent changed meanwhile, so its newer state is
+        cached and it must be reconciled again.
+        """
         assert self.kind is not None or self.broken is not None
         kind = self.kind or _placeholder(self.broken)
         new = status.derive_status(kind, parent, observed, outcome, _now(), related)
         meta = parent["metadata"]
-        if status.status_changed(parent.get("status"), new):
-            written = self.engine.kube.patch_status(self.resource, meta["name"], meta.get("namespace"), new)
+        ops = status.status_patch(parent, new)
+        if ops is not None:
+            try:
+                written = self.engine.kube.patch_status(
+                    self.resource, meta["name"], meta.get("namespace"), ops
+                )
+            except errors.Conflict:
+                self._refresh(parent)
+                return False
+            except errors.NotFound:
+                return True  # deleted meanwhile: nothing left to report on
             # Read our own write: the next reconcile must not see the old status and write again.
             self.parents.observe(written)
             self.engine.count("status", self.name)
         if not status.should_delete(kind, parent, new, observed, related):
-            return
+            return True
         if self.engine.kube.delete(self.resource, meta["name"], meta.get("namespace"), uid=meta["uid"]):
             message = f"Deleted {parent['kind']} {meta['name']}: its deleteWhen rule holds"
             self.engine.recorder.emit(parent, events.NORMAL, "Completed", message)
+        return True
+
+    def _refresh(self, parent: Obj) -> None:
+        """Read the parent again into the cache (only newer states replace what is cached)."""
+        meta = parent["metadata"]
+        current = self.engine.kube.get(self.resource, meta["name"], meta.get("namespace"))
+        if current is not None:
+            self.parents.observe(current)
 
 
 @dataclass
@@ -369,6 +472,9 @@ class Engine:
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
         self._child_informers: dict[tuple[str, str], Across] = {}
         self._related_informers: dict[tuple[str, str], Across] = {}
+        # Parents in ChildConflict, by the child name they wait for, and the other way round.
+        self._waiting: dict[_Name, set[tuple[KindController, str]]] = {}
+        self._waits_of: dict[tuple[KindController, str], set[_Name]] = {}
         self._digests: dict[str, str] | None = None  # of the kinds last served completely
         self._fingerprint: tuple[tuple[str, int, int], ...] | None = None  # of the files last served
         self._lock = threading.RLock()
@@ -417,7 +523,7 @@ class Engine:
         for kind in loaded.values():
             complete &= self._serve((kind.api_version, kind.kind), kind, None)
             seen.add((kind.api_version, kind.kind))
-            self.watch_children(_known_child_kinds(kind))
+            self.watch_children(_known_child_kinds(kind), wait=0)
             self.watch_related(kind)
         for gvk in [g for g in self.controllers if g not in seen]:
             log.info("kind for %s removed; no longer reconciling it", gvk[1])
@@ -483,27 +589,29 @@ class Engine:
 
     # -- children -------------------------------------------------------------
 
-    def watch_children(self, children: Iterable[Obj]) -> None:
-        """Make sure every child kind has a synced cache before we plan against it.
+    def watch_children(self, children: Iterable[Obj], wait: float = CACHE_SYNC_WAIT) -> bool:
+        """Make sure every child kind has a cache, and wait up to ``wait`` seconds for the first
+        listing of those still without one; False if some still has none.
 
         Children are cached by Stencil's managed-by label, from the watched namespaces:
         a kind that places children elsewhere needs the engine to watch every namespace.
         """
-        for child in children:
-            self._cache(
-                self._child_informers,
-                (child["apiVersion"], child["kind"]),
-                MANAGED_SELECTOR,
-                self._on_child_event,
-                owner_index,
+        deadline = time.monotonic() + wait
+        synced = True
+        for gvk in sorted({(child["apiVersion"], child["kind"]) for child in children}):
+            cache = self._cache(
+                self._child_informers, gvk, MANAGED_SELECTOR, self._on_child_event, owner_index
             )
+            if cache is not None and not cache.wait_for_sync(max(deadline - time.monotonic(), 0.0)):
+                synced = False
+        return synced
 
     def watch_related(self, kind: kinds.Kind) -> None:
         """Cache the kind's ``observe`` objects (those labelled with a parent uid) and wake parents."""
         for gvk in kind.observe:
-            if not self._cache(
+            if self._cache(
                 self._related_informers, gvk, RELATED_SELECTOR, self._on_related_event, labelled_parent
-            ):
+            ) is None:
                 log.warning("kind %s observes %s %s, which the server does not serve", kind.name, *gvk)
 
     def _cache(
@@ -513,25 +621,29 @@ class Engine:
         selector: str,
         handler: Callable[[str, Obj, Obj | None], None],
         index: Callable[[Obj], list[str]],
-    ) -> bool:
-        """A synced, label-selected cache of ``gvk`` in ``caches``, indexed by parent uid, made
-        once; False if the server does not serve that kind."""
-        if gvk in caches:
-            return True
+    ) -> Across | None:
+        """The label-selected cache of ``gvk`` in ``caches``, indexed by parent uid, made and
+        started once; None if the server does not serve that kind.
+
+        Nothing here waits for the cache to fill, and discovery happens outside the engine's
+        lock: a child kind whose listing hangs must not stall the workers of other kinds.
+        """
+        cache = caches.get(gvk)
+        if cache is not None:
+            return cache
+        try:
+            resource = self.kube.resource(*gvk)
+        except errors.NotFound:
+            return None
         with self._lock:
-            if gvk in caches:
-                return True
-            try:
-                resource = self.kube.resource(*gvk)
-            except errors.NotFound:
-                return False
-            cache = self.informers.ensure_across(
-                resource, self.options.namespaces, label_selector=selector, on_event=handler
-            )
-            cache.add_index(OWNER_INDEX, index)
-            cache.wait_for_sync(60)
-            caches[gvk] = cache
-            return True
+            cache = caches.get(gvk)
+            if cache is None:
+                cache = self.informers.ensure_across(
+                    resource, self.options.namespaces, label_selector=selector, on_event=handler
+                )
+                cache.add_index(OWNER_INDEX, index)
+                caches[gvk] = cache
+            return cache
 
     def related_of(self, uid: str, gvks: Iterable[tuple[str, str]]) -> list[Obj]:
         found: list[Obj] = []
@@ -586,14 +698,35 @@ class Engine:
             informer.observe(obj)
 
     def _on_child_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
-        labels = obj.get("metadata", {}).get("labels") or {}
-        kind_name = labels.get(rendering.KIND_LABEL)
-        parent_name = labels.get(rendering.PARENT_NAME_LABEL)
-        if not kind_name or not parent_name:
-            return
-        for controller in list(self.controllers.values()):
-            if controller.name == kind_name:
-                controller.queue.add(f"{labels.get(rendering.PARENT_NAMESPACE_LABEL, '')}/{parent_name}")
+        """Wake the parent that controls the child (before and after the change), found by
+        its owner reference, which a label edit cannot redirect; and, when a child goes,
+        the parents waiting for its name."""
+        for uid in {*owner_index(obj), *(owner_index(old) if old is not None else ())}:
+            self._wake(uid)
+        if type_ == DELETED:
+            self._wake_waiting(obj)
+
+    def wait_for_names(self, key: str, controller: KindController, conflicts: Iterable[planning.Ref]) -> None:
+        """Record which child names a parent is waiting for (its conflicts now; none clears)."""
+        waiter = (controller, key)
+        wanted = {_name_of(r) for r in conflicts}
+        with self._lock:
+            for name in self._waits_of.pop(waiter, set()) - wanted:
+                waiting = self._waiting.get(name)
+                if waiting is not None:
+                    waiting.discard(waiter)
+                    if not waiting:
+                        del self._waiting[name]
+            if wanted:
+                self._waits_of[waiter] = wanted
+                for name in wanted:
+                    self._waiting.setdefault(name, set()).add(waiter)
+
+    def _wake_waiting(self, obj: Obj) -> None:
+        with self._lock:
+            waiters = list(self._waiting.get(_name_of(planning.ref(obj)), ()))
+        for controller, key in waiters:
+            controller.queue.add(key)
 
     def count(self, what: str, kind: str) -> None:
         if what != "skip":
@@ -661,6 +794,14 @@ class Engine:
         self.informers.stop_all()
         shutil.rmtree(self._bundle_dir, ignore_errors=True)
         return drained
+
+
+_Name = tuple[str, str, str, str]  # a child's group, kind, namespace and name
+
+
+def _name_of(r: planning.Ref) -> _Name:
+    """A child's name across versions of its group (the cache may hold another version)."""
+    return r[0].rpartition("/")[0], r[1], r[2], r[3]
 
 
 def _fingerprint(roots: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:

@@ -56,7 +56,7 @@ def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
     desired = rendering.render(kind, parent, observed, is_namespaced=kube.is_namespaced)
     plan = planning.plan(desired, observed, uid)
 
-    changes = [Change("conflict", text) for text in plan.conflicts]
+    changes = [Change("conflict", text) for _, text in plan.conflicts]
     changes += [Change("unchanged", planning.describe(r)) for r in plan.unchanged]
     for apply in plan.applies:
         changes.append(_preview_apply(kube, apply.obj, uid))

@@ -6,15 +6,21 @@
     │   └── PlacementError      a child would land where the kind does not allow
     ├── ApiError                the API server answered with an error status
     │   ├── NotFound            404
-    │   ├── Conflict            409 (field-manager conflict or already exists)
+    │   ├── Conflict            409 (field-manager conflict, a stale read, a failed precondition)
+    │   │   └── AlreadyExists   409 (a create found the name taken)
     │   ├── Gone                410 (a watch's resourceVersion is too old)
-    │   └── Invalid             422 (the object failed validation)
-    └── ChildConflict           a child's name is taken by an object this parent does not control
+    │   ├── Invalid             422 (the object failed validation)
+    │   └── TooManyRequests     429 (priority and fairness turned the request away)
+    └── Unreachable             no answer at all: the connection failed
 
 Errors a person reads carry ``file``, ``line`` and ``field`` where one is known,
-and say them in ``str()`` as ``file:line: field: message``.  ``terminal`` tells the
-controller whether retrying can help: a bad template stays bad until its input
-changes, a 409 may pass.
+and say them in ``str()`` as ``file:line: field: message``.
+
+``terminal`` tells the controller whether retrying can help: a bad template stays
+bad until its input changes, so it is not retried; a 409 may pass.  ``retry_after``
+is set on errors that are nobody's fault but the server's load or absence
+(``TooManyRequests``, ``Unreachable``, a 5xx): the controller waits that long and
+tries again without counting a failure against the parent.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ class StencilError(Exception):
     """Base of every error Stencil raises on purpose."""
 
     terminal = False
+    retry_after: float | None = None
 
     def __init__(
         self,
@@ -71,20 +78,19 @@ class PlacementError(RenderError):
     reason = "PlacementRefused"
 
 
-class ChildConflict(StencilError):
-    """A desired child's name is held by an object we must not take over."""
-
-    reason = "ChildConflict"
-
-
 class ApiError(StencilError):
     reason = "ApiError"
 
-    def __init__(self, status: int, message: str, body: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, status: int, message: str, body: dict[str, Any] | None = None, retry_after: float | None = None
+    ) -> None:
         self.status = status
         self.body = body or {}
         api_reason = self.body.get("reason")
         super().__init__(message, reason=api_reason or None)
+        if retry_after is None and status >= 500:
+            retry_after = _SERVER_ERROR_RETRY
+        self.retry_after = retry_after
 
     def __str__(self) -> str:
         return f"{self.status} {self.message}"
@@ -98,6 +104,10 @@ class Conflict(ApiError):
     pass
 
 
+class AlreadyExists(Conflict):
+    pass
+
+
 class Gone(ApiError):
     pass
 
@@ -106,8 +116,32 @@ class Invalid(ApiError):
     pass
 
 
-def api_error(status: int, body: dict[str, Any] | None, fallback: str) -> ApiError:
+class TooManyRequests(ApiError):
+    """Turned away by API Priority and Fairness; ``retry_after`` is the server's ``Retry-After``."""
+
+    def __init__(
+        self, status: int, message: str, body: dict[str, Any] | None = None, retry_after: float | None = None
+    ) -> None:
+        super().__init__(status, message, body, retry_after if retry_after is not None else 1.0)
+
+
+class Unreachable(StencilError):
+    """The API server did not answer (refused, reset, timed out): it is down or restarting."""
+
+    reason = "Unreachable"
+    retry_after = 1.0
+
+
+# A 5xx is the server's trouble (etcd timing out, a restart under way): try again soon.
+_SERVER_ERROR_RETRY = 1.0
+
+
+def api_error(
+    status: int, body: dict[str, Any] | None, fallback: str, retry_after: float | None = None
+) -> ApiError:
     """The ApiError subclass for an HTTP status, with the server's message."""
     message = (body or {}).get("message") or fallback
-    cls = {404: NotFound, 409: Conflict, 410: Gone, 422: Invalid}.get(status, ApiError)
-    return cls(status, message, body)
+    cls = {404: NotFound, 409: Conflict, 410: Gone, 422: Invalid, 429: TooManyRequests}.get(status, ApiError)
+    if cls is Conflict and (body or {}).get("reason") == "AlreadyExists":
+        cls = AlreadyExists
+    return cls(status, message, body, retry_after)

@@ -18,6 +18,7 @@ import contextlib
 import copy
 import json
 import threading
+import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,10 @@ import urllib3
 from engine import errors
 
 FIELD_MANAGER = "stencil"
+# A kind the server does not serve is asked about again only after this long, so a
+# reconcile of a parent that renders it costs no discovery round-trip; ``forget``
+# (a CRD changed) ends the wait at once.
+DISCOVERY_MISS_TTL = 5.0
 
 Obj = dict[str, Any]
 
@@ -72,6 +77,36 @@ def _shutdown(response: urllib3.BaseHTTPResponse) -> None:
         response.shutdown()
 
 
+def _retry_after(response: urllib3.BaseHTTPResponse) -> float | None:
+    """The ``Retry-After`` header in seconds (the API server sends whole seconds)."""
+    value = response.headers.get("Retry-After")
+    try:
+        return max(float(value), 0.0) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _error(response: urllib3.BaseHTTPResponse, payload: bytes, what: str) -> errors.ApiError:
+    """The error for a failed response; a body that is not JSON (a 429 from priority and
+    fairness is plain text) becomes the message."""
+    try:
+        decoded = json.loads(payload)
+    except ValueError:
+        decoded = None
+    if not isinstance(decoded, dict):
+        decoded = {"message": payload.decode(errors="replace")[:500].strip() or what}
+    return errors.api_error(response.status, decoded, what, _retry_after(response))
+
+
+@contextlib.contextmanager
+def _reaching(what: str) -> Iterator[None]:
+    """Turn a failed connection into ``Unreachable``: the server is down, not the request wrong."""
+    try:
+        yield
+    except (urllib3.exceptions.HTTPError, OSError) as exc:
+        raise errors.Unreachable(f"{what}: the API server did not answer: {exc}") from exc
+
+
 def split_api_version(api_version: str) -> tuple[str, str]:
     group, _, version = api_version.rpartition("/")
     return group, version
@@ -94,6 +129,7 @@ class Kube:
             assert_hostname=configuration.assert_hostname,
         )
         self._resources: dict[tuple[str, str], Resource] = {}
+        self._misses: dict[str, float] = {}  # api_version -> when it may be asked about again
         self._discovery_lock = threading.Lock()
         self._impersonate: str | None = None
 
@@ -169,21 +205,18 @@ class Kube:
         if body is not None:
             data = body if isinstance(body, bytes) else json.dumps(body).encode()
             content_type = content_type or "application/json"
-        response = self._pool.request(
-            method,
-            url,
-            body=data,
-            headers=self._headers(content_type),
-            timeout=urllib3.Timeout(connect=10.0, read=timeout),
-            retries=False,
-        )
-        payload = response.data
+        with _reaching(f"{method} {path}"):
+            response = self._pool.request(
+                method,
+                url,
+                body=data,
+                headers=self._headers(content_type),
+                timeout=urllib3.Timeout(connect=10.0, read=timeout),
+                retries=False,
+            )
+            payload = response.data
         if response.status >= 400:
-            try:
-                decoded = json.loads(payload)
-            except ValueError:
-                decoded = {"message": payload.decode(errors="replace")[:500]}
-            raise errors.api_error(response.status, decoded, f"{method} {path}")
+            raise _error(response, payload, f"{method} {path}")
         if not payload:
             return None
         if response.headers.get("Content-Type", "").startswith("application/json"):
@@ -193,14 +226,19 @@ class Kube:
     # -- discovery ------------------------------------------------------
 
     def resource(self, api_version: str, kind: str) -> Resource:
-        """The REST resource serving ``kind`` in ``api_version``; rediscovers on a miss."""
+        """The REST resource serving ``kind`` in ``api_version``; rediscovers on a miss, at most
+        once per ``DISCOVERY_MISS_TTL`` for a group version."""
         key = (api_version, kind)
         found = self._resources.get(key)
         if found is not None:
             return found
         with self._discovery_lock:
-            self._discover(api_version)
-        found = self._resources.get(key)
+            found = self._resources.get(key)
+            if found is None and self._misses.get(api_version, 0.0) <= time.monotonic():
+                self._discover(api_version)
+                found = self._resources.get(key)
+                if found is None:
+                    self._misses[api_version] = time.monotonic() + DISCOVERY_MISS_TTL
         if found is None:
             raise errors.NotFound(404, f"the server has no resource for kind {kind} in {api_version}")
         return found
@@ -214,9 +252,11 @@ class Kube:
             return True
 
     def forget(self, api_version: str) -> None:
-        """Drop discovery for a group version (after a CRD changed)."""
-        for key in [k for k in self._resources if k[0] == api_version]:
-            del self._resources[key]
+        """Drop discovery for a group version, found or missed (after a CRD changed)."""
+        with self._discovery_lock:
+            for key in [k for k in self._resources if k[0] == api_version]:
+                del self._resources[key]
+            self._misses.pop(api_version, None)
 
     def _discover(self, api_version: str) -> None:
         group, version = split_api_version(api_version)
@@ -288,20 +328,20 @@ class Kube:
         if label_selector:
             query["labelSelector"] = label_selector
         url = self._host + res.path(namespace) + "?" + urllib.parse.urlencode(query)
-        response = self._pool.request(
-            "GET",
-            url,
-            headers=self._headers(None),
-            preload_content=False,
-            timeout=urllib3.Timeout(connect=10.0, read=timeout_seconds + 30),
-            retries=False,
-        )
+        with _reaching(f"watch {res.plural}"):
+            response = self._pool.request(
+                "GET",
+                url,
+                headers=self._headers(None),
+                preload_content=False,
+                timeout=urllib3.Timeout(connect=10.0, read=timeout_seconds + 30),
+                retries=False,
+            )
         if on_open is not None:
             on_open(lambda: _shutdown(response))
         try:
             if response.status >= 400:
-                body = json.loads(response.read() or b"{}")
-                raise errors.api_error(response.status, body, f"watch {res.plural}")
+                raise _error(response, response.read(), f"watch {res.plural}")
             buffer = b""
             for chunk in _chunks(response):
                 buffer += chunk
@@ -337,11 +377,50 @@ class Kube:
         return result
 
     def create(self, obj: Obj) -> Obj:
+        """Create ``obj``; ``AlreadyExists`` if its name is taken (the one atomic claim of a name)."""
         res = self.resource(obj["apiVersion"], obj["kind"])
         result: Obj = self.request(
             "POST", res.path(obj["metadata"].get("namespace")), obj, query={"fieldManager": FIELD_MANAGER}
         )
         return result
+
+    def claim_fields(self, res: Resource, created: Obj) -> Obj:
+        """Make the fields ``FIELD_MANAGER`` wrote by creating ``created`` its *applied* fields.
+
+        A create records its fields under an ``Update`` entry of the manager; a later
+        server-side apply by the same manager owns them a second time, under ``Apply``,
+        and a field that apply leaves out stays, still owned by the create.  Turning the
+        create's entry into the ``Apply`` one (what client-go's csaupgrade does) makes the
+        object as if it had been applied from the start.  The patch pins the entry with
+        ``test`` operations, so a managedFields list that changed meanwhile refuses it
+        rather than being overwritten; it is then read again and tried once more.
+        """
+        meta = created["metadata"]
+        for _ in range(2):
+            entries = created["metadata"].get("managedFields") or []
+            found = [
+                i
+                for i, entry in enumerate(entries)
+                if entry.get("manager") == FIELD_MANAGER
+                and entry.get("operation") == "Update"
+                and not entry.get("subresource")
+            ]
+            if not found:
+                return created
+            path = f"/metadata/managedFields/{found[0]}"
+            ops = [
+                {"op": "test", "path": f"{path}/manager", "value": FIELD_MANAGER},
+                {"op": "test", "path": f"{path}/operation", "value": "Update"},
+                {"op": "replace", "path": f"{path}/operation", "value": "Apply"},
+            ]
+            try:
+                return self.patch_json(res, meta["name"], meta.get("namespace"), ops)
+            except errors.Invalid:
+                fresh = self.get(res, meta["name"], meta.get("namespace"))
+                if fresh is None:
+                    return created
+                created = fresh
+        return created
 
     def patch_json(self, res: Resource, name: str, namespace: str | None, ops: Sequence[Obj]) -> Obj:
         """Apply a JSON patch (RFC 6902) to an object; a failed ``test`` op is a 422."""
@@ -354,14 +433,14 @@ class Kube:
         )
         return result
 
-    def patch_status(self, res: Resource, name: str, namespace: str | None, status: Obj) -> Obj:
-        """Replace ``.status`` through the status subresource in one merge patch."""
+    def patch_status(self, res: Resource, name: str, namespace: str | None, ops: Sequence[Obj]) -> Obj:
+        """Apply a JSON patch (RFC 6902) through the status subresource; see ``patch_json``."""
         result: Obj = self.request(
             "PATCH",
             res.path(namespace, name, "status"),
-            {"status": status},
+            list(ops),
             query={"fieldManager": FIELD_MANAGER},
-            content_type="application/merge-patch+json",
+            content_type="application/json-patch+json",
         )
         return result
 

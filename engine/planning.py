@@ -118,7 +118,8 @@ def drift(observed: Obj, desired: Obj) -> list[str]:
 @dataclass(frozen=True)
 class Apply:
     obj: Obj  # what to send, hash annotation included
-    create: bool  # not seen in the cache: may need a conflict check first
+    create: bool  # not seen in the cache: created, so that a name held by another is not taken
+    current: Obj | None = None  # the cached child it updates
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ class Plan:
     applies: tuple[Apply, ...] = ()
     prunes: tuple[Prune, ...] = ()
     unchanged: tuple[Ref, ...] = ()
-    conflicts: tuple[str, ...] = ()
+    conflicts: tuple[tuple[Ref, str], ...] = ()  # children whose name another controller holds
 
     @property
     def empty(self) -> bool:
@@ -151,7 +152,7 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str) -> Pl
     by_ref = {ref(o): o for o in observed}
     applies: list[Apply] = []
     unchanged: list[Ref] = []
-    conflicts: list[str] = []
+    conflicts: list[tuple[Ref, str]] = []
     for child in desired:
         r = ref(child)
         current = by_ref.get(r)
@@ -161,13 +162,13 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str) -> Pl
         if not controlled_by(current, parent_uid):
             owner = controller_uid(current)
             holder = "no controller" if owner is None else f"another controller (uid {owner})"
-            conflicts.append(f"{describe(r)} already exists with {holder}")
+            conflicts.append((r, f"{describe(r)} already exists with {holder}"))
             continue
         target = with_hash(child)
         if contains(current, target):
             unchanged.append(r)
         else:
-            applies.append(Apply(target, create=False))
+            applies.append(Apply(target, create=False, current=current))
     wanted = {ref(c) for c in desired}
     prunes = tuple(
         Prune(

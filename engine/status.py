@@ -28,6 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import jsonpatch
+
 from engine import conditions, expressions, health
 from engine.errors import KindError, StencilError
 
@@ -85,7 +87,7 @@ def derive_status(
     if outcome.kind_error is None and outcome.render_error is None:
         # 2. Were the children applied?  3. Are they ready?
         _mark_applied(manager, outcome)
-        _mark_children_ready(manager, outcome.desired, observed)
+        _mark_children_ready(manager, outcome.desired, observed, now)
     else:
         manager.mark_unknown(
             CHILDREN_APPLIED, "NotRendered", "nothing was applied: the templates did not render"
@@ -117,6 +119,29 @@ def derive_status(
 def status_changed(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> bool:
     """Whether writing ``new`` over ``old`` would change anything."""
     return dict(old or {}) != dict(new)
+
+
+def status_patch(parent: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """The JSON patch (RFC 6902) that turns the parent's status into ``new``; None if equal.
+
+    A JSON patch, not a merge patch or an apply, because it says exactly what changes
+    against what was read: a key the derivation dropped is removed (a merge patch
+    cannot remove what it does not name), and fields other writers put there are
+    kept, since ``new`` was derived from the status that holds them.
+
+    The first operation sets the resourceVersion the status was read at: the server
+    then refuses the write with 409 Conflict if the parent changed since (optimistic
+    concurrency, as for an update), instead of undoing someone else's change.  (A
+    ``test`` operation would refuse it too, but with a bare 422 that cannot be told
+    from a malformed patch.)
+    """
+    old = parent.get("status")
+    if status_changed(old if isinstance(old, Mapping) else None, new):
+        before = {"status": dict(old)} if isinstance(old, Mapping) else {}
+        ops: list[dict[str, Any]] = jsonpatch.make_patch(before, {"status": dict(new)}).patch
+        version = (parent.get("metadata") or {}).get("resourceVersion")
+        return [{"op": "replace", "path": "/metadata/resourceVersion", "value": version}, *ops]
+    return None
 
 
 def _usable(rules: Sequence[ConditionRule]) -> list[ConditionRule]:
@@ -159,6 +184,7 @@ def _mark_children_ready(
     manager: conditions.ConditionManager,
     desired: Sequence[tuple[str, str, str]],
     observed: Sequence[Mapping[str, Any]],
+    now: str,
 ) -> None:
     by_identity = {
         _identity(str(o.get("apiVersion", "")), str(o.get("kind", "")), _name(o)): o for o in observed
@@ -170,7 +196,7 @@ def _mark_children_ready(
         if obj is None:
             blocking.append(f"{kind} {name}: not created yet")
             continue
-        verdict = health.assess(obj)
+        verdict = health.assess(obj, now=now)
         if not verdict.current:
             failed = failed or verdict.status == health.FAILED
             blocking.append(f"{kind} {name}: {verdict.message}")

@@ -5,6 +5,16 @@ applied, when status is written, that nothing is pruned after a failed apply)
 checked in milliseconds.  It proves nothing about the API server itself (server-side
 apply, managed fields, garbage collection): the integration tier does that against
 a real one.  Every write is recorded in ``calls``.
+
+Where the controller's correctness depends on a server behaviour, the fake has it
+the way the API server does, so it cannot hide a bug: integer resourceVersions that
+grow with every write; watches that replay every change after the version they
+start from, in order; a create refused with AlreadyExists; JSON patches applied by
+the RFC 6902 library the server's semantics follow, a failed ``test`` refusing the
+whole patch with the server's bare 422 and a resourceVersion the patch sets taken as
+a precondition (409); a status write that changes only ``.status``.
+``before_response`` lets a test run something between a write and its answer (a
+watch event arriving before the write's response).
 """
 
 from __future__ import annotations
@@ -12,9 +22,12 @@ from __future__ import annotations
 import copy
 import itertools
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
+
+import jsonpatch
 
 from engine import errors
 from engine.kube import Resource
@@ -23,6 +36,7 @@ Obj = dict[str, Any]
 
 RESOURCES = {
     ("tests.stencil.dev/v1", "Widget"): Resource("tests.stencil.dev", "v1", "Widget", "widgets", True),
+    ("tests.stencil.dev/v1", "Gadget"): Resource("tests.stencil.dev", "v1", "Gadget", "gadgets", True),
     ("v1", "ConfigMap"): Resource("", "v1", "ConfigMap", "configmaps", True),
     ("v1", "Secret"): Resource("", "v1", "Secret", "secrets", True),
 }
@@ -33,20 +47,57 @@ class FakeKube:
         self.objects: dict[tuple[str, str, str, str], Obj] = {}  # apiVersion, kind, namespace, name
         self.calls: list[tuple[str, str]] = []  # (verb, "Kind namespace/name")
         self.events: list[Obj] = []
-        self.fail_apply: dict[str, errors.ApiError] = {}  # child name -> error its apply raises
+        self.fail_apply: dict[str, errors.ApiError] = {}  # child name -> error its create or apply raises
+        # Called with (verb, object written) after a write is stored and before it is answered.
+        self.before_response: Callable[[str, Obj], None] | None = None
+        # Lists of these resources (by plural) wait until the event is set: a server that hangs.
+        self.hang_lists: dict[str, threading.Event] = {}
+        # Watches deliver events only while this is set: clear it to hold them back (a slow watch).
+        self.delivering = threading.Event()
+        self.delivering.set()
         self._versions = itertools.count(100)
-        self._lock = threading.Lock()
+        self._log: list[tuple[int, str, Obj]] = []  # (resourceVersion, event type, object)
+        self._changed = threading.Condition()
 
     # -- helpers for tests ------------------------------------------------------
 
     def add(self, obj: Obj) -> Obj:
+        """Store ``obj`` as created or updated now, with a new resourceVersion, and tell watchers."""
         obj = copy.deepcopy(obj)
         meta = obj.setdefault("metadata", {})
         meta.setdefault("uid", str(uuid.uuid4()))
-        meta["resourceVersion"] = str(next(self._versions))
         meta.setdefault("generation", 1)
-        self.objects[self._key(obj)] = obj
+        with self._changed:
+            existed = self._key(obj) in self.objects
+            version = next(self._versions)
+            meta["resourceVersion"] = str(version)
+            self.objects[self._key(obj)] = obj
+            self._log.append((version, "MODIFIED" if existed else "ADDED", copy.deepcopy(obj)))
+            self._changed.notify_all()
         return copy.deepcopy(obj)
+
+    def update_spec(self, api_version: str, kind: str, namespace: str, name: str, **spec: Any) -> Obj:
+        """A user's edit of an object's spec: a new generation."""
+        current = copy.deepcopy(self.objects[(api_version, kind, namespace, name)])
+        current["spec"] = {**current.get("spec", {}), **spec}
+        current["metadata"]["generation"] = current["metadata"].get("generation", 1) + 1
+        return self.add(current)
+
+    def remove(self, api_version: str, kind: str, namespace: str, name: str) -> bool:
+        with self._changed:
+            gone = self.objects.pop((api_version, kind, namespace, name), None)
+            if gone is None:
+                return False
+            version = next(self._versions)
+            gone["metadata"]["resourceVersion"] = str(version)
+            self._log.append((version, "DELETED", gone))
+            self._changed.notify_all()
+        return True
+
+    def _answer(self, verb: str, written: Obj) -> Obj:
+        if self.before_response is not None:
+            self.before_response(verb, copy.deepcopy(written))
+        return written
 
     def writes(self) -> list[tuple[str, str]]:
         return [call for call in self.calls if call[0] != "GET"]
@@ -83,19 +134,16 @@ class FakeKube:
     def list(
         self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
     ) -> tuple[list[Obj], str]:
-        wanted = dict(
-            part.split("=", 1) if "=" in part else (part, None)
-            for part in (label_selector or "").split(",")
-            if part
-        )
-        items = []
-        for (api_version, kind, ns, _), obj in self.objects.items():
-            if (api_version, kind) != (res.api_version, res.kind) or (namespace and ns != namespace):
-                continue
-            labels = obj["metadata"].get("labels") or {}
-            if all(k in labels and (v is None or labels[k] == v) for k, v in wanted.items()):
-                items.append(copy.deepcopy(obj))
-        return items, str(next(self._versions))
+        hang = self.hang_lists.get(res.plural)
+        if hang is not None:
+            hang.wait()
+        with self._changed:
+            items = [
+                copy.deepcopy(obj)
+                for obj in self.objects.values()
+                if _selected(obj, res, namespace, label_selector)
+            ]
+            return items, str(self._log[-1][0] if self._log else 99)
 
     def watch(
         self,
@@ -106,11 +154,49 @@ class FakeKube:
         timeout_seconds: int = 300,
         on_open: Callable[[Callable[[], None]], None] | None = None,
     ) -> Iterator[tuple[str, Obj]]:
+        """Every change after ``resource_version``, in order, until closed or ``timeout_seconds``."""
         closed = threading.Event()
+
+        def close() -> None:
+            closed.set()
+            with self._changed:
+                self._changed.notify_all()
+
         if on_open is not None:
-            on_open(closed.set)
-        closed.wait(1.0)  # a quiet server: no events, the watch ends after a while
-        return iter(())
+            on_open(close)
+        since = int(resource_version)
+        deadline = time.monotonic() + timeout_seconds
+        while not closed.is_set() and time.monotonic() < deadline:
+            with self._changed:
+                pending = [(v, t, o) for v, t, o in self._log if v > since]
+                if not pending:
+                    self._changed.wait(min(deadline - time.monotonic(), 1.0))
+                    continue
+            while not self.delivering.wait(0.05):
+                if closed.is_set():
+                    return
+            for version, type_, obj in pending:
+                since = version
+                if _selected(obj, res, namespace, label_selector):
+                    yield type_, copy.deepcopy(obj)
+
+    def create(self, obj: Obj) -> Obj:
+        meta = obj["metadata"]
+        self.calls.append(("CREATE", self._describe(obj["kind"], meta.get("namespace"), meta["name"])))
+        if meta["name"] in self.fail_apply:
+            raise self.fail_apply[meta["name"]]
+        if self._key(obj) in self.objects:
+            body = {"reason": "AlreadyExists", "message": f"{obj['kind']} \"{meta['name']}\" already exists"}
+            raise errors.api_error(409, body, "create")
+        fresh = copy.deepcopy(obj)
+        fresh["metadata"].pop("uid", None)
+        return self._answer("CREATE", self.add(fresh))
+
+    def claim_fields(self, res: Resource, created: Obj) -> Obj:
+        """As the server: the create's fields become applied ones, a write of managedFields only."""
+        meta = created["metadata"]
+        self.calls.append(("PATCH", self._describe(res.kind, meta.get("namespace"), meta["name"])))
+        return self._answer("PATCH", self.add(self._current(res, meta["name"], meta.get("namespace"))))
 
     def apply(
         self, obj: Obj, *, force: bool = True, subresource: str | None = None, dry_run: bool = False
@@ -120,22 +206,44 @@ class FakeKube:
         if meta["name"] in self.fail_apply:
             raise self.fail_apply[meta["name"]]
         current = self.objects.get(self._key(obj))
+        if current is not None and meta.get("uid") not in (None, current["metadata"]["uid"]):
+            message = f"Precondition failed: UID in precondition: {meta['uid']}"
+            raise errors.api_error(409, {"reason": "Conflict", "message": message}, "apply")
         merged = {**(current or {}), **copy.deepcopy(obj)}
         merged["metadata"] = {**(current or {}).get("metadata", {}), **copy.deepcopy(meta)}
-        return self.add(merged)
+        return self._answer("APPLY", self.add(merged))
 
-    def patch_status(self, res: Resource, name: str, namespace: str | None, status: Obj) -> Obj:
+    def patch_status(self, res: Resource, name: str, namespace: str | None, ops: list[Obj]) -> Obj:
         self.calls.append(("STATUS", self._describe(res.kind, namespace, name)))
-        current = self.objects[(res.api_version, res.kind, namespace or "", name)]
-        return self.add({**current, "status": copy.deepcopy(status)})
+        current = self._current(res, name, namespace)
+        patched = self._patched(current, ops)
+        return self._answer("STATUS", self.add({**current, "status": patched.get("status")}))
 
     def patch_json(self, res: Resource, name: str, namespace: str | None, ops: list[Obj]) -> Obj:
         self.calls.append(("PATCH", self._describe(res.kind, namespace, name)))
-        current = copy.deepcopy(self.objects[(res.api_version, res.kind, namespace or "", name)])
-        for op in ops:
-            if op["op"] == "add" and op["path"] == "/metadata/finalizers":
-                current["metadata"]["finalizers"] = op["value"]
-        return self.add(current)
+        current = self._current(res, name, namespace)
+        return self._answer("PATCH", self.add(self._patched(current, ops)))
+
+    def _current(self, res: Resource, name: str, namespace: str | None) -> Obj:
+        found = self.objects.get((res.api_version, res.kind, namespace or "", name))
+        if found is None:
+            raise errors.api_error(404, {"reason": "NotFound", "message": f"{name} not found"}, "patch")
+        return copy.deepcopy(found)
+
+    @staticmethod
+    def _patched(current: Obj, ops: list[Obj]) -> Obj:
+        """``ops`` applied to ``current`` as the server does: a failed ``test`` refuses the whole
+        patch (a bare 422), and a resourceVersion the patch sets is a precondition (409)."""
+        try:
+            patched: Obj = jsonpatch.apply_patch(current, ops)
+        except jsonpatch.JsonPatchTestFailed as exc:
+            message = "the server rejected our request due to an error in our request"
+            body = {"reason": "Invalid", "message": message}
+            raise errors.api_error(422, body, "patch") from exc
+        if patched["metadata"].get("resourceVersion") != current["metadata"]["resourceVersion"]:
+            message = "Operation cannot be fulfilled: the object has been modified"
+            raise errors.api_error(409, {"reason": "Conflict", "message": message}, "patch")
+        return patched
 
     def delete(
         self,
@@ -147,7 +255,7 @@ class FakeKube:
         propagation: str = "Background",
     ) -> bool:
         self.calls.append(("DELETE", self._describe(res.kind, namespace, name)))
-        return self.objects.pop((res.api_version, res.kind, namespace or "", name), None) is not None
+        return self.remove(res.api_version, res.kind, namespace or "", name)
 
     def request(self, method: str, path: str, body: Any = None, **kw: Any) -> Any:
         if method == "POST" and path.endswith("/events"):
@@ -155,3 +263,17 @@ class FakeKube:
             self.events.append(body)
             return body
         raise AssertionError(f"the fake does not serve {method} {path}")
+
+
+def _selected(obj: Obj, res: Resource, namespace: str | None, label_selector: str | None) -> bool:
+    if (obj["apiVersion"], obj["kind"]) != (res.api_version, res.kind):
+        return False
+    if namespace and obj["metadata"].get("namespace") != namespace:
+        return False
+    wanted = dict(
+        part.split("=", 1) if "=" in part else (part, None)
+        for part in (label_selector or "").split(",")
+        if part
+    )
+    labels = obj["metadata"].get("labels") or {}
+    return all(k in labels and (v is None or labels[k] == v) for k, v in wanted.items())

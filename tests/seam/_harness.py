@@ -15,9 +15,11 @@ NAMESPACE = "ns"
 
 
 @contextlib.contextmanager
-def engine_for(fake: FakeKube, tmp_path: Path, template: str) -> Iterator[controller.KindController]:
+def engine_for(
+    fake: FakeKube, tmp_path: Path, template: str, kind_yaml_extra: str = ""
+) -> Iterator[controller.KindController]:
     """The Widget kind's controller, caches synced, stopped on the way out."""
-    templates = write_kind(tmp_path / "templates", {"children.yaml": template})
+    templates = write_kind(tmp_path / "templates", {"children.yaml": template}, kind_yaml_extra)
     engine = controller.Engine(fake, templates, controller.Options(run_workers=False))  # type: ignore[arg-type]
     try:
         engine.load()

@@ -1,8 +1,12 @@
 """A template error is terminal: the parent says where, one Warning event is sent, nothing is
-applied, and the reconcile does not raise (retrying cannot help until the input changes)."""
+applied, and the key is not retried with backoff (retrying cannot help until the input
+changes, and a change enqueues the parent anyway)."""
 
 from pathlib import Path
 
+import pytest
+
+from engine import errors
 from tests.seam._fake import FakeKube
 from tests.seam._harness import conditions, engine_for, parent
 
@@ -20,8 +24,9 @@ def test_render_error_sets_the_condition_and_sends_one_event(tmp_path: Path) -> 
     fake = FakeKube()
     parent(fake)
     with engine_for(fake, tmp_path, TEMPLATE) as controller:
-        controller.reconcile("ns/w")
-        controller.reconcile("ns/w")
+        with pytest.raises(errors.RenderError):
+            controller.reconcile("ns/w")
+        controller.process("ns/w")
 
         rendered = conditions(fake)["TemplatesRendered"]
         assert (rendered["status"], rendered["reason"]) == ("False", "RenderFailed")
@@ -29,3 +34,4 @@ def test_render_error_sets_the_condition_and_sends_one_event(tmp_path: Path) -> 
         assert [c for c in fake.calls if c[0] == "APPLY"] == []
         assert [e["reason"] for e in fake.events] == ["RenderFailed"]
         assert [c for c in fake.calls if c[0] == "STATUS"] == [("STATUS", "Widget ns/w")]
+        assert controller.queue.num_requeues("ns/w") == 0

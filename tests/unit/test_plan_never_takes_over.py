@@ -9,7 +9,12 @@ def test_plan_reports_a_conflict_for_a_child_controlled_by_another_parent() -> N
     result = planning.plan([desired], [foreign], PARENT_UID)
 
     assert result.applies == ()
-    assert result.conflicts == ("ConfigMap ns/a already exists with another controller (uid another-uid)",)
+    assert result.conflicts == (
+        (
+            ("v1", "ConfigMap", "ns", "a"),
+            "ConfigMap ns/a already exists with another controller (uid another-uid)",
+        ),
+    )
 
 
 def test_plan_reports_a_conflict_for_an_uncontrolled_object() -> None:
@@ -17,5 +22,5 @@ def test_plan_reports_a_conflict_for_an_uncontrolled_object() -> None:
     foreign = as_observed(configmap("a", {"k": "theirs"}, owner=None))
 
     assert planning.plan([desired], [foreign], PARENT_UID).conflicts == (
-        "ConfigMap ns/a already exists with no controller",
+        (("v1", "ConfigMap", "ns", "a"), "ConfigMap ns/a already exists with no controller"),
     )

@@ -1,0 +1,74 @@
+"""A child kind whose listing hangs holds up only the parents that render it.
+
+The Widget kind renders a Secret and the Gadget kind a ConfigMap; the fake server never
+answers the list of Secrets.  Gadgets must converge regardless: no worker of one kind
+waits on another kind's network, and the Widget is reconciled as soon as its cache fills.
+"""
+
+import threading
+from pathlib import Path
+
+from engine import controller
+from engine.testing import wait_until
+from tests.integration._widgets import write_kind
+from tests.seam._fake import FakeKube
+from tests.seam._harness import NAMESPACE
+
+SECRET = """\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ name }}-s
+stringData:
+  value: v
+"""
+
+CONFIGMAP = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ name }}-c
+data:
+  value: v
+"""
+
+GADGET_KIND = """\
+apiVersion: stencil.dev/v1alpha1
+kind: StencilKind
+parent:
+  apiVersion: tests.stencil.dev/v1
+  kind: Gadget
+"""
+
+
+def ready(fake: FakeKube, kind: str, name: str) -> bool:
+    obj = fake.objects.get(("tests.stencil.dev/v1", kind, NAMESPACE, name), {})
+    found = obj.get("status", {}).get("conditions", [])
+    return any(c["type"] == "Ready" and c["status"] == "True" for c in found)
+
+
+def test_gadgets_converge_while_the_list_of_secrets_hangs(tmp_path: Path) -> None:
+    fake = FakeKube()
+    answer = fake.hang_lists["secrets"] = threading.Event()
+    templates = write_kind(tmp_path / "templates", {"secret.yaml": SECRET})
+    gadget = templates / "gadget"
+    gadget.mkdir()
+    (gadget / "kind.yaml").write_text(GADGET_KIND)
+    (gadget / "configmap.yaml").write_text(CONFIGMAP)
+    for kind in ("Widget", "Gadget"):
+        meta = {"name": "p", "namespace": NAMESPACE}
+        fake.add({"apiVersion": "tests.stencil.dev/v1", "kind": kind, "metadata": meta})
+    options = controller.Options(workers=1, reload_interval=0.1)
+    engine = controller.Engine(fake, templates, options)  # type: ignore[arg-type]
+    engine.start()
+    try:
+        wait_until(lambda: ready(fake, "Gadget", "p"), timeout=10, what="the Gadget Ready")
+        assert ("v1", "Secret", NAMESPACE, "p-s") not in fake.objects
+        assert not ready(fake, "Widget", "p")
+
+        answer.set()
+
+        wait_until(lambda: ready(fake, "Widget", "p"), timeout=10, what="the Widget Ready once Secrets list")
+    finally:
+        answer.set()
+        engine.stop(grace=1)
