@@ -403,13 +403,19 @@ class Informer:
 
     def _run(self) -> None:
         delay = _INITIAL_BACKOFF
+        failing = False  # said once when the server stops answering, once when it is back
         while not self._stopped.is_set():
             step = "list"
+            pause: float | None = None  # the server's own pace, instead of the growing backoff
             try:
                 if self._resource_version is None:
                     self._relist()
                 step = "watch"
-                if self._watch():
+                opened = self._watch()
+                if failing:
+                    log.info("%s: the API server answers again", self._describe())
+                    failing = False
+                if opened:
                     delay = _INITIAL_BACKOFF
                     continue
                 log.debug("%s: watch ended at once without events", self._describe())
@@ -425,13 +431,24 @@ class Informer:
                     self._resource_version = None
                     continue
                 log.warning("%s: list expired while paging (%s)", self._describe(), error)
+            except errors.StencilError as error:
+                if self._stopped.is_set():
+                    break
+                # Down, restarting or throttled (unreachable, 5xx, 429 with Retry-After): try
+                # again at that pace, not a backoff grown through the outage, so the cache is
+                # back within seconds of the server, however long it was away.
+                pause = error.retry_after
+                if not failing or pause is None:
+                    log.warning("%s: %s failed: %s", self._describe(), step, error)
+                failing = True
             except Exception:
                 if self._stopped.is_set():
                     break
                 log.warning("%s: %s failed; retrying in %.1fs", self._describe(), step, delay, exc_info=True)
-            if self._stopped.wait(delay * random.uniform(1.0, 1.2)):
+            if self._stopped.wait((pause if pause is not None else delay) * random.uniform(1.0, 1.2)):
                 break
-            delay = min(delay * 2, _MAX_BACKOFF)
+            if pause is None:
+                delay = min(delay * 2, _MAX_BACKOFF)
 
     def _relist(self) -> None:
         """List everything, make the store exactly that, and deliver the differences.
