@@ -21,6 +21,12 @@ swept by the next start.
 The kubeconfig the caller asks for is written only once the API server
 answers ``/readyz`` (and, with nodes, every Node is Ready), so a script can
 wait for the file to appear; it is removed again on stop.
+
+For fault injection, ``apiserver_args`` adds kube-apiserver flags (tight
+in-flight limits, say, to provoke 429s), and ``stop_apiserver()`` and
+``start_apiserver()`` take the API server away and bring it back on the same
+port, with the same certificates and etcd, while everything else keeps
+running: the outage a client must survive without losing what it knew.
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -95,6 +101,9 @@ class LocalCluster:
     ``start()``, ``kubeconfig`` names an admin kubeconfig (certificate in
     ``system:masters``) and ``server`` is the API server's URL.
 
+    ``apiserver_args`` are appended to the built-in kube-apiserver flags, so
+    for a flag given twice the caller's value wins (the last one counts).
+
     The kill-on-parent-death signal is tied to the thread that starts the
     cluster: start it from a thread that lives as long as the cluster does
     (the main thread, in practice).
@@ -108,15 +117,22 @@ class LocalCluster:
         kubeconfig: str | os.PathLike[str] | None = None,
         startup_timeout: float = 180.0,
         binary_paths: Mapping[str, Path] | None = None,
+        apiserver_args: Sequence[str] = (),
     ) -> None:
         if nodes < 0:
             raise ValueError("nodes must be 0 or more")
+        if isinstance(apiserver_args, str):  # a str is a Sequence[str] too: one flag per letter
+            raise TypeError("apiserver_args is a list of flags, not one string")
         self.nodes = nodes
         # Scheduling pods onto nodes needs the controllers that create them.
         self.controllers = nodes > 0 if controllers is None else controllers or nodes > 0
         self._requested_kubeconfig = Path(kubeconfig) if kubeconfig is not None else None
         self._startup_timeout = startup_timeout
         self._binary_paths = dict(binary_paths or {})
+        self._apiserver_args = tuple(apiserver_args)
+        self._apiserver_argv: list[str] = []  # as first launched, so a restart runs the same server
+        self._apiserver_stopped = False
+        # Replaced, never mutated, so check() in another thread sees a whole list.
         self._components: list[_Component] = []
         self._state: Path | None = None
         self._files: pki.Files | None = None
@@ -167,8 +183,61 @@ class LocalCluster:
         return self
 
     def check(self) -> None:
-        """Raise ``ClusterError``, quoting its log, if a component has exited."""
+        """Raise ``ClusterError``, quoting its log, if a component has exited.
+
+        An API server stopped by ``stop_apiserver()`` is not a component that
+        exited: it is meant to be away, and is not reported.
+        """
         self._check_alive("running")
+
+    def stop_apiserver(self, *, graceful: bool = True) -> None:
+        """Stop kube-apiserver alone; etcd and the other components keep running.
+
+        Clients then see connections refused, as in a control-plane upgrade or
+        crash, until ``start_apiserver()``.  ``graceful`` sends SIGTERM, so the
+        server drains and ends its responses; ``graceful=False`` sends SIGKILL,
+        as the OOM killer would, so open watches break off mid-stream.  Takes
+        about a second, a tenth without grace, recorded as
+        ``timings["kube-apiserver stop"]``.  Does nothing if the server is
+        already stopped.
+        """
+        self._require_running("stop the API server")
+        component = next((c for c in self._components if c.name == "kube-apiserver"), None)
+        if component is None:
+            return
+        step = time.monotonic()
+        # Out of the list before it dies, so a check() in another thread never sees it dead.
+        self._components = [c for c in self._components if c is not component]
+        self._apiserver_stopped = True
+        if not graceful:
+            _signal_group(component.process.pid, signal.SIGKILL)
+        survivors = _terminate([component.process])
+        component.log_file.close()
+        self._mark("kube-apiserver stop", step)
+        if survivors:
+            raise ClusterError(f"processes of kube-apiserver survived SIGKILL: {survivors}")
+
+    def start_apiserver(self) -> None:
+        """Start the API server ``stop_apiserver()`` stopped, and wait for ``/readyz``.
+
+        It is the same server: same flags, port, certificates and etcd, so every
+        object, resourceVersion and kubeconfig stays valid.  Its log goes on in
+        the same file, after a marker line.  Takes as long as the first start,
+        about 3 s, recorded as ``timings["kube-apiserver restart"]``.  Raises
+        ``StartError`` if it (or another component, meanwhile) exits or is not
+        ready in time; teardown still stops whatever runs.  Does nothing if the
+        server is running.
+        """
+        self._require_running("start the API server")
+        if not self._apiserver_stopped:
+            return
+        step = time.monotonic()
+        self._launch("kube-apiserver", self._apiserver_argv, again=True)
+        self._apiserver_stopped = False
+        # The port was ours a moment ago; should something else have bound it
+        # since, the server exits at once and _wait quotes its log.
+        self._wait("kube-apiserver", lambda: self._api_ok("/readyz"))
+        self._mark("kube-apiserver restart", step)
 
     def wait(self, poll: float = 0.5) -> None:
         """Block while every component runs; raise ``ClusterError`` when one exits."""
@@ -191,12 +260,17 @@ class LocalCluster:
         if survivors:
             raise ClusterError(f"processes of the local cluster survived SIGKILL: {survivors}")
 
+    def _require_running(self, doing: str) -> None:
+        if self._state is None:
+            raise RuntimeError(f"cannot {doing}: the local cluster is not running")
+
     def _teardown(self) -> list[int]:
         atexit.unregister(self.stop)
         survivors = _terminate([c.process for c in reversed(self._components)])
         for component in self._components:
             component.log_file.close()
         self._components = []
+        self._apiserver_stopped = False
         if self._requested_kubeconfig is not None and self._written_kubeconfig is not None:
             with contextlib.suppress(OSError):
                 # Only our own file: a newer cluster may have taken the path since.
@@ -245,7 +319,7 @@ class LocalCluster:
         self._mark("etcd", step)
 
         step = time.monotonic()
-        self._launch("kube-apiserver", [
+        self._apiserver_argv = [
             str(paths["kube-apiserver"]),
             f"--etcd-servers=http://127.0.0.1:{etcd_client}",
             "--bind-address=127.0.0.1",
@@ -265,7 +339,12 @@ class LocalCluster:
             # `kubernetes` Service, which Endpoints validation rejects, every 10s.
             "--endpoint-reconciler-type=none",
             "--profiling=false",
-        ])
+            # Without it, SIGTERM waits 60 s for the controllers' open watches
+            # to end before the server exits; with it, about a second.
+            "--shutdown-watch-termination-grace-period=2s",
+            *self._apiserver_args,
+        ]
+        self._launch("kube-apiserver", self._apiserver_argv)
         self._wait("kube-apiserver", lambda: self._api_ok("/readyz"))
         self._mark("kube-apiserver", step)
 
@@ -322,10 +401,14 @@ class LocalCluster:
     def _mark(self, what: str, since: float) -> None:
         self.timings[what] = time.monotonic() - since
 
-    def _launch(self, name: str, argv: list[str]) -> None:
+    def _launch(self, name: str, argv: list[str], *, again: bool = False) -> None:
+        """Start a component; ``again`` appends to its log, so the first run's stays readable."""
         assert self._state is not None
         log_path = self._state / f"{name}.log"
-        log_file = log_path.open("wb")
+        log_file = log_path.open("ab" if again else "wb")
+        if again:
+            log_file.write(f"--- stencil: {name} started again\n".encode())
+            log_file.flush()
         process = subprocess.Popen(
             argv,
             stdin=subprocess.DEVNULL,
@@ -335,7 +418,11 @@ class LocalCluster:
             start_new_session=True,
             preexec_fn=_die_with_parent(os.getpid()),
         )
-        self._components.append(_Component(name, process, log_path, log_file))
+        # Kept in start-up order, so teardown (which goes in reverse) still stops
+        # a restarted API server after its clients and before etcd.
+        order = self.needed_binaries()
+        self._components = sorted([*self._components, _Component(name, process, log_path, log_file)],
+                                  key=lambda c: order.index(c.name))
         log.debug("started %s (pid %d): %s", name, process.pid, " ".join(argv))
 
     def _wait(self, what: str, ready: Callable[[], bool]) -> None:
