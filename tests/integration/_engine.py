@@ -20,7 +20,7 @@ def running_engine(
     kube: Kube, templates: Path, namespace: str | None, **options: Any
 ) -> Iterator[controller.Engine]:
     namespaces = (namespace,) if namespace else ()
-    opts = controller.Options(namespaces=namespaces, workers=2, reload_interval=0.3, **options)
+    opts = controller.Options(**{"namespaces": namespaces, "workers": 2, "reload_interval": 0.3, **options})
     engine = controller.Engine(kube, templates, opts)
     engine.start()
     try:
