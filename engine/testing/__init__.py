@@ -6,7 +6,10 @@ point, so installing the package is enough to get the ``local_cluster``,
 test against a live cluster waits for something a controller does
 asynchronously, and a fixed ``sleep`` is either flaky or slow.
 ``write_requests`` reads the API server's own count of write requests, the
-one witness of "no writes" that does not depend on the engine's honesty.
+one witness of "no writes" that does not depend on the engine's honesty;
+``dispatched_requests`` counts every request of one FlowSchema's clients, so a
+client given a FlowSchema of its own (``service_account_token`` and
+``token_kubeconfig`` make it a ServiceAccount) is counted on its own.
 """
 
 from __future__ import annotations
@@ -15,14 +18,17 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
+
+import yaml
 
 if TYPE_CHECKING:
     from engine.kube import Kube
 
 T = TypeVar("T")
 
-__all__ = ["wait_until", "write_requests"]
+__all__ = ["dispatched_requests", "service_account_token", "token_kubeconfig", "wait_until", "write_requests"]
 
 WRITE_VERBS = frozenset({"POST", "PUT", "PATCH", "APPLY", "DELETE", "DELETECOLLECTION"})
 _SAMPLE = re.compile(r"^apiserver_request_total\{(?P<labels>[^}]*)\} (?P<value>\S+)$")
@@ -44,6 +50,43 @@ def write_requests(kube: Kube) -> Counter[str]:
             sub = f"/{labels['subresource']}" if labels.get("subresource") else ""
             counts[f"{labels['verb']} {labels.get('resource', '?')}{sub}"] += int(float(match["value"]))
     return counts
+
+
+def dispatched_requests(kube: Kube, flow_schema: str) -> int:
+    """Requests the API server has dispatched for the clients of ``flow_schema`` (priority and
+    fairness counts every request, reads and watches included, by the schema that matched it)."""
+    prefix = "apiserver_flowcontrol_dispatched_requests_total{"
+    return sum(
+        int(float(line.rsplit(" ", 1)[1]))
+        for line in kube.metrics().splitlines()
+        if line.startswith(prefix) and f'flow_schema="{flow_schema}"' in line
+    )
+
+
+def service_account_token(kube: Kube, namespace: str, name: str, seconds: int = 3600) -> str:
+    """A token of the ServiceAccount ``namespace/name`` (TokenRequest API)."""
+    request = {
+        "apiVersion": "authentication.k8s.io/v1",
+        "kind": "TokenRequest",
+        "spec": {"expirationSeconds": seconds},
+    }
+    granted = kube.request("POST", f"/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token", request)
+    return str(granted["status"]["token"])
+
+
+def token_kubeconfig(admin_kubeconfig: Path, token: str, path: Path) -> Path:
+    """A kubeconfig at ``path``: the admin kubeconfig's cluster with a bearer-token user.
+
+    The Python client cannot impersonate from a kubeconfig (it ignores ``as:``), so a
+    process that must act as a ServiceAccount is given its token instead.
+    """
+    config = yaml.load(admin_kubeconfig.read_text(), Loader=yaml.CSafeLoader)
+    context = next(c for c in config["contexts"] if c["name"] == config["current-context"])
+    context["context"]["user"] = "token"
+    config["contexts"] = [context]
+    config["users"] = [{"name": "token", "user": {"token": token}}]
+    path.write_text(yaml.dump(config, Dumper=yaml.CSafeDumper))
+    return path
 
 
 def wait_until(

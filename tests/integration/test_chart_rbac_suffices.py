@@ -18,21 +18,11 @@ import yaml
 
 from engine import errors, manifests
 from engine.kube import Kube
+from engine.testing import service_account_token, token_kubeconfig
 from tests.integration._engine import ROOT, condition_is, eventually
 from tests.integration._process import chart_installed, engine_process, helm
 
 SAMPLE = ROOT / "templates" / "deploywebservice" / "examples"
-
-
-def token_kubeconfig(admin_kubeconfig: Path, token: str, path: Path) -> Path:
-    """The admin kubeconfig's cluster with a bearer-token user in place of the admin's certificate."""
-    config = yaml.load(admin_kubeconfig.read_text(), Loader=yaml.CSafeLoader)
-    context = next(c for c in config["contexts"] if c["name"] == config["current-context"])
-    context["context"]["user"] = "engine"
-    config["contexts"] = [context]
-    config["users"] = [{"name": "engine", "user": {"token": token}}]
-    path.write_text(yaml.dump(config, Dumper=yaml.CSafeDumper))
-    return path
 
 
 def test_engine_as_the_charts_service_account_reconciles_and_is_refused_the_rest(
@@ -52,16 +42,7 @@ def test_engine_as_the_charts_service_account_reconciles_and_is_refused_the_rest
             for name in rule.get("resourceNames", [])
             if "leases" in rule["resources"]
         )
-        granted = kube.request(
-            "POST",
-            f"/api/v1/namespaces/{namespace}/serviceaccounts/{account}/token",
-            {
-                "apiVersion": "authentication.k8s.io/v1",
-                "kind": "TokenRequest",
-                "spec": {"expirationSeconds": 3600},
-            },
-        )
-        token = granted["status"]["token"]
+        token = service_account_token(kube, namespace, account)
         config = token_kubeconfig(local_cluster.kubeconfig, token, tmp_path / "sa.kubeconfig")
         as_engine = Kube.from_kubeconfig(str(config))
 

@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from engine import manifests
 from engine.kube import Kube
 from engine.localcluster import LocalCluster
-from engine.testing import wait_until
+from engine.testing import service_account_token, token_kubeconfig, wait_until
 from tests.integration._engine import ROOT, running_engine
 
 PARENTS = 300
@@ -54,16 +53,8 @@ def service_account_kube(admin: Kube, kubeconfig: Path, path: Path) -> Kube:
             "subjects": [{"kind": "ServiceAccount", "name": ACCOUNT, "namespace": NAMESPACE}],
         },
     )
-    request = {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest", "spec": {}}
-    token_path = f"/api/v1/namespaces/{NAMESPACE}/serviceaccounts/{ACCOUNT}/token"
-    granted = admin.request("POST", token_path, request)
-    config = yaml.load(kubeconfig.read_text(), Loader=yaml.CSafeLoader)
-    context = next(c for c in config["contexts"] if c["name"] == config["current-context"])
-    context["context"]["user"] = ACCOUNT
-    config["contexts"] = [context]
-    config["users"] = [{"name": ACCOUNT, "user": {"token": granted["status"]["token"]}}]
-    path.write_text(yaml.dump(config, Dumper=yaml.CSafeDumper))
-    return Kube.from_kubeconfig(str(path))
+    token = service_account_token(admin, NAMESPACE, ACCOUNT)
+    return Kube.from_kubeconfig(str(token_kubeconfig(kubeconfig, token, path)))
 
 
 def network(i: int) -> dict[str, Any]:
