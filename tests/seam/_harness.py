@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine import controller, rendering
+from engine import controller, observability, rendering
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 
@@ -16,11 +16,16 @@ NAMESPACE = "ns"
 
 @contextlib.contextmanager
 def engine_for(
-    fake: FakeKube, tmp_path: Path, template: str, kind_yaml_extra: str = ""
+    fake: FakeKube,
+    tmp_path: Path,
+    template: str,
+    kind_yaml_extra: str = "",
+    metrics: observability.Metrics | None = None,
 ) -> Iterator[controller.KindController]:
     """The Widget kind's controller, caches synced, stopped on the way out."""
     templates = write_kind(tmp_path / "templates", {"children.yaml": template}, kind_yaml_extra)
-    engine = controller.Engine(fake, templates, controller.Options(run_workers=False))  # type: ignore[arg-type]
+    options = controller.Options(run_workers=False, metrics=metrics)
+    engine = controller.Engine(fake, templates, options)  # type: ignore[arg-type]
     try:
         engine.load()
         (kind_controller,) = engine.controllers.values()

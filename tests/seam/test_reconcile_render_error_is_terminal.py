@@ -1,12 +1,12 @@
 """A template error is terminal: the parent says where, one Warning event is sent, nothing is
 applied, and the key is not retried with backoff (retrying cannot help until the input
-changes, and a change enqueues the parent anyway)."""
+changes, and a change enqueues the parent anyway); the metrics count it as terminal."""
 
 from pathlib import Path
 
 import pytest
 
-from engine import errors
+from engine import errors, observability
 from tests.seam._fake import FakeKube
 from tests.seam._harness import conditions, engine_for, parent
 
@@ -23,7 +23,8 @@ data:
 def test_render_error_sets_the_condition_and_sends_one_event(tmp_path: Path) -> None:
     fake = FakeKube()
     parent(fake)
-    with engine_for(fake, tmp_path, TEMPLATE) as controller:
+    metrics = observability.Metrics()
+    with engine_for(fake, tmp_path, TEMPLATE, metrics=metrics) as controller:
         with pytest.raises(errors.RenderError):
             controller.reconcile("ns/w")
         controller.process("ns/w")
@@ -35,3 +36,5 @@ def test_render_error_sets_the_condition_and_sends_one_event(tmp_path: Path) -> 
         assert [e["reason"] for e in fake.events] == ["RenderFailed"]
         assert [c for c in fake.calls if c[0] == "STATUS"] == [("STATUS", "Widget ns/w")]
         assert controller.queue.num_requeues("ns/w") == 0
+        terminal = metrics.value("controller_runtime_terminal_reconcile_errors_total", controller="widget")
+        assert terminal == 1
