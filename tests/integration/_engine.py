@@ -47,3 +47,34 @@ def condition_is(
         return obj if cond and cond["status"] == status else None
 
     return probe
+
+
+def idle(engine: controller.Engine) -> bool:
+    """No parent key waits in any controller's queue and none is being reconciled.
+
+    Keys scheduled for later (``requeue_after``, a retry's backoff) are not counted:
+    the queue does not say how many it holds.
+    """
+    return all(c.queue.depth == 0 and c.queue.processing() == 0 for c in list(engine.controllers.values()))
+
+
+def settled(is_idle: Callable[[], bool], witness: Callable[[], object]) -> Callable[[], bool]:
+    """A probe for ``eventually``: true once two polls in a row find ``is_idle()`` and
+    ``witness()`` unchanged between them.
+
+    ``witness`` is what would move while work is still under way: the API server's count
+    of the writes in question, the engine's own counters.  One idle poll is not enough:
+    it can fall between a write and the watch event that wakes the next reconcile.
+    """
+    last: list[object] = []
+
+    def probe() -> bool:
+        if not is_idle():
+            last.clear()
+            return False
+        seen = witness()
+        steady = last == [seen]
+        last[:] = [seen]
+        return steady
+
+    return probe

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Iterator
 
@@ -10,7 +9,7 @@ import pytest
 
 from engine import controller, manifests
 from engine.kube import Kube, Resource
-from tests.integration._engine import ROOT, condition_is, eventually
+from tests.integration._engine import ROOT, condition_is, eventually, idle, settled
 
 
 @pytest.fixture
@@ -48,7 +47,9 @@ def test_parents_outside_the_watched_namespaces_are_not_touched(
                 timeout=90,
                 what=f"Ready in {namespace}",
             )
-        time.sleep(1)
+        # The parent in `elsewhere` went in with the others: an engine that watched it too
+        # has had its event by now, and once idle has reconciled it.
+        eventually(settled(lambda: idle(engine), lambda: dict(engine.counters)), what="the engine to be idle")
         untouched = kube.get(dws, "web", elsewhere)
         assert untouched is not None and not untouched.get("status")
         assert kube.get(kube.resource("apps/v1", "Deployment"), "web-deployment", elsewhere) is None

@@ -10,7 +10,7 @@ from typing import Any
 from engine import manifests
 from engine.kube import Kube, Resource
 from engine.testing import write_requests
-from tests.integration._engine import condition_is, eventually, running_engine
+from tests.integration._engine import condition_is, eventually, idle, running_engine, settled
 from tests.integration._widgets import widget, write_kind
 
 TEMPLATE = """\
@@ -30,6 +30,9 @@ spec:
           image: {{ spec.image }}
 """
 
+# The observation window, opened once the engine has reacted to the autoscaler: for a later reaction.
+QUIET_WINDOW = 1.0
+
 
 def test_replicas_scaled_by_another_manager_stay_as_it_set_them(
     kube: Kube, namespace: str, widgets: Resource, tmp_path: Path
@@ -42,9 +45,16 @@ def test_replicas_scaled_by_another_manager_stay_as_it_set_them(
         assert found is not None
         return found
 
-    with running_engine(kube, templates, namespace):
+    def applies() -> int:
+        return write_requests(kube)["APPLY deployments"]
+
+    with running_engine(kube, templates, namespace) as engine:
         manifests.apply_all(kube, [widget("w", image="nginx:1.27")], namespace)
-        eventually(condition_is(kube, widgets, "w", namespace, "Ready", "True"), timeout=90, what="Ready")
+        parent = eventually(
+            condition_is(kube, widgets, "w", namespace, "Ready", "True"), timeout=90, what="Ready"
+        )
+        eventually(settled(lambda: idle(engine), applies), what="the engine to be idle after converging")
+        before = applies()
 
         # An autoscaler scales through the scale subresource, as the HPA controller does.
         kube.request(
@@ -54,10 +64,21 @@ def test_replicas_scaled_by_another_manager_stay_as_it_set_them(
             query={"fieldManager": "horizontal-pod-autoscaler"},
             content_type="application/merge-patch+json",
         )
-        before = write_requests(kube)["APPLY deployments"]
-        time.sleep(3)
+
+        scaled = deployment()["metadata"]["generation"]
+
+        def engine_saw_the_scale() -> bool:
+            return any(
+                child["metadata"]["name"] == "w-web" and child["metadata"]["generation"] >= scaled
+                for child in engine.children_of(parent["metadata"]["uid"])
+            )
+
+        # The scale is in the engine's cache and every reconcile it woke has run.
+        eventually(engine_saw_the_scale, what="the engine to see the scale")
+        eventually(settled(lambda: idle(engine), applies), what="the engine to be idle after the scale")
+        time.sleep(QUIET_WINDOW)  # the observation window
         assert deployment()["spec"]["replicas"] == 3
-        assert write_requests(kube)["APPLY deployments"] == before  # no fight: nothing sent at all
+        assert applies() == before  # no fight: nothing sent at all
 
         # A change the template does render is applied, and replicas stay the autoscaler's.
         manifests.apply_all(kube, [widget("w", image="nginx:1.28")], namespace)

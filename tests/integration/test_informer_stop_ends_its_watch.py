@@ -3,20 +3,34 @@ connection until the server's watch timeout."""
 
 from __future__ import annotations
 
-import time
+import sys
+import threading
 from collections.abc import Callable
+from pathlib import Path
 
 from engine.kube import Kube
 from engine.watching import Informer
 from tests.integration._engine import eventually
 
 
+def waits_on_a_read(thread: threading.Thread) -> bool:
+    """Whether ``thread`` is blocked reading a socket: the Python frame it is in is ssl's or socket's."""
+    frame = sys._current_frames().get(thread.ident or 0)
+    return frame is not None and Path(frame.f_code.co_filename).name in ("ssl.py", "socket.py")
+
+
 def test_stop_ends_the_watch_thread_promptly(kube: Kube, namespace: str) -> None:
     informer = Informer(kube, kube.resource("v1", "ConfigMap"), namespace=namespace, watch_timeout=300)
     informer.start()
     assert informer.wait_for_sync(30)
-    time.sleep(0.5)  # the watch is open and idle: nothing changes in this namespace
     threads = list(informer._threads)
+    # The watch is open (its closer is registered) and its thread waits for an event that
+    # never comes: nothing changes in this namespace.
+    eventually(
+        lambda: informer._closer is not None and waits_on_a_read(threads[0]),
+        timeout=30,
+        what="the watch thread to wait on its open watch",
+    )
 
     informer.stop()
 

@@ -20,9 +20,12 @@ from engine.kube import Kube
 from engine.testing import wait_until
 
 LEASE = "stencil-leader"
+LEASE_DURATION = 3
 RETRY = 0.25
 # The slowest a candidate can notice a change: one jittered retry period.
 POLL = RETRY * (1 + leader.JITTER_FACTOR)
+# The observation window in which the leadership of two candidates must not move.
+STEADY_WINDOW = 2 * LEASE_DURATION
 
 
 @dataclass
@@ -38,7 +41,7 @@ class Candidate:
 def candidates(kube: Kube, namespace: str) -> Iterator[Any]:
     made: list[Candidate] = []
 
-    def make(identity: str, lease_duration: float = 3, renew_deadline: float = 2) -> Candidate:
+    def make(identity: str, lease_duration: float = LEASE_DURATION, renew_deadline: float = 2) -> Candidate:
         candidate: Candidate
 
         def started() -> None:
@@ -80,6 +83,12 @@ def holder(kube: Kube, namespace: str) -> str:
     return str(lease(kube, namespace)["spec"].get("holderIdentity") or "")
 
 
+def seen_by(candidate: Candidate) -> tuple[leader.LeaseRecord | None, float]:
+    """The Lease as ``candidate`` last saw it change, and when, on its monotonic clock (0.0: never
+    read).  The elector has no public view of either; these are its private fields."""
+    return candidate.elector._observed, candidate.elector._observed_at
+
+
 def test_exactly_one_of_two_candidates_leads(candidates: Any, kube: Kube, namespace: str) -> None:
     a, b = candidates("a"), candidates("b")
     a.elector.start()
@@ -89,10 +98,10 @@ def test_exactly_one_of_two_candidates_leads(candidates: Any, kube: Kube, namesp
         lambda: next((c for c in (a, b) if c.elector.is_leader), None), timeout=15, what="a leader"
     )
     samples = []
-    deadline = time.monotonic() + 2 * 3  # two lease durations
+    deadline = time.monotonic() + STEADY_WINDOW  # the observation window, from the first leader on
     while time.monotonic() < deadline:
         samples.append((a.elector.is_leader, b.elector.is_leader, holder(kube, namespace)))
-        time.sleep(RETRY / 2)
+        time.sleep(RETRY / 2)  # sampling the observation window
 
     assert {s[:2] for s in samples} == {(first is a, first is b)}
     assert {s[2] for s in samples} == {first.elector.identity}
@@ -109,7 +118,13 @@ def test_standby_takes_over_after_lease_duration_when_leader_dies(
     wait_until(lambda: a.elector.is_leader, timeout=15, what="a leading")
     b = candidates("b")
     b.elector.start()
-    time.sleep(1)  # b has seen a renew
+    # b has read a's Lease, and seen a renewal of it more than the lower bound's slack below
+    # (RETRY + POLL) later: a b that timed the expiry from its first read instead of from the
+    # last change it saw would take over too early to pass.
+    first_read = wait_until(lambda: seen_by(b)[1], timeout=15, interval=0.05, what="b to read the Lease")
+    wait_until(
+        lambda: seen_by(b)[1] - first_read > RETRY + POLL, timeout=15, interval=0.05, what="b to see a renew"
+    )
     before = lease(kube, namespace)["spec"]
 
     a.elector.stop(release=False)  # a crash: nobody releases the lease
@@ -119,7 +134,7 @@ def test_standby_takes_over_after_lease_duration_when_leader_dies(
 
     # b waits out a full duration from the last change it saw: a's last renewal,
     # which was at most one retry period before a stopped.
-    assert 3 - RETRY - POLL <= took <= 3 + 2 * POLL + 1
+    assert LEASE_DURATION - RETRY - POLL <= took <= LEASE_DURATION + 2 * POLL + 1
     after = lease(kube, namespace)["spec"]
     assert after["holderIdentity"] == "b"
     assert after["leaseTransitions"] == before["leaseTransitions"] + 1
@@ -132,7 +147,10 @@ def test_released_lease_is_taken_over_at_once(candidates: Any, kube: Kube, names
     wait_until(lambda: a.elector.is_leader, timeout=15, what="a leading")
     b = candidates("b", lease_duration=20, renew_deadline=10)
     b.elector.start()
-    time.sleep(1)
+    # b stands by: it has read the Lease and found a holding it.
+    wait_until(
+        lambda: (seen_by(b)[0] or leader.LeaseRecord()).holder == "a", timeout=15, what="b to stand by"
+    )
 
     a.elector.stop(release=True)
     stopped_at = time.monotonic()
@@ -184,10 +202,12 @@ def test_leader_renews_the_lease_without_starting_a_new_term(
     wait_until(lambda: a.elector.is_leader, timeout=15, what="a leading")
     first = lease(kube, namespace)["spec"]
 
-    time.sleep(4 * RETRY)
-    later = lease(kube, namespace)["spec"]
+    def renewed() -> dict[str, Any] | None:
+        spec = lease(kube, namespace)["spec"]
+        return spec if spec["renewTime"] > first["renewTime"] else None
 
-    assert later["renewTime"] > first["renewTime"]
+    later = wait_until(renewed, timeout=15, interval=0.05, what="a renewal")
+
     assert (later["acquireTime"], later["leaseTransitions"]) == (
         first["acquireTime"],
         first["leaseTransitions"],

@@ -24,6 +24,11 @@ contexts:
 current-context: nowhere
 """
 
+# The observation window, opened once the engine has tried its API server and failed:
+# /readyz, asked every SAMPLE seconds, must answer 503 each time.
+NOT_READY_WINDOW = 5.0
+SAMPLE = 0.2
+
 
 def test_engine_is_live_but_not_ready_without_its_caches(tmp_path: Path) -> None:
     kubeconfig = tmp_path / "kubeconfig"
@@ -32,9 +37,14 @@ def test_engine_is_live_but_not_ready_without_its_caches(tmp_path: Path) -> None
         kubeconfig, tmp_path / "engine.log", "--templates", str(ROOT / "templates")
     ) as engine:
         eventually(lambda: engine.get("/healthz")[0] == 200, what="/healthz")
-        deadline = time.monotonic() + 5
+
+        def failed_to_load() -> bool:
+            assert engine.get("/readyz")[0] == 503
+            return "loading kinds failed" in engine.output()
+
+        eventually(failed_to_load, what="a failed load of the kinds")
+        deadline = time.monotonic() + NOT_READY_WINDOW
         while time.monotonic() < deadline:
             assert engine.get("/readyz")[0] == 503
-            time.sleep(0.2)
+            time.sleep(SAMPLE)
         assert engine.stop() == 0
-        assert "loading kinds failed" in engine.output()

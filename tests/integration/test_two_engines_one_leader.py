@@ -14,7 +14,7 @@ from typing import Any
 from engine import errors, manifests
 from engine.kube import Kube, Resource
 from engine.testing import write_requests
-from tests.integration._engine import ROOT, condition_is, eventually
+from tests.integration._engine import ROOT, condition_is, eventually, settled
 from tests.integration._process import EngineProcess, engine_process
 
 LEASE = "stencil-leader"
@@ -26,6 +26,9 @@ RETRY_PERIOD = 0.5
 TAKEOVER_MARGIN = 4.0
 NAME = "web"
 CONTROLLER = "deploywebservice"
+# The observation window, opened once the leader is idle after a change: a second write
+# of that change, by either engine, would land in it.
+QUIET_WINDOW = 1.0
 
 
 def parent(replicas: int) -> dict[str, Any]:
@@ -49,6 +52,26 @@ def reconciles(engine: EngineProcess) -> float:
     found = engine.metric("controller_runtime_reconcile_total", controller=CONTROLLER)
     assert found, "the controller's reconcile series are declared at start, leader or not"
     return sum(found)
+
+
+def idle(engine: EngineProcess) -> bool:
+    """No key waits in the engine's queue and no reconcile runs, by its own /metrics."""
+    depth = engine.metric("workqueue_depth", name=CONTROLLER)
+    running = engine.metric("controller_runtime_active_workers", controller=CONTROLLER)
+    return depth == [0.0] and running == [0.0]
+
+
+def applies(kube: Kube) -> int:
+    """Deployments server-side applied, as the API server counts them."""
+    return write_requests(kube)["APPLY deployments"]
+
+
+def wait_for_idle(kube: Kube, engine: EngineProcess) -> None:
+    """Until ``engine`` is idle and neither its reconciles nor the Deployment applies still move."""
+    eventually(
+        settled(lambda: idle(engine), lambda: (applies(kube), reconciles(engine))),
+        what="the engine to be idle",
+    )
 
 
 def leading(engine: EngineProcess) -> list[float]:
@@ -112,11 +135,13 @@ def test_one_of_two_engines_reconciles_and_the_other_takes_over_after_a_kill(
 
             # One change, one write, as the API server counts it: had the standby written
             # too, the Deployment would have been applied twice.
-            before = write_requests(kube)["APPLY deployments"]
+            wait_for_idle(kube, leader)
+            before = applies(kube)
             manifests.apply_all(kube, [parent(replicas=2)], namespace)
             eventually(lambda: replicas() == 2, what="the leader to follow spec.replicas")
-            time.sleep(1)
-            assert write_requests(kube)["APPLY deployments"] - before == 1
+            wait_for_idle(kube, leader)
+            time.sleep(QUIET_WINDOW)  # the observation window
+            assert applies(kube) - before == 1
 
             leader.kill()
             killed = time.monotonic()
