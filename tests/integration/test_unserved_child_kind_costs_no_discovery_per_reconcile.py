@@ -1,0 +1,154 @@
+"""A child kind the server does not serve yet costs no discovery request per reconcile, and is
+picked up within seconds once its CRD is installed.
+
+A parent renders a Gizmo before the Gizmo CRD exists.  While the parent is reconciled
+again and again (each reconcile proven by its status reaching the new generation), the
+engine asks the server about ``late.tests.stencil.dev/v1`` at most once per 5 s (the
+engine's discovery-miss TTL), not on every reconcile.  Once the CRD is installed, the
+next reconciles find the kind: the Gizmo is created and ``ChildrenApplied`` turns True.
+Those reconciles are still brought about by spec changes: the engine does not watch CRDs,
+and a parent that failed some fifty times in a row is otherwise retried only after its
+backoff, which by then has reached its cap of 300 s.
+
+The requests are counted on the engine's own client (a subclass of ``Kube``); the test
+talks to the server through another one, so nothing it does clears the engine's
+discovery cache.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from engine import manifests
+from engine.kube import Kube, Resource
+from engine.localcluster import LocalCluster
+from tests.integration._engine import conditions, eventually, running_engine
+from tests.integration._widgets import widget, write_kind
+
+GROUP = "late.tests.stencil.dev"
+DISCOVERY_PATH = f"/apis/{GROUP}/v1"
+MISS_TTL = 5.0  # seconds between two discoveries of a group version the server does not serve
+WINDOW = 10.0  # seconds of reconciles over which discoveries are counted
+MIN_RECONCILES = 10  # the window must hold many more reconciles than the TTL allows discoveries
+PICKUP = 15.0  # seconds from the CRD being Established to ChildrenApplied=True
+
+GIZMO_CRD: dict[str, Any] = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": f"gizmos.{GROUP}"},
+    "spec": {
+        "group": GROUP,
+        "scope": "Namespaced",
+        "names": {"plural": "gizmos", "singular": "gizmo", "kind": "Gizmo"},
+        "versions": [
+            {
+                "name": "v1",
+                "served": True,
+                "storage": True,
+                "subresources": {"status": {}},
+                "schema": {
+                    "openAPIV3Schema": {
+                        "type": "object",
+                        "properties": {
+                            "spec": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+                            "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+                        },
+                    }
+                },
+            }
+        ],
+    },
+}
+
+TEMPLATE = f"""\
+apiVersion: {GROUP}/v1
+kind: Gizmo
+metadata:
+  name: {{{{ name }}}}-gizmo
+spec:
+  value: "{{{{ spec.value }}}}"
+"""
+
+
+class CountingKube(Kube):
+    """The engine's client, noting each time it asks the server about the Gizmo group version."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.discoveries: list[float] = []  # shared with impersonating copies
+
+    def request(self, method: str, path: str, body: Any = None, **kw: Any) -> Any:
+        if method == "GET" and path == DISCOVERY_PATH:
+            self.discoveries.append(time.monotonic())
+        return super().request(method, path, body, **kw)
+
+
+def reconciled(kube: Kube, widgets: Resource, namespace: str, value: int) -> dict[str, Any]:
+    """Change the parent's spec and wait until its status reports the new generation."""
+    patched = kube.request(
+        "PATCH",
+        widgets.path(namespace, "late"),
+        {"spec": {"value": str(value)}},
+        content_type="application/merge-patch+json",
+    )
+    generation = patched["metadata"]["generation"]
+
+    def observed() -> dict[str, Any] | None:
+        obj = kube.get(widgets, "late", namespace)
+        status = (obj or {}).get("status") or {}
+        return obj if status.get("observedGeneration") == generation else None
+
+    return eventually(observed, timeout=10, what=f"generation {generation} observed")
+
+
+def established(kube: Kube, crds: Resource) -> bool:
+    crd = kube.get(crds, GIZMO_CRD["metadata"]["name"])
+    found = {c["type"]: c["status"] for c in ((crd or {}).get("status") or {}).get("conditions") or []}
+    return found.get("Established") == "True"
+
+
+def test_unserved_child_kind_costs_no_discovery_per_reconcile(
+    kube: Kube, namespace: str, widgets: Resource, local_cluster: LocalCluster, tmp_path: Path
+) -> None:
+    crds = kube.resource("apiextensions.k8s.io/v1", "CustomResourceDefinition")
+    assert kube.get(crds, GIZMO_CRD["metadata"]["name"]) is None, "the Gizmo CRD must not be installed yet"
+    templates = write_kind(tmp_path / "templates", {"gizmo.yaml": TEMPLATE})
+    engine_kube = CountingKube.from_kubeconfig(str(local_cluster.kubeconfig))
+    try:
+        with running_engine(engine_kube, templates, namespace, resync=600):
+            manifests.apply_all(kube, [widget("late", value="0")], namespace)
+            applied = eventually(
+                lambda: conditions(kube.get(widgets, "late", namespace)).get("ChildrenApplied"),
+                what="a first reconcile",
+            )
+            assert applied["status"] == "False"
+
+            # Reconcile after reconcile, for WINDOW seconds; count the discoveries meanwhile.
+            first = len(engine_kube.discoveries)
+            started = time.monotonic()
+            reconciles = 0
+            while time.monotonic() - started < WINDOW:
+                reconciles += 1
+                obj = reconciled(kube, widgets, namespace, reconciles)
+                assert conditions(obj)["ChildrenApplied"]["status"] == "False"
+            elapsed = time.monotonic() - started
+            asked = len(engine_kube.discoveries) - first
+            assert reconciles >= MIN_RECONCILES
+            assert asked <= elapsed / MISS_TTL + 1, (
+                f"{asked} discoveries of {DISCOVERY_PATH} in {elapsed:.1f} s over {reconciles} reconciles"
+            )
+
+            # The CRD arrives: within PICKUP seconds of reconciles, the Gizmo is created.
+            kube.apply(GIZMO_CRD)
+            eventually(lambda: established(kube, crds), what="the Gizmo CRD Established")
+            deadline = time.monotonic() + PICKUP
+            while (applied := conditions(obj)["ChildrenApplied"])["status"] != "True":
+                assert time.monotonic() < deadline, f"after {PICKUP:.0f} s ChildrenApplied is still {applied}"
+                reconciles += 1
+                obj = reconciled(kube, widgets, namespace, reconciles)
+            gizmo = kube.get(kube.resource(f"{GROUP}/v1", "Gizmo"), "late-gizmo", namespace)
+            assert gizmo is not None and gizmo["spec"] == {"value": str(reconciles)}
+    finally:
+        kube.delete(crds, GIZMO_CRD["metadata"]["name"])
