@@ -240,7 +240,10 @@ class Kube:
                 if found is None:
                     self._misses[api_version] = time.monotonic() + DISCOVERY_MISS_TTL
         if found is None:
-            raise errors.NotFound(404, f"the server has no resource for kind {kind} in {api_version}")
+            # Not the parent's fault, and fixed by installing a CRD: looked at again when discovery
+            # may ask again, without a backoff that grows while the CRD is missing.
+            message = f"the server has no resource for kind {kind} in {api_version}"
+            raise errors.NotFound(404, message, retry_after=DISCOVERY_MISS_TTL)
         return found
 
     def is_namespaced(self, api_version: str, kind: str) -> bool:
