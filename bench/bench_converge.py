@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine import controller, manifests
-from engine.kube import Kube
 from engine.localcluster.plane import LocalCluster
+from engine.runtime import controller
+from engine.runtime.kube import Kube
 from engine.testing import write_requests
+from engine.tools import manifests
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -28,10 +28,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from engine import controller, manifests
-from engine.kube import Kube
 from engine.localcluster.plane import LocalCluster
+from engine.runtime import controller
+from engine.runtime.kube import Kube
 from engine.testing import dispatched_requests, service_account_token, token_kubeconfig, write_requests
+from engine.tools import manifests
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMESPACE = "quiet"

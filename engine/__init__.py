@@ -4,10 +4,10 @@ The front door is small on purpose: load kinds, render them offline, run the
 engine.  Everything else is an internal module that may change.
 """
 
-from engine.controller import Engine, Options
-from engine.errors import KindError, RenderError, StencilError
-from engine.kinds import Kind, load_kind, load_kinds
-from engine.rendering import render
+from engine.core.errors import KindError, RenderError, StencilError
+from engine.core.kinds import Kind, load_kind, load_kinds
+from engine.core.rendering import render
+from engine.runtime.controller import Engine, Options
 
 __all__ = [
     "Engine",

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, TypeVar
 import yaml
 
 if TYPE_CHECKING:
-    from engine.kube import Kube
+    from engine.runtime.kube import Kube
 
 T = TypeVar("T")
 

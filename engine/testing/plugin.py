@@ -8,7 +8,7 @@ installs Stencil gets them:
   the session.  It is the full plane because the behaviours worth testing
   (garbage collection, Deployments becoming Available) need the controllers;
   they add under a second to a start-up of about three.
-- ``kube``: an ``engine.kube.Kube`` for that cluster, new per test so that no
+- ``kube``: an ``engine.runtime.kube.Kube`` for that cluster, new per test so that no
   discovery cache outlives the CRDs one test installs.
 - ``namespace``: a fresh namespace per test, usable for pods (its ``default``
   ServiceAccount exists), deleted afterwards.
@@ -28,9 +28,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import errors
-from engine.kube import Kube
+from engine.core import errors
 from engine.localcluster import LocalCluster
+from engine.runtime.kube import Kube
 from engine.testing import wait_until
 
 CLUSTER_FIXTURES = frozenset({"local_cluster", "kube", "namespace"})

@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engine import controller
-from engine.kube import Kube
+from engine.runtime import controller
+from engine.runtime.kube import Kube
 from engine.testing import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]

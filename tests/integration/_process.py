@@ -92,7 +92,7 @@ class EngineProcess:
 
 @contextlib.contextmanager
 def engine_process(kubeconfig: Path, log: Path, *args: str) -> Iterator[EngineProcess]:
-    """``python -m engine.cli run --kubeconfig ... --metrics-bind-address <free port> *args``.
+    """``python -m engine.tools.cli run --kubeconfig ... --metrics-bind-address <free port> *args``.
 
     Always killed on the way out, whatever the test did; a test that wants to see a
     clean exit calls ``stop()`` itself first.
@@ -103,7 +103,7 @@ def engine_process(kubeconfig: Path, log: Path, *args: str) -> Iterator[EnginePr
             [
                 sys.executable,
                 "-m",
-                "engine.cli",
+                "engine.tools.cli",
                 "run",
                 "--kubeconfig",
                 str(kubeconfig),

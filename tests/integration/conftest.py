@@ -4,8 +4,8 @@ from typing import Any
 
 import pytest
 
-from engine import manifests
-from engine.kube import Kube, Resource
+from engine.runtime.kube import Kube, Resource
+from engine.tools import manifests
 from tests.integration._engine import ROOT
 
 

@@ -10,8 +10,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from engine import manifests
-from engine.kube import Kube, Resource
+from engine.runtime.kube import Kube, Resource
+from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine
 from tests.integration._widgets import widget, write_kind
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import yaml
 
-from engine import errors
-from engine.kube import Kube
+from engine.core import errors
+from engine.runtime.kube import Kube
 from tests.integration._engine import eventually
 from tests.integration._process import CHART, helm, samples
 

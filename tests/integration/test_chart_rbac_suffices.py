@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 import yaml
 
-from engine import errors, manifests
-from engine.kube import Kube
+from engine.core import errors
+from engine.runtime.kube import Kube
 from engine.testing import service_account_token, token_kubeconfig
+from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, eventually
 from tests.integration._process import chart_installed, engine_process, helm
 

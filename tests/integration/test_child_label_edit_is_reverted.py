@@ -7,8 +7,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from engine import manifests, rendering
-from engine.kube import Kube, Resource
+from engine.core import rendering
+from engine.runtime.kube import Kube, Resource
+from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine
 from tests.integration._widgets import widget, write_kind
 

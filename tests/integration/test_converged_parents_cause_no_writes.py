@@ -13,10 +13,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from engine import manifests
-from engine.kube import Kube, Resource
-from engine.observability import Metrics
+from engine.runtime.kube import Kube, Resource
+from engine.runtime.observability import Metrics
 from engine.testing import write_requests
+from engine.tools import manifests
 from tests.integration._engine import (
     ROOT,
     condition_is,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from engine import manifests
-from engine.kube import Kube, Resource
+from engine.runtime.kube import Kube, Resource
+from engine.tools import manifests
 from tests.integration._engine import ROOT, eventually, running_engine
 
 NAME = "web"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import subprocess
 from typing import Any
 
-from engine import manifests
-from engine.kube import Kube, Resource
 from engine.localcluster import binaries
+from engine.runtime.kube import Kube, Resource
+from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine
 
 SAMPLE = ROOT / "templates" / "deploywebservice" / "examples"

@@ -9,9 +9,9 @@ from typing import Any
 import yaml
 from click.testing import CliRunner
 
-from engine import manifests
-from engine.cli import main
-from engine.kube import Kube, Resource
+from engine.runtime.kube import Kube, Resource
+from engine.tools import manifests
+from engine.tools.cli import main
 from tests.integration._engine import ROOT, condition_is, eventually, running_engine
 
 KIND_DIR = ROOT / "templates" / "deploywebservice"

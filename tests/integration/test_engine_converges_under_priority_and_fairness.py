@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
-from engine import manifests
-from engine.kube import Kube
 from engine.localcluster import LocalCluster
+from engine.runtime.kube import Kube
 from engine.testing import service_account_token, token_kubeconfig, wait_until
+from engine.tools import manifests
 from tests.integration._engine import ROOT, running_engine
 
 PARENTS = 300

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import errors, manifests
-from engine.kube import Kube
+from engine.core import errors
 from engine.localcluster import LocalCluster
+from engine.runtime.kube import Kube
 from engine.testing import wait_until
+from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, running_engine
 from tests.integration._widgets import widget, write_kind
 

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import controller, manifests
-from engine.kube import Kube, Resource
+from engine.runtime import controller
+from engine.runtime.kube import Kube, Resource
+from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, eventually, idle, settled
 
 

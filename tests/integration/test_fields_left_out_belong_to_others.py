@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine import manifests
-from engine.kube import Kube, Resource
+from engine.runtime.kube import Kube, Resource
 from engine.testing import write_requests
+from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, idle, running_engine, settled
 from tests.integration._widgets import widget, write_kind
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import manifests, planning
-from engine.kube import Kube, Resource
+from engine.core import planning
+from engine.runtime.kube import Kube, Resource
+from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine
 from tests.integration._widgets import widget, write_kind
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.kube import Kube
+from engine.runtime.kube import Kube
+from engine.runtime.watching import Informer
 from engine.testing import wait_until
-from engine.watching import Informer
 
 
 def test_resync_delivers_each_cached_object_again_as_sync(kube: Kube, namespace: str) -> None:

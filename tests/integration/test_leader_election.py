@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from engine import leader
-from engine.kube import Kube
+from engine.runtime import leader
+from engine.runtime.kube import Kube
 from engine.testing import wait_until
 
 LEASE = "stencil-leader"

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from engine import errors, manifests
-from engine.kube import Kube, Resource
+from engine.core import errors
+from engine.runtime.kube import Kube, Resource
+from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine
 
 EXAMPLES = ROOT / "templates" / "network" / "examples"

@@ -17,8 +17,8 @@ import re
 
 import pytest
 
-from engine.kube import Kube
 from engine.localcluster import LocalCluster
+from engine.runtime.kube import Kube
 from engine.testing import wait_until
 
 pytestmark = pytest.mark.cluster

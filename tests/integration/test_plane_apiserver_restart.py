@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.kube import Kube
 from engine.localcluster import LocalCluster
+from engine.runtime.kube import Kube
 from tests.integration.test_plane_teardown import alive
 
 pytestmark = pytest.mark.cluster

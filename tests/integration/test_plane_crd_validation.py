@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from engine import errors
-from engine.kube import Kube
+from engine.core import errors
+from engine.runtime.kube import Kube
 from engine.testing import wait_until
 
 

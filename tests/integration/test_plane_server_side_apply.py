@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from engine import errors
-from engine.kube import FIELD_MANAGER, Kube
+from engine.core import errors
+from engine.runtime.kube import FIELD_MANAGER, Kube
 
 
 def config_map(namespace: str, value: str) -> dict[str, Any]:

@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from engine.kube import Kube
 from engine.localcluster import binaries, plane
+from engine.runtime.kube import Kube
 from engine.testing import wait_until
 
 pytestmark = pytest.mark.cluster
 
-CLI = "from engine.cli import main; main()"
+CLI = "from engine.tools.cli import main; main()"
 COMPONENTS = {"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"}
 
 

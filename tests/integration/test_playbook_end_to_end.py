@@ -17,8 +17,10 @@ from typing import Any
 
 import pytest
 
-from engine import controller, errors, manifests
-from engine.kube import Kube, Obj, Resource
+from engine.core import errors
+from engine.runtime import controller
+from engine.runtime.kube import Kube, Obj, Resource
+from engine.tools import manifests
 from tests.integration._engine import ROOT, conditions, eventually
 
 FOLDER = ROOT / "templates" / "playbook"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import manifests
-from engine.kube import Kube, Resource
+from engine.runtime.kube import Kube, Resource
+from engine.tools import manifests
 from tests.integration._engine import eventually, running_engine
 from tests.integration._widgets import widget, write_kind
 

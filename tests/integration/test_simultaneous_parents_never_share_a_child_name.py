@@ -11,8 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from engine import controller, rendering
-from engine.kube import Kube, Resource
+from engine.core import rendering
+from engine.runtime import controller
+from engine.runtime.kube import Kube, Resource
 from tests.integration._engine import conditions, eventually
 from tests.integration._widgets import widget, write_kind
 

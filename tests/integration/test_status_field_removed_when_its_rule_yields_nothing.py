@@ -20,8 +20,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from engine import manifests
-from engine.kube import Kube, Resource
+from engine.runtime.kube import Kube, Resource
+from engine.tools import manifests
 from tests.integration._engine import conditions, eventually, running_engine
 from tests.integration._widgets import widget, write_kind
 

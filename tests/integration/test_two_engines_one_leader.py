@@ -11,9 +11,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine import errors, manifests
-from engine.kube import Kube, Resource
+from engine.core import errors
+from engine.runtime.kube import Kube, Resource
 from engine.testing import write_requests
+from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, eventually, settled
 from tests.integration._process import EngineProcess, engine_process
 

@@ -1,4 +1,4 @@
-"""A fake at Stencil's own client seam (``engine.kube.Kube``'s verbs), in memory.
+"""A fake at Stencil's own client seam (``engine.runtime.kube.Kube``'s verbs), in memory.
 
 For the middle tier of tests: the controller's decisions and their order (what is
 applied, when status is written, that nothing is pruned after a failed apply)
@@ -29,8 +29,8 @@ from typing import Any
 
 import jsonpatch
 
-from engine import errors
-from engine.kube import Resource
+from engine.core import errors
+from engine.runtime.kube import Resource
 
 Obj = dict[str, Any]
 

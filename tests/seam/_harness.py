@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine import controller, observability, rendering
+from engine.core import rendering
+from engine.runtime import controller, observability
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 

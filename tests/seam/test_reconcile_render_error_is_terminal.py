@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import errors, observability
+from engine.core import errors
+from engine.runtime import observability
 from tests.seam._fake import FakeKube
 from tests.seam._harness import conditions, engine_for, parent
 

@@ -1,6 +1,6 @@
 """Indexes follow the objects through adds, updates, deletes and relists."""
 
-from engine.watching import Store, controller_uid
+from engine.runtime.watching import Store, controller_uid
 
 
 def child(name: str, version: str, owner: str | None) -> dict[str, object]:

@@ -11,10 +11,10 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine import errors
-from engine.kube import Resource
+from engine.core import errors
+from engine.runtime.kube import Resource
+from engine.runtime.watching import Informer
 from engine.testing import wait_until
-from engine.watching import Informer
 
 CONFIGMAPS = Resource("", "v1", "ConfigMap", "configmaps", True)
 Obj = dict[str, Any]

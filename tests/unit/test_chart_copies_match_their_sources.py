@@ -8,8 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from engine import kinds, rbac
-from engine.offline import OfflineCrds
+from engine.core import kinds, rbac
+from engine.core.offline import OfflineCrds
 
 ROOT = Path(__file__).resolve().parents[2]
 CHART = ROOT / "charts" / "stencil"

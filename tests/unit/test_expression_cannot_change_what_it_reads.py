@@ -4,8 +4,8 @@ import copy
 
 import pytest
 
-from engine.errors import KindError
-from engine.expressions import compile_expression, status_context
+from engine.core.errors import KindError
+from engine.core.expressions import compile_expression, status_context
 
 
 def test_expression_cannot_mutate_the_parent() -> None:

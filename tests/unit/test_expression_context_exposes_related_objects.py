@@ -1,6 +1,6 @@
 """Status rules read related objects (e.g. grandchild Pods) as lists by kind, sorted by name."""
 
-from engine.expressions import compile_expression, status_context
+from engine.core.expressions import compile_expression, status_context
 
 PARENT = {
     "apiVersion": "database.example.com/v1alpha1",

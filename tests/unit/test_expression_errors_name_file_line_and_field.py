@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.errors import KindError
-from engine.expressions import Expression, compile_expression, status_context
+from engine.core.errors import KindError
+from engine.core.expressions import Expression, compile_expression, status_context
 
 
 def compile_at_line_12(text: str) -> Expression:

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from engine.expressions import compile_expression, status_context
+from engine.core.expressions import compile_expression, status_context
 
 PARENT = {"metadata": {"name": "web", "namespace": "shop"}, "spec": {"replicas": 2}}
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import leader
+from engine.runtime import leader
 
 
 def test_consistent_timings_are_accepted() -> None:

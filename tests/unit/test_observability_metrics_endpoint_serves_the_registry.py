@@ -2,7 +2,7 @@
 
 import urllib.request
 
-from engine import observability
+from engine.runtime import observability
 
 
 def scrape(url: str) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import observability
+from engine.runtime import observability
 
 
 @pytest.fixture

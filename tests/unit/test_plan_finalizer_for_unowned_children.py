@@ -1,7 +1,7 @@
 """Children that owner references cannot tie to their parent (another namespace, cluster-scoped)
 are held by a finalizer; the patch that sets it is a compare-and-swap."""
 
-from engine import planning, rendering
+from engine.core import planning, rendering
 from tests.unit._children import PARENT_UID, as_observed, configmap
 
 PARENT = {

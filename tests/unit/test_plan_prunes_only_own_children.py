@@ -1,4 +1,4 @@
-from engine import planning, rendering
+from engine.core import planning, rendering
 from tests.unit._children import PARENT_UID, as_observed, configmap
 
 

@@ -1,4 +1,4 @@
-from engine import planning
+from engine.core import planning
 from tests.unit._children import PARENT_UID, as_observed, configmap
 
 

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from engine.queue import WorkQueue
+from engine.runtime.queue import WorkQueue
 
 
 @dataclass

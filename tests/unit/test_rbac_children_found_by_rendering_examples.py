@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from engine import kinds, rbac
+from engine.core import kinds, rbac
 
 KIND_YAML = """\
 apiVersion: stencil.dev/v1alpha1

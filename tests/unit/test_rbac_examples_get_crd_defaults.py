@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import kinds, offline, rbac
-from engine.errors import RenderError
+from engine.core import kinds, offline, rbac
+from engine.core.errors import RenderError
 
 CRD = """\
 apiVersion: apiextensions.k8s.io/v1

@@ -3,7 +3,7 @@ Role narrows Lease updates to the one Lease the engine uses."""
 
 import yaml
 
-from engine import rbac
+from engine.core import rbac
 
 
 def test_dumped_roles_load_back_unchanged() -> None:

@@ -3,7 +3,7 @@ render with exactly the verbs apply, cache and prune need, and events; nothing e
 
 from pathlib import Path
 
-from engine import kinds, rbac
+from engine.core import kinds, rbac
 
 CRD = """\
 apiVersion: apiextensions.k8s.io/v1

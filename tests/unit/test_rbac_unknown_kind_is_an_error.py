@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import errors, rbac
+from engine.core import errors, rbac
 
 
 def test_unknown_kind_raises_naming_kind_and_api_version(tmp_path: Path) -> None:

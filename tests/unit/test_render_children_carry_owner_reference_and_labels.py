@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine import rendering
-from engine.kinds import Placement
+from engine.core import rendering
+from engine.core.kinds import Placement
 from tests.unit import _kinds
 
 ELSEWHERE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  namespace: shared\n"

@@ -7,7 +7,8 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner, Result
 
-from engine import cli, rendering
+from engine.core import rendering
+from engine.tools import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "templates" / "deploywebservice"

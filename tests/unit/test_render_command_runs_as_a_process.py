@@ -13,7 +13,7 @@ FOLDER = ROOT / "templates" / "deploywebservice"
 
 
 def stencil(*args: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-c", "from engine.cli import main; main()", *args]
+    command = [sys.executable, "-c", "from engine.tools.cli import main; main()", *args]
     return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
 
 

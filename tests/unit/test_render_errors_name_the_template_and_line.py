@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import rendering
-from engine.errors import RenderError
+from engine.core import rendering
+from engine.core.errors import RenderError
 from tests.unit import _kinds
 
 

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from engine import rendering
-from engine.errors import RenderError
+from engine.core import rendering
+from engine.core.errors import RenderError
 from tests.unit import _kinds
 
 CONFIG_BLOCK = """\

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from engine import rendering
-from engine.errors import RenderError
+from engine.core import rendering
+from engine.core.errors import RenderError
 from tests.unit import _kinds
 
 LIMITS = rendering.Limits(seconds=0.2)

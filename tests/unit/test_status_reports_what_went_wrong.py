@@ -4,11 +4,11 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from engine import conditions
-from engine.errors import ApiError, KindError, RenderError
-from engine.expressions import compile_expression
-from engine.kinds import ConditionRule, FieldRule, Kind
-from engine.status import Outcome, derive_status
+from engine.core import conditions
+from engine.core.errors import ApiError, KindError, RenderError
+from engine.core.expressions import compile_expression
+from engine.core.kinds import ConditionRule, FieldRule, Kind
+from engine.core.status import Outcome, derive_status
 
 NOW = "2026-03-01T12:00:00Z"
 KIND = Kind(

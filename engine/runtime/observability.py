@@ -177,7 +177,7 @@ class Metrics:
         self.active_workers.labels(controller=controller).dec()
 
     def workqueue(self, name: str) -> QueueMetrics:
-        """An observer for ``engine.queue.WorkQueue`` that feeds the ``workqueue_*`` series of ``name``."""
+        """An observer for ``queue.WorkQueue`` that feeds the ``workqueue_*`` series of ``name``."""
         return QueueMetrics(self, name)
 
     def leading(self, lease: str, is_leader: bool) -> None:
@@ -207,7 +207,7 @@ class Metrics:
 
 
 class QueueMetrics:
-    """The ``workqueue_*`` series of one queue; satisfies ``engine.queue.QueueObserver``."""
+    """The ``workqueue_*`` series of one queue; satisfies ``engine.runtime.queue.QueueObserver``."""
 
     def __init__(self, metrics: Metrics, name: str) -> None:
         labels = {"name": name, "controller": name}

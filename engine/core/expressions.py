@@ -34,8 +34,8 @@ from jinja2.exceptions import SecurityError
 from jinja2.runtime import Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from engine import conditions, health
-from engine.errors import KindError
+from engine.core import conditions, health
+from engine.core.errors import KindError
 
 _ENV = ImmutableSandboxedEnvironment(undefined=ChainableUndefined, autoescape=False)
 

@@ -12,7 +12,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from engine import errors, kinds, rendering
+from engine.core import errors, kinds, rendering
 
 _CRD = "CustomResourceDefinition"
 

@@ -40,8 +40,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine import errors
-from engine.kube import Obj, Resource
+from engine.core import errors
+from engine.runtime.kube import Obj, Resource
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ _SHORT_WATCH = 1.0
 
 
 class ListWatcher(Protocol):
-    """The two verbs an informer needs; ``engine.kube.Kube`` provides them.
+    """The two verbs an informer needs; ``engine.runtime.kube.Kube`` provides them.
 
     A seam so the loop's reactions (re-watch, relist after Gone) can be driven by
     a scripted server in tests without touching HTTP.

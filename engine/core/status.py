@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 
-from engine import conditions, expressions, health
-from engine.errors import KindError, StencilError
+from engine.core import conditions, expressions, health
+from engine.core.errors import KindError, StencilError
 
 if TYPE_CHECKING:
-    from engine.kinds import ConditionRule, Kind
+    from engine.core.kinds import ConditionRule, Kind
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
-    from engine import controller, kinds, offline
+    from engine.core import kinds, offline
+    from engine.runtime import controller
 
 
 @click.group()
@@ -140,8 +141,8 @@ def run(
     import logging
     import os
 
-    from engine import controller, leader, observability
-    from engine.kube import Kube
+    from engine.runtime import controller, leader, observability
+    from engine.runtime.kube import Kube
 
     observability.configure_logging("json" if log_format == "json" else "text", log_level)
     log = logging.getLogger("stencil")
@@ -232,8 +233,8 @@ _crds_option = click.option(
 @click.option("--namespace", default="stencil-system", show_default=True, help="The engine's namespace.")
 def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None:
     """Print the least-privilege RBAC the engine needs for these kinds."""
-    from engine import kinds, offline
-    from engine import rbac as rbac_rules
+    from engine.core import kinds, offline
+    from engine.core import rbac as rbac_rules
 
     loaded, broken = kinds.load_kinds(templates_dir)
     for kind_name, b in broken.items():
@@ -276,9 +277,11 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
     import logging
     import time
 
-    from engine import controller, kinds, manifests
-    from engine.kube import Kube
+    from engine.core import kinds
     from engine.localcluster.plane import LocalCluster
+    from engine.runtime import controller
+    from engine.runtime.kube import Kube
+    from engine.tools import manifests
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     click.echo(f"starting a local control plane with {nodes} simulated node(s)...")
@@ -362,7 +365,7 @@ def _read_crs(
 ) -> tuple[kinds.Kind, offline.OfflineCrds, list[tuple[str, dict[str, Any]]]]:
     """The kind, the CRDs, and each CR of the kind in the files as the API server would keep it
     (validated, defaulted, namespaced), with where it was read (``file:line``)."""
-    from engine import errors, kinds, offline
+    from engine.core import errors, kinds, offline
 
     kind = kinds.load_kind(kind_dir)
     crds = offline.OfflineCrds.read(crds_dir or kind_dir.resolve().parent.parent / "crds")
@@ -388,7 +391,7 @@ def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Pa
     """
     import yaml
 
-    from engine import errors, rendering
+    from engine.core import errors, rendering
 
     try:
         kind, crds, parents = _read_crs(kind_dir, files, namespace, crds_dir)
@@ -420,8 +423,9 @@ def diff(
     deletions.  Exits 0 when nothing would change, 1 when something would, 2 on
     bad input, like kubectl diff.
     """
-    from engine import diffing, errors
-    from engine.kube import Kube
+    from engine.core import errors
+    from engine.runtime.kube import Kube
+    from engine.tools import diffing
 
     try:
         kind, _, parents = _read_crs(kind_dir, files, namespace, crds_dir)

@@ -40,8 +40,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine import errors
-from engine.kube import FIELD_MANAGER, Kube, Resource
+from engine.core import errors
+from engine.runtime.kube import FIELD_MANAGER, Kube, Resource
 
 log = logging.getLogger("stencil.leader")
 

@@ -13,7 +13,7 @@ import logging
 import threading
 from typing import Any, Protocol
 
-from engine import errors
+from engine.core import errors
 
 log = logging.getLogger("stencil.events")
 

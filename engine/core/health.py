@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine import conditions
+from engine.core import conditions
 
 CURRENT: Final = "Current"
 IN_PROGRESS: Final = "InProgress"

@@ -61,8 +61,8 @@ from jinja2.runtime import Context, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import missing
 
-from engine import kinds
-from engine.errors import PlacementError, RenderError
+from engine.core import kinds
+from engine.core.errors import PlacementError, RenderError
 
 # -- what every child carries -----------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from engine.kube import Kube
+from engine.runtime.kube import Kube
 
 CRD_API = "apiextensions.k8s.io/v1"
 

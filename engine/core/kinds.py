@@ -32,8 +32,8 @@ from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.error import Mark, MarkedYAMLError
 
-from engine.errors import KindError, StencilError
-from engine.expressions import Expression, compile_expression
+from engine.core.errors import KindError, StencilError
+from engine.core.expressions import Expression, compile_expression
 
 KIND_FILE = "kind.yaml"
 EXAMPLES_DIR = "examples"

@@ -29,13 +29,14 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from engine import errors, events, kinds, planning, rbac, rendering, status
-from engine.kube import Kube, Obj, Resource
-from engine.queue import WorkQueue
-from engine.watching import DELETED, Across, Informer, InformerSet
+from engine.core import errors, kinds, planning, rbac, rendering, status
+from engine.runtime import events
+from engine.runtime.kube import Kube, Obj, Resource
+from engine.runtime.queue import WorkQueue
+from engine.runtime.watching import DELETED, Across, Informer, InformerSet
 
 if TYPE_CHECKING:
-    from engine.observability import Metrics, ReconcileResult
+    from engine.runtime.observability import Metrics, ReconcileResult
 
 log = logging.getLogger("stencil.controller")
 

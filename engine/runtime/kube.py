@@ -26,7 +26,7 @@ from typing import Any
 
 import urllib3
 
-from engine import errors
+from engine.core import errors
 
 FIELD_MANAGER = "stencil"
 # A kind the server does not serve is asked about again only after this long, so a

@@ -40,8 +40,8 @@ from typing import Any
 
 import yaml
 
-from engine import errors, planning, rendering
-from engine.kinds import Kind
+from engine.core import errors, planning, rendering
+from engine.core.kinds import Kind
 
 Rule = dict[str, list[str]]
 Resources = Callable[[str, str], tuple[str, str]]

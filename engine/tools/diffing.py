@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
-from engine import errors, kinds, planning, rbac, rendering
-from engine.kube import Kube, Obj
+from engine.core import errors, kinds, planning, rbac, rendering
+from engine.runtime.kube import Kube, Obj
 
 # Fields the server owns and changes on every write: noise in a diff of intent.
 _VOLATILE_METADATA = ("managedFields", "resourceVersion", "generation", "creationTimestamp", "uid")
