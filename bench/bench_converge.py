@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.localcluster.plane import LocalCluster
-from engine.runtime import controller
+from engine.runtime import manager
 from engine.runtime.kube import Kube
 from engine.testing import write_requests
 from engine.tools import manifests
@@ -92,7 +92,7 @@ def main(n: int, scenario: Scenario) -> None:
         namespace = "bench"
         kube.request("POST", "/api/v1/namespaces", {"metadata": {"name": namespace}})
         with tempfile.TemporaryDirectory():
-            engine = controller.Engine(kube, ROOT / "templates", controller.Options(workers=8, resync=3600))
+            engine = manager.Engine(kube, ROOT / "templates", manager.Options(workers=8, resync=3600))
             engine.start()
             time.sleep(1)
             before = write_requests(kube)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.localcluster.plane import LocalCluster
-from engine.runtime import controller
+from engine.runtime import manager
 from engine.runtime.kube import Kube
 from engine.testing import dispatched_requests, service_account_token, token_kubeconfig, write_requests
 from engine.tools import manifests
@@ -119,7 +119,7 @@ def ready(kube: Kube, api_version: str, kind: str) -> int:
     )
 
 
-def settled(engine: controller.Engine) -> bool:
+def settled(engine: manager.Engine) -> bool:
     return all(c.queue.depth == 0 and c.queue.processing() == 0 for c in engine.controllers.values())
 
 
@@ -137,8 +137,8 @@ def main(n: int, quiet: float) -> None:
         manifests.install_crds(admin, ROOT / "crds")
         admin.request("POST", "/api/v1/namespaces", {"metadata": {"name": NAMESPACE}})
         kube = engine_account(admin, cluster.kubeconfig, Path(scratch))
-        options = controller.Options(workers=8, resync=600, namespaces=(NAMESPACE,))
-        engine = controller.Engine(kube, ROOT / "templates", options)
+        options = manager.Options(workers=8, resync=600, namespaces=(NAMESPACE,))
+        engine = manager.Engine(kube, ROOT / "templates", options)
         engine.start()
         started = time.monotonic()
         manifests.apply_all(admin, parents(n), NAMESPACE)
@@ -159,7 +159,7 @@ def main(n: int, quiet: float) -> None:
 
         restart_before = dispatched_requests(admin, FLOW_SCHEMA)
         writes_before = write_requests(admin)
-        restarted = controller.Engine(kube, ROOT / "templates", options)
+        restarted = manager.Engine(kube, ROOT / "templates", options)
         restarted.start()
         wait("the restarted engine's caches", restarted.synced)
         wait("every parent reconciled once after the restart", lambda: settled(restarted))

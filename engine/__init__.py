@@ -7,7 +7,7 @@ engine.  Everything else is an internal module that may change.
 from engine.core.errors import KindError, RenderError, StencilError
 from engine.core.kinds import Kind, load_kind, load_kinds
 from engine.core.rendering import render
-from engine.runtime.controller import Engine, Options
+from engine.runtime.manager import Engine, Options
 
 __all__ = [
     "Engine",

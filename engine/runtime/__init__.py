@@ -1,8 +1,10 @@
 """The runtime: what runs against an API server.
 
-The client (``kube``, the one module that talks HTTP), the caches
-(``watching``), the work queue (``queue``), the controllers and the engine that
-runs them (``controller``), leader election (``leader``), events (``events``) and
-metrics, probes and logs (``observability``).  It calls the pure core for every
-decision and is never imported by it.
+The client (``kube``, the one module that talks HTTP), the caches (``store``
+holds objects, ``watching`` keeps them current by list and watch), the work
+queue (``queue``), the reconcile of one kind (``controller``), the caches of
+children and the routing of their events (``children``), the engine that loads
+the kinds and runs the controllers (``manager``), leader election (``leader``),
+events (``events``) and metrics, probes and logs (``observability``).  It calls
+the pure core for every decision and is never imported by it.
 """

@@ -1,53 +1,42 @@
-"""The generic reconcile loop: one controller per kind, one engine for all kinds.
+"""The generic reconcile loop: one controller per kind.
 
 ``KindController.reconcile`` is the whole of Stencil's behaviour and reads top to
 bottom: load the parent from the cache, observe its children from the cache,
 render, plan, apply, prune, and write the status once.  The three decisions
 (``rendering.render``, ``planning.plan``, ``status.derive_status``) are pure; this
-module only moves data between them and the API server.
+module only moves data between them and the API server, and decides what the
+queue does next (``KindController.process``).  The queue key is only
+``namespace/name``: every reconcile re-reads everything it needs, so a missed or
+merged event costs nothing.
 
-``Engine`` is the shell around the controllers: it loads the kind folders and
-reloads them when their files change, keeps one informer per parent kind and
-one per child kind (children are found by Stencil's labels, so a cache holds
-only objects Stencil manages), routes child events to the parent's queue, and
-runs the workers.  The queue key is only ``namespace/name``: every reconcile
-re-reads everything it needs, so a missed or merged event costs nothing.
+The engine around the controllers (kind loading, the shared caches, the workers'
+lifecycle) is ``engine.runtime.manager``; the child caches and the routing of
+their events are ``engine.runtime.children``.
 """
 
 from __future__ import annotations
 
 import datetime
 import logging
-import shutil
-import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import yaml
-
-from engine.core import errors, kinds, planning, rbac, rendering, status
+from engine.core import errors, kinds, planning, rendering, status
 from engine.runtime import events
 from engine.runtime.kube import Kube, Obj, Resource
 from engine.runtime.queue import WorkQueue
-from engine.runtime.watching import DELETED, Across, Informer, InformerSet
+from engine.runtime.watching import DELETED, Across
 
 if TYPE_CHECKING:
-    from engine.runtime.observability import Metrics, ReconcileResult
+    from engine.runtime.manager import Engine
+    from engine.runtime.observability import ReconcileResult
 
 log = logging.getLogger("stencil.controller")
 
-MANAGED_SELECTOR = f"{rendering.MANAGED_BY_LABEL}={rendering.MANAGED_BY_VALUE}"
-BUNDLE_LABEL = "stencil.dev/kind-bundle"  # a ConfigMap carrying one kind folder, one file per key
-BUNDLE_NAME_ANNOTATION = "stencil.dev/kind-name"  # the kind's name, if not the ConfigMap's
-OWNER_INDEX = "parent-uid"
 UID_INDEX = "uid"
-RELATED_SELECTOR = rendering.PARENT_UID_LABEL  # related objects: any that carry the label
-CACHE_SYNC_WAIT = 2.0  # how long a reconcile waits for a new child kind's first listing
-CACHE_WAIT = 1.0  # then, how soon it looks again
+CACHE_WAIT = 1.0  # how soon a reconcile looks again when a child kind's cache is not filled yet
 CONFLICT_RECHECK = 10.0  # how often a parent in ChildConflict tries its name again
 
 
@@ -58,17 +47,6 @@ class Result:
     requeue_after: float | None = None
 
 
-@dataclass
-class Options:
-    workers: int = 4
-    resync: float = 600.0
-    namespaces: tuple[str, ...] = ()  # the namespaces to watch; none given: all
-    reload_interval: float = 1.0  # how often the templates folder is checked for changes
-    metrics: Metrics | None = None
-    bundle_namespace: str | None = None  # also serve kinds from labelled ConfigMaps in this namespace
-    run_workers: bool = True  # False: keep caches warm but reconcile nothing (a standby replica)
-
-
 def _now() -> str:
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -76,21 +54,6 @@ def _now() -> str:
 def _key(obj: Obj) -> str:
     meta = obj["metadata"]
     return f"{meta.get('namespace') or ''}/{meta['name']}"
-
-
-def owner_index(obj: Obj) -> list[str]:
-    """Index children by the uid of the parent that controls them."""
-    uid = planning.controller_uid(obj)
-    if uid is None:
-        uid = (obj.get("metadata", {}).get("labels") or {}).get(rendering.PARENT_UID_LABEL)
-    return [uid] if uid else []
-
-
-def labelled_parent(obj: Obj) -> list[str]:
-    """Index related objects by the parent uid they are labelled with (their own controller,
-    say a ReplicaSet for a Pod, is not the parent)."""
-    uid = (obj.get("metadata", {}).get("labels") or {}).get(rendering.PARENT_UID_LABEL)
-    return [uid] if uid else []
 
 
 class KindController:
@@ -122,7 +85,7 @@ class KindController:
     def _on_parent_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
         if type_ == DELETED:
             self.engine.recorder.forget(str(obj["metadata"].get("uid", "")))
-            self.engine.wait_for_names(_key(obj), self, ())
+            self.engine.children.wait_for_names(self.queue, _key(obj), ())
             return
         self.queue.add(_key(obj))
 
@@ -219,8 +182,8 @@ class KindController:
             self._clean_up(parent)
             return Result()
         # 2. Observe the children this parent controls, and related objects, from the cache.
-        observed = self.engine.children_of(uid)
-        related = self.engine.related_of(uid, self.kind.observe if self.kind else ())
+        observed = self.engine.children.of(uid)
+        related = self.engine.children.related_of(uid, self.kind.observe if self.kind else ())
         # A broken kind folder: say so on every parent, change nothing else.
         if self.kind is None:
             assert self.broken is not None
@@ -237,10 +200,10 @@ class KindController:
             raise
         # Plan only against complete caches: a child kind whose first listing is still under
         # way (or failing) would look like missing children.  Its sync wakes nobody, so look again.
-        if not self.engine.watch_children(desired):
+        if not self.engine.children.watch(desired):
             log.info("waiting for the caches of its child kinds", extra={"kind": self.name, "key": key})
             return Result(requeue_after=CACHE_WAIT)
-        observed = self.engine.children_of(uid, also=desired)
+        observed = self.engine.children.of(uid, also=desired)
         # Children beyond owner references' reach (another namespace, cluster-scoped) are
         # created only under a finalizer, so the engine can delete them with the parent.
         if planning.needs_finalizer(desired):
@@ -262,13 +225,13 @@ class KindController:
             self._finish(parent, observed, related, status.Outcome(apply_error=exc, desired=desired_refs))
             self.engine.recorder.emit(parent, events.WARNING, "ApplyFailed", str(exc))
             raise
-        self.engine.wait_for_names(key, self, conflicts)
+        self.engine.children.wait_for_names(self.queue, key, conflicts)
         # 6. Prune only after every apply succeeded, and only children this parent controls.
         if not conflicts:
             for prune in plan.prunes:
                 self._prune(parent, prune)
         # 7. Derive the status from what is observed now and write it once, if it changed.
-        observed = self.engine.children_of(uid, also=desired)
+        observed = self.engine.children.of(uid, also=desired)
         written = self._finish(
             parent,
             observed,
@@ -319,14 +282,14 @@ class KindController:
                 existing = self.writer.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
                 if existing is None:
                     raise  # deleted again since: the next reconcile creates it
-                self.engine.remember(existing)
+                self.engine.children.remember(existing)
                 if not planning.controlled_by(existing, uid):
                     described = planning.describe(planning.ref(child))
                     return f"{described} already exists and is not controlled by this {parent['kind']}"
                 if planning.contains(existing, child):
                     return None
                 return self._update(parent, child, existing)
-            self.engine.remember(created)
+            self.engine.children.remember(created)
             self.engine.count("apply", self.name)
             self._emit_written(parent, "Created", child)
             return None
@@ -351,12 +314,12 @@ class KindController:
             now = self.writer.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
             if now is None or current is None or now["metadata"]["uid"] == current["metadata"]["uid"]:
                 raise  # gone (its deletion wakes this parent to create it again), or truly refused
-            self.engine.remember(now)
+            self.engine.children.remember(now)
             if planning.controlled_by(now, parent["metadata"]["uid"]):
                 raise
             described = planning.describe(planning.ref(child))
             return f"{described} was replaced by an object this {parent['kind']} does not control"
-        self.engine.remember(applied)
+        self.engine.children.remember(applied)
         self.engine.count("apply", self.name)
         self._emit_written(parent, "Updated", child)
         return None
@@ -397,7 +360,7 @@ class KindController:
         if planning.FINALIZER not in (parent["metadata"].get("finalizers") or ()):
             return
         uid = parent["metadata"]["uid"]
-        for resource in self.engine.child_resources(self.kind):
+        for resource in self.engine.children.resources(self.kind):
             children, _ = self.engine.kube.list(
                 resource, label_selector=f"{rendering.PARENT_UID_LABEL}={uid}"
             )
@@ -458,384 +421,7 @@ class KindController:
             self.parents.observe(current)
 
 
-@dataclass
-class Engine:
-    """Loads kinds, keeps the caches, and runs one controller per kind."""
-
-    kube: Kube
-    templates: Path
-    options: Options = field(default_factory=Options)
-    counters: dict[tuple[str, str], int] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.informers = InformerSet(self.kube)
-        self.recorder = events.Recorder(self.kube)
-        self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
-        self._child_informers: dict[tuple[str, str], Across] = {}
-        self._related_informers: dict[tuple[str, str], Across] = {}
-        # Parents in ChildConflict, by the child name they wait for, and the other way round.
-        self._waiting: dict[_Name, set[tuple[KindController, str]]] = {}
-        self._waits_of: dict[tuple[KindController, str], set[_Name]] = {}
-        self._digests: dict[str, str] | None = None  # of the kinds last served completely
-        self._fingerprint: tuple[tuple[str, int, int], ...] | None = None  # of the files last served
-        self._lock = threading.RLock()
-        self._stop = threading.Event()
-        self._bundles: Informer | None = None
-        self._loaded = threading.Event()  # the kinds were loaded and served at least once
-        self._bundle_dir = Path(tempfile.mkdtemp(prefix="stencil-kinds-"))
-        self._run_workers = self.options.run_workers
-
-    # -- kinds ----------------------------------------------------------------
-
-    def load(self) -> None:
-        """(Re)load every kind folder; start, update or stop their controllers.
-
-        Called every ``reload_interval``: folders whose files did not change (by name, size
-        and modification time) are not parsed again, so an idle engine costs nothing here.
-        """
-        roots = [self.templates]
-        if self._bundles is not None:
-            roots.append(self._materialize_bundles())
-        fingerprint = _fingerprint(roots)
-        if fingerprint == self._fingerprint:
-            return
-        loaded, broken = kinds.load_kinds(self.templates) if self.templates.is_dir() else ({}, {})
-        if self._bundles is not None:
-            more, more_broken = kinds.load_kinds(self._bundle_dir)
-            for name in set(more) | set(more_broken):
-                if name in loaded or name in broken:
-                    log.warning(
-                        "kind %s comes from both the templates folder and a ConfigMap; the folder wins", name
-                    )
-            loaded = {**more, **loaded}
-            broken = {**more_broken, **broken}
-        digests = {name: k.digest for name, k in loaded.items()}
-        digests.update({name: f"broken:{b.error}" for name, b in broken.items()})
-        if digests == self._digests:
-            self._fingerprint = fingerprint
-            return
-        complete = True  # every kind served; otherwise the next pass tries again
-        seen: set[tuple[str, str]] = set()
-        for name, b in broken.items():
-            log.error("kind %s is broken: %s", name, b.error, extra={"kind": name})
-            if b.api_version and b.kind:
-                complete &= self._serve((b.api_version, b.kind), None, b)
-                seen.add((b.api_version, b.kind))
-        for kind in loaded.values():
-            complete &= self._serve((kind.api_version, kind.kind), kind, None)
-            seen.add((kind.api_version, kind.kind))
-            self.watch_children(_known_child_kinds(kind), wait=0)
-            self.watch_related(kind)
-        for gvk in [g for g in self.controllers if g not in seen]:
-            log.info("kind for %s removed; no longer reconciling it", gvk[1])
-            removed = self.controllers.pop(gvk)
-            removed.stop()
-            self.informers.remove_across(removed.resource, self.options.namespaces)
-        if complete:  # otherwise the next pass loads again, whatever the files say
-            self._digests = digests
-            self._fingerprint = fingerprint
-            self._loaded.set()
-
-    def _serve(self, gvk: tuple[str, str], kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> bool:
-        """Start or update the controller for a parent kind; False if its API is not there yet."""
-        current = self.controllers.get(gvk)
-        if current is not None:
-            if current.kind != kind or current.broken != broken:
-                current.replace(kind, broken)
-            return True
-        try:
-            resource = self.kube.resource(*gvk)
-        except errors.NotFound:
-            log.warning("no API resource for %s %s yet (is its CRD installed?); will retry", *gvk)
-            return False
-        controller = KindController(self, kind, broken, resource)
-        self.controllers[gvk] = controller
-        if self._run_workers:
-            controller.start(self.options.workers)
-        return True
-
-    def run_workers(self) -> None:
-        """Start reconciling (this replica became the leader)."""
-        self._run_workers = True
-        for controller in list(self.controllers.values()):
-            controller.start(self.options.workers)
-
-    # -- kinds delivered as ConfigMaps -------------------------------------------
-
-    def _materialize_bundles(self) -> Path:
-        """Write each labelled ConfigMap's files as a kind folder under a private directory."""
-        assert self._bundles is not None
-        wanted: dict[str, dict[str, str]] = {}
-        for cm in self._bundles.list():
-            meta = cm["metadata"]
-            name = (meta.get("annotations") or {}).get(BUNDLE_NAME_ANNOTATION) or meta["name"]
-            if "/" in name or name.startswith("."):
-                log.warning("ConfigMap %s names an invalid kind folder %r", meta["name"], name)
-                continue
-            wanted[name] = {k: v for k, v in (cm.get("data") or {}).items() if "/" not in k}
-        for folder in self._bundle_dir.iterdir():
-            if folder.name not in wanted:
-                shutil.rmtree(folder)
-        for name, files in wanted.items():
-            folder = self._bundle_dir / name
-            folder.mkdir(exist_ok=True)
-            for stale in folder.iterdir():
-                if stale.is_file() and stale.name not in files:
-                    stale.unlink()
-            for filename, text in files.items():
-                target = folder / filename
-                if not target.exists() or target.read_text() != text:
-                    target.write_text(text)
-        return self._bundle_dir
-
-    # -- children -------------------------------------------------------------
-
-    def watch_children(self, children: Iterable[Obj], wait: float = CACHE_SYNC_WAIT) -> bool:
-        """Make sure every child kind has a cache, and wait up to ``wait`` seconds for the first
-        listing of those still without one; False if some still has none.
-
-        Children are cached by Stencil's managed-by label, from the watched namespaces:
-        a kind that places children elsewhere needs the engine to watch every namespace.
-        """
-        deadline = time.monotonic() + wait
-        synced = True
-        for gvk in sorted({(child["apiVersion"], child["kind"]) for child in children}):
-            cache = self._cache(
-                self._child_informers, gvk, MANAGED_SELECTOR, self._on_child_event, owner_index
-            )
-            if cache is not None and not cache.wait_for_sync(max(deadline - time.monotonic(), 0.0)):
-                synced = False
-        return synced
-
-    def watch_related(self, kind: kinds.Kind) -> None:
-        """Cache the kind's ``observe`` objects (those labelled with a parent uid) and wake parents."""
-        for gvk in kind.observe:
-            if self._cache(
-                self._related_informers, gvk, RELATED_SELECTOR, self._on_related_event, labelled_parent
-            ) is None:
-                log.warning("kind %s observes %s %s, which the server does not serve", kind.name, *gvk)
-
-    def _cache(
-        self,
-        caches: dict[tuple[str, str], Across],
-        gvk: tuple[str, str],
-        selector: str,
-        handler: Callable[[str, Obj, Obj | None], None],
-        index: Callable[[Obj], list[str]],
-    ) -> Across | None:
-        """The label-selected cache of ``gvk`` in ``caches``, indexed by parent uid, made and
-        started once; None if the server does not serve that kind.
-
-        Nothing here waits for the cache to fill, and discovery happens outside the engine's
-        lock: a child kind whose listing hangs must not stall the workers of other kinds.
-        """
-        cache = caches.get(gvk)
-        if cache is not None:
-            return cache
-        try:
-            resource = self.kube.resource(*gvk)
-        except errors.NotFound:
-            return None
-        with self._lock:
-            cache = caches.get(gvk)
-            if cache is None:
-                cache = self.informers.ensure_across(
-                    resource, self.options.namespaces, label_selector=selector, on_event=handler
-                )
-                cache.add_index(OWNER_INDEX, index)
-                caches[gvk] = cache
-            return cache
-
-    def related_of(self, uid: str, gvks: Iterable[tuple[str, str]]) -> list[Obj]:
-        found: list[Obj] = []
-        for gvk in gvks:
-            informer = self._related_informers.get(gvk)
-            if informer is not None:
-                found.extend(informer.by_index(OWNER_INDEX, uid))
-        return found
-
-    def _on_related_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
-        for uid in labelled_parent(obj):
-            self._wake(uid)
-
-    def _wake(self, uid: str) -> None:
-        for controller in list(self.controllers.values()):
-            for parent in controller.parents.by_index(UID_INDEX, uid):
-                controller.queue.add(_key(parent))
-
-    def child_resources(self, kind: kinds.Kind | None) -> list[Resource]:
-        """Every child resource a kind may have made: what is watched, and what it can render."""
-        gvks = set(self._child_informers)
-        if kind is not None:
-            gvks |= {(c["apiVersion"], c["kind"]) for c in _known_child_kinds(kind)}
-        found = []
-        for gvk in sorted(gvks):
-            try:
-                found.append(self.kube.resource(*gvk))
-            except errors.NotFound:
-                continue
-        return found
-
-    def children_of(self, uid: str, also: Iterable[Obj] = ()) -> list[Obj]:
-        """Cached children controlled by ``uid``, plus cached objects named like ``also``."""
-        found: dict[tuple[str, str, str, str], Obj] = {}
-        for informer in list(self._child_informers.values()):
-            for obj in informer.by_index(OWNER_INDEX, uid):
-                found[planning.ref(obj)] = obj
-        for child in also:
-            named = self._child_informers.get((child["apiVersion"], child["kind"]))
-            if named is None:
-                continue
-            meta = child["metadata"]
-            cached = named.get(meta.get("namespace"), meta["name"])
-            if cached is not None:
-                found[planning.ref(cached)] = cached
-        return list(found.values())
-
-    def remember(self, obj: Obj) -> None:
-        """Put what the server answered into the cache at once, so the next reconcile reads its writes."""
-        informer = self._child_informers.get((obj["apiVersion"], obj["kind"]))
-        if informer is not None:
-            informer.observe(obj)
-
-    def _on_child_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
-        """Wake the parent that controls the child (before and after the change), found by
-        its owner reference, which a label edit cannot redirect; and, when a child goes,
-        the parents waiting for its name."""
-        for uid in {*owner_index(obj), *(owner_index(old) if old is not None else ())}:
-            self._wake(uid)
-        if type_ == DELETED:
-            self._wake_waiting(obj)
-
-    def wait_for_names(self, key: str, controller: KindController, conflicts: Iterable[planning.Ref]) -> None:
-        """Record which child names a parent is waiting for (its conflicts now; none clears)."""
-        waiter = (controller, key)
-        wanted = {_name_of(r) for r in conflicts}
-        with self._lock:
-            for name in self._waits_of.pop(waiter, set()) - wanted:
-                waiting = self._waiting.get(name)
-                if waiting is not None:
-                    waiting.discard(waiter)
-                    if not waiting:
-                        del self._waiting[name]
-            if wanted:
-                self._waits_of[waiter] = wanted
-                for name in wanted:
-                    self._waiting.setdefault(name, set()).add(waiter)
-
-    def _wake_waiting(self, obj: Obj) -> None:
-        with self._lock:
-            waiters = list(self._waiting.get(_name_of(planning.ref(obj)), ()))
-        for controller, key in waiters:
-            controller.queue.add(key)
-
-    def count(self, what: str, kind: str) -> None:
-        if what != "skip":
-            with self._lock:
-                self.counters[(what, kind)] = self.counters.get((what, kind), 0) + 1
-        metrics = self.options.metrics
-        if metrics:
-            {"apply": metrics.applied, "prune": metrics.pruned, "skip": metrics.skipped}.get(
-                what, lambda _kind: None
-            )(kind)
-
-    # -- running --------------------------------------------------------------
-
-    def start(self) -> None:
-        """Load the kinds and keep reloading them, in the background.
-
-        Nothing here waits for the API server: an engine started before the server
-        is reachable (or its CRDs installed) keeps trying, and ``synced`` stays
-        False until the kinds are served and their caches filled.
-        """
-        threading.Thread(target=self._reload_loop, name="kind-reloader", daemon=True).start()
-
-    def _reload_loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self._watch_bundles()
-                self.load()
-            except Exception as exc:
-                log.warning(
-                    "loading kinds failed: %s", exc, exc_info=not isinstance(exc, errors.StencilError)
-                )
-            if self._stop.wait(self.options.reload_interval):
-                return
-
-    def _watch_bundles(self) -> None:
-        if self.options.bundle_namespace and self._bundles is None:
-            bundles = self.informers.ensure(
-                self.kube.resource("v1", "ConfigMap"),
-                namespace=self.options.bundle_namespace,
-                label_selector=f"{BUNDLE_LABEL}=true",
-            )
-            if not bundles.wait_for_sync(60):
-                raise TimeoutError("kind ConfigMaps not listed after 60 s")
-            self._bundles = bundles
-
-    def synced(self) -> bool:
-        """True once every kind is served and every cache holds its first listing."""
-        return (
-            self._loaded.is_set()
-            and all(c.parents.has_synced for c in list(self.controllers.values()))
-            and all(i.has_synced for i in list(self._child_informers.values()))
-        )
-
-    def stop(self, grace: float = 20.0) -> bool:
-        """Stop taking work, let the reconciles under way finish (up to ``grace`` seconds), then
-        stop the caches.  False if some reconcile was still running when the grace ran out."""
-        self._stop.set()
-        controllers = list(self.controllers.values())
-        for controller in controllers:
-            controller.stop()
-        deadline = time.monotonic() + grace
-        drained = all([controller.drain(deadline) for controller in controllers])
-        if not drained:
-            log.warning("stopping with reconciles still running after %.0f s", grace)
-        self.informers.stop_all()
-        shutil.rmtree(self._bundle_dir, ignore_errors=True)
-        return drained
-
-
-_Name = tuple[str, str, str, str]  # a child's group, kind, namespace and name
-
-
-def _name_of(r: planning.Ref) -> _Name:
-    """A child's name across versions of its group (the cache may hold another version)."""
-    return r[0].rpartition("/")[0], r[1], r[2], r[3]
-
-
-def _fingerprint(roots: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
-    """Every file under ``roots`` by path, size and modification time: cheap to take each second."""
-    found = []
-    for root in roots:
-        if root.is_dir():
-            for path in root.rglob("*"):
-                if path.is_file():
-                    stat = path.stat()
-                    found.append((str(path), stat.st_size, stat.st_mtime_ns))
-    return tuple(sorted(found))
-
-
 def _placeholder(broken: kinds.BrokenKind | None) -> kinds.Kind:
     """A kind with no templates or rules, standing in for a broken one when deriving status."""
     assert broken is not None and broken.api_version and broken.kind
     return kinds.Kind(broken.name, broken.directory, broken.api_version, broken.kind, templates=())
-
-
-def _known_child_kinds(kind: kinds.Kind) -> list[Obj]:
-    """The child kinds a kind can render, as stubs: watched from the start, so a child kind
-    that a template no longer renders for some parent is still seen, and pruned.
-
-    They are the kinds its templates spell out, plus those its examples render to
-    (an example may need CRD defaults the engine does not have here: then it
-    is skipped, and such a kind is watched when first rendered).
-    """
-    found: set[tuple[str, str]] = set()
-    for template in kind.templates:
-        found |= rbac.literal_child_kinds(template.text)
-    try:
-        found |= rbac.rendered_child_kinds(kind)
-    except (errors.StencilError, OSError, ValueError, yaml.YAMLError) as error:
-        log.debug("kind %s: examples do not render without their CRD defaults: %s", kind.name, error)
-    return [{"apiVersion": api_version, "kind": child} for api_version, child in sorted(found)]

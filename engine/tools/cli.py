@@ -11,7 +11,7 @@ import click
 
 if TYPE_CHECKING:
     from engine.core import kinds, offline
-    from engine.runtime import controller
+    from engine.runtime import manager
 
 
 @click.group()
@@ -141,7 +141,7 @@ def run(
     import logging
     import os
 
-    from engine.runtime import controller, leader, observability
+    from engine.runtime import leader, manager, observability
     from engine.runtime.kube import Kube
 
     observability.configure_logging("json" if log_format == "json" else "text", log_level)
@@ -153,7 +153,7 @@ def run(
         server = observability.serve(metrics, health, host or "0.0.0.0", int(port))
     stopping = _stop_event()
     kube = Kube.auto(kubeconfig)
-    options = controller.Options(
+    options = manager.Options(
         workers=workers,
         resync=resync,
         namespaces=namespaces,
@@ -161,7 +161,7 @@ def run(
         bundle_namespace=kind_configmaps_namespace,
         run_workers=not leader_elect,
     )
-    engine = controller.Engine(kube, templates_dir, options)
+    engine = manager.Engine(kube, templates_dir, options)
     engine.start()
     elector = None
     if leader_elect:
@@ -279,7 +279,7 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
 
     from engine.core import kinds
     from engine.localcluster.plane import LocalCluster
-    from engine.runtime import controller
+    from engine.runtime import manager
     from engine.runtime.kube import Kube
     from engine.tools import manifests
 
@@ -289,7 +289,7 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
         click.echo(f"API server {cluster.server}; kubeconfig {cluster.kubeconfig}")
         kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
         click.echo(f"installed CRDs: {', '.join(manifests.install_crds(kube, crds_dir)) or 'none'}")
-        engine = controller.Engine(kube, templates_dir, controller.Options(workers=2, resync=60.0))
+        engine = manager.Engine(kube, templates_dir, manager.Options(workers=2, resync=60.0))
         engine.start()
         loaded, broken = kinds.load_kinds(templates_dir)
         for name, b in broken.items():
@@ -309,7 +309,7 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
         engine.stop()
 
 
-def _condition_lines(engine: controller.Engine) -> list[tuple[str, str]]:
+def _condition_lines(engine: manager.Engine) -> list[tuple[str, str]]:
     lines = []
     for ctrl in list(engine.controllers.values()):
         for parent in ctrl.parents.list():

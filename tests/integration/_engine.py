@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engine.runtime import controller
+from engine.runtime import manager
 from engine.runtime.kube import Kube
 from engine.testing import wait_until
 
@@ -18,10 +18,10 @@ T = TypeVar("T")
 @contextlib.contextmanager
 def running_engine(
     kube: Kube, templates: Path, namespace: str | None, **options: Any
-) -> Iterator[controller.Engine]:
+) -> Iterator[manager.Engine]:
     namespaces = (namespace,) if namespace else ()
-    opts = controller.Options(**{"namespaces": namespaces, "workers": 2, "reload_interval": 0.3, **options})
-    engine = controller.Engine(kube, templates, opts)
+    opts = manager.Options(**{"namespaces": namespaces, "workers": 2, "reload_interval": 0.3, **options})
+    engine = manager.Engine(kube, templates, opts)
     engine.start()
     try:
         yield engine

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.runtime import controller
+from engine.runtime import manager
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, eventually, idle, settled
@@ -36,8 +36,8 @@ def test_parents_outside_the_watched_namespaces_are_not_touched(
     kube: Kube, namespaces: list[str], dws: Resource
 ) -> None:
     watched, also_watched, elsewhere = namespaces
-    options = controller.Options(namespaces=(watched, also_watched), workers=2, reload_interval=0.3)
-    engine = controller.Engine(kube, ROOT / "templates", options)
+    options = manager.Options(namespaces=(watched, also_watched), workers=2, reload_interval=0.3)
+    engine = manager.Engine(kube, ROOT / "templates", options)
     engine.start()
     try:
         for namespace in namespaces:

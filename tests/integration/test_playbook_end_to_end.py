@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from engine.core import errors
-from engine.runtime import controller
+from engine.runtime import manager
 from engine.runtime.kube import Kube, Obj, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, conditions, eventually
@@ -147,8 +147,8 @@ def test_a_playbook_runs_its_job_reaches_progress_100_and_is_deleted_with_its_jo
     playbook_events = Recording(kube, playbooks, name, None, created["metadata"]["resourceVersion"])
     job_events = Recording(kube, jobs, job_name, JOB_NAMESPACE, jobs_version)
 
-    engine = controller.Engine(
-        kube, tmp_path / "templates", controller.Options(workers=2, reload_interval=0.3)
+    engine = manager.Engine(
+        kube, tmp_path / "templates", manager.Options(workers=2, reload_interval=0.3)
     )
     engine.start()
     try:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import rendering
-from engine.runtime import controller
+from engine.runtime import manager
 from engine.runtime.kube import Kube, Resource
 from tests.integration._engine import conditions, eventually
 from tests.integration._widgets import widget, write_kind
@@ -35,10 +35,10 @@ data:
 
 
 @contextlib.contextmanager
-def engine_with_workers(kube: Kube, templates: Path, namespace: str) -> Iterator[controller.Engine]:
+def engine_with_workers(kube: Kube, templates: Path, namespace: str) -> Iterator[manager.Engine]:
     """The engine scoped to ``namespace``, with more workers than ``running_engine`` gives."""
-    options = controller.Options(namespaces=(namespace,), workers=WORKERS, reload_interval=0.3)
-    engine = controller.Engine(kube, templates, options)
+    options = manager.Options(namespaces=(namespace,), workers=WORKERS, reload_interval=0.3)
+    engine = manager.Engine(kube, templates, options)
     engine.start()
     try:
         yield engine

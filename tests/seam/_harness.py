@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import rendering
-from engine.runtime import controller, observability
+from engine.runtime import controller, manager, observability
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 
@@ -25,8 +25,8 @@ def engine_for(
 ) -> Iterator[controller.KindController]:
     """The Widget kind's controller, caches synced, stopped on the way out."""
     templates = write_kind(tmp_path / "templates", {"children.yaml": template}, kind_yaml_extra)
-    options = controller.Options(run_workers=False, metrics=metrics)
-    engine = controller.Engine(fake, templates, options)  # type: ignore[arg-type]
+    options = manager.Options(run_workers=False, metrics=metrics)
+    engine = manager.Engine(fake, templates, options)  # type: ignore[arg-type]
     try:
         engine.load()
         (kind_controller,) = engine.controllers.values()

@@ -8,7 +8,7 @@ waits on another kind's network, and the Widget is reconciled as soon as its cac
 import threading
 from pathlib import Path
 
-from engine.runtime import controller
+from engine.runtime import manager
 from engine.testing import wait_until
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
@@ -58,8 +58,8 @@ def test_gadgets_converge_while_the_list_of_secrets_hangs(tmp_path: Path) -> Non
     for kind in ("Widget", "Gadget"):
         meta = {"name": "p", "namespace": NAMESPACE}
         fake.add({"apiVersion": "tests.stencil.dev/v1", "kind": kind, "metadata": meta})
-    options = controller.Options(workers=1, reload_interval=0.1)
-    engine = controller.Engine(fake, templates, options)  # type: ignore[arg-type]
+    options = manager.Options(workers=1, reload_interval=0.1)
+    engine = manager.Engine(fake, templates, options)  # type: ignore[arg-type]
     engine.start()
     try:
         wait_until(lambda: ready(fake, "Gadget", "p"), timeout=10, what="the Gadget Ready")

@@ -1,0 +1,234 @@
+"""The caches of children and related objects, and the routing of their events to parents.
+
+A child is cached by Stencil's managed-by label, so a cache holds only objects
+Stencil manages, not every Deployment in the cluster; one informer per child kind,
+made the first time a kind is rendered (or found in a kind's templates and examples
+at load time) and indexed by the uid of the parent that controls it.  Related
+objects (a kind's ``observe`` list, such as a StatefulSet's Pods) are cached when
+they carry the ``stencil.dev/parent-uid`` label and indexed by it.
+
+An event wakes the parent that controls the object, found by its controller owner
+reference first (a label edit cannot redirect it), and, when a child goes, every
+parent waiting for its name (a parent in ``ChildConflict``).  Waking is the
+engine's business: it is handed in as ``wake(uid)``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+
+import yaml
+
+from engine.core import errors, kinds, planning, rbac, rendering
+from engine.runtime.kube import Kube, Obj, Resource
+from engine.runtime.queue import WorkQueue
+from engine.runtime.watching import DELETED, Across, InformerSet
+
+log = logging.getLogger("stencil.children")
+
+MANAGED_SELECTOR = f"{rendering.MANAGED_BY_LABEL}={rendering.MANAGED_BY_VALUE}"
+OWNER_INDEX = "parent-uid"
+RELATED_SELECTOR = rendering.PARENT_UID_LABEL  # related objects: any that carry the label
+CACHE_SYNC_WAIT = 2.0  # how long a reconcile waits for a new child kind's first listing
+
+_Waiter = tuple[WorkQueue, str]  # a parent's queue and key
+
+
+def owner_index(obj: Obj) -> list[str]:
+    """Index children by the uid of the parent that controls them."""
+    uid = planning.controller_uid(obj)
+    if uid is None:
+        uid = (obj.get("metadata", {}).get("labels") or {}).get(rendering.PARENT_UID_LABEL)
+    return [uid] if uid else []
+
+
+def labelled_parent(obj: Obj) -> list[str]:
+    """Index related objects by the parent uid they are labelled with (their own controller,
+    say a ReplicaSet for a Pod, is not the parent)."""
+    uid = (obj.get("metadata", {}).get("labels") or {}).get(rendering.PARENT_UID_LABEL)
+    return [uid] if uid else []
+
+
+_Name = tuple[str, str, str, str]  # a child's group, kind, namespace and name
+
+
+def _name_of(r: planning.Ref) -> _Name:
+    """A child's name across versions of its group (the cache may hold another version)."""
+    return r[0].rpartition("/")[0], r[1], r[2], r[3]
+
+
+
+class Children:
+    """Every child and related-object cache of one engine, shared by its controllers."""
+
+    def __init__(
+        self, kube: Kube, informers: InformerSet, namespaces: tuple[str, ...], wake: Callable[[str], None]
+    ) -> None:
+        self._kube = kube
+        self._informers = informers
+        self._namespaces = namespaces
+        self._wake = wake
+        self._children: dict[tuple[str, str], Across] = {}
+        self._related: dict[tuple[str, str], Across] = {}
+        # Parents in ChildConflict, by the child name they wait for, and the other way round.
+        self._waiting: dict[_Name, set[_Waiter]] = {}
+        self._waits_of: dict[_Waiter, set[_Name]] = {}
+        self._lock = threading.Lock()
+
+    def synced(self) -> bool:
+        """Whether every child cache holds its first listing."""
+        return all(cache.has_synced for cache in list(self._children.values()))
+
+    def watch(self, children: Iterable[Obj], wait: float = CACHE_SYNC_WAIT) -> bool:
+        """Make sure every child kind has a cache, and wait up to ``wait`` seconds for the first
+        listing of those still without one; False if some still has none.
+
+        Children are cached by Stencil's managed-by label, from the watched namespaces:
+        a kind that places children elsewhere needs the engine to watch every namespace.
+        """
+        deadline = time.monotonic() + wait
+        synced = True
+        for gvk in sorted({(child["apiVersion"], child["kind"]) for child in children}):
+            cache = self._cache(self._children, gvk, MANAGED_SELECTOR, self._on_child_event, owner_index)
+            if cache is not None and not cache.wait_for_sync(max(deadline - time.monotonic(), 0.0)):
+                synced = False
+        return synced
+
+    def watch_related(self, kind: kinds.Kind) -> None:
+        """Cache the kind's ``observe`` objects (those labelled with a parent uid) and wake parents."""
+        for gvk in kind.observe:
+            if self._cache(
+                self._related, gvk, RELATED_SELECTOR, self._on_related_event, labelled_parent
+            ) is None:
+                log.warning("kind %s observes %s %s, which the server does not serve", kind.name, *gvk)
+
+    def _cache(
+        self,
+        caches: dict[tuple[str, str], Across],
+        gvk: tuple[str, str],
+        selector: str,
+        handler: Callable[[str, Obj, Obj | None], None],
+        index: Callable[[Obj], list[str]],
+    ) -> Across | None:
+        """The label-selected cache of ``gvk`` in ``caches``, indexed by parent uid, made and
+        started once; None if the server does not serve that kind.
+
+        Nothing here waits for the cache to fill, and discovery happens outside the lock:
+        a child kind whose listing hangs must not stall the workers of other kinds.
+        """
+        cache = caches.get(gvk)
+        if cache is not None:
+            return cache
+        try:
+            resource = self._kube.resource(*gvk)
+        except errors.NotFound:
+            return None
+        with self._lock:
+            cache = caches.get(gvk)
+            if cache is None:
+                cache = self._informers.ensure_across(
+                    resource, self._namespaces, label_selector=selector, on_event=handler
+                )
+                cache.add_index(OWNER_INDEX, index)
+                caches[gvk] = cache
+            return cache
+
+    def related_of(self, uid: str, gvks: Iterable[tuple[str, str]]) -> list[Obj]:
+        found: list[Obj] = []
+        for gvk in gvks:
+            informer = self._related.get(gvk)
+            if informer is not None:
+                found.extend(informer.by_index(OWNER_INDEX, uid))
+        return found
+
+    def _on_related_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
+        for uid in labelled_parent(obj):
+            self._wake(uid)
+
+    def resources(self, kind: kinds.Kind | None) -> list[Resource]:
+        """Every child resource a kind may have made: what is watched, and what it can render."""
+        gvks = set(self._children)
+        if kind is not None:
+            gvks |= {(c["apiVersion"], c["kind"]) for c in known_child_kinds(kind)}
+        found = []
+        for gvk in sorted(gvks):
+            try:
+                found.append(self._kube.resource(*gvk))
+            except errors.NotFound:
+                continue
+        return found
+
+    def of(self, uid: str, also: Iterable[Obj] = ()) -> list[Obj]:
+        """Cached children controlled by ``uid``, plus cached objects named like ``also``."""
+        found: dict[tuple[str, str, str, str], Obj] = {}
+        for informer in list(self._children.values()):
+            for obj in informer.by_index(OWNER_INDEX, uid):
+                found[planning.ref(obj)] = obj
+        for child in also:
+            named = self._children.get((child["apiVersion"], child["kind"]))
+            if named is None:
+                continue
+            meta = child["metadata"]
+            cached = named.get(meta.get("namespace"), meta["name"])
+            if cached is not None:
+                found[planning.ref(cached)] = cached
+        return list(found.values())
+
+    def remember(self, obj: Obj) -> None:
+        """Put what the server answered into the cache at once, so the next reconcile reads its writes."""
+        informer = self._children.get((obj["apiVersion"], obj["kind"]))
+        if informer is not None:
+            informer.observe(obj)
+
+    def _on_child_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
+        """Wake the parent that controls the child (before and after the change), found by
+        its owner reference, which a label edit cannot redirect; and, when a child goes,
+        the parents waiting for its name."""
+        for uid in {*owner_index(obj), *(owner_index(old) if old is not None else ())}:
+            self._wake(uid)
+        if type_ == DELETED:
+            self._wake_waiting(obj)
+
+    def wait_for_names(self, queue: WorkQueue, key: str, conflicts: Iterable[planning.Ref]) -> None:
+        """Record which child names the parent ``key`` of ``queue`` waits for (its conflicts now;
+        none clears)."""
+        waiter = (queue, key)
+        wanted = {_name_of(r) for r in conflicts}
+        with self._lock:
+            for name in self._waits_of.pop(waiter, set()) - wanted:
+                waiting = self._waiting.get(name)
+                if waiting is not None:
+                    waiting.discard(waiter)
+                    if not waiting:
+                        del self._waiting[name]
+            if wanted:
+                self._waits_of[waiter] = wanted
+                for name in wanted:
+                    self._waiting.setdefault(name, set()).add(waiter)
+
+    def _wake_waiting(self, obj: Obj) -> None:
+        with self._lock:
+            waiters = list(self._waiting.get(_name_of(planning.ref(obj)), ()))
+        for queue, key in waiters:
+            queue.add(key)
+
+
+def known_child_kinds(kind: kinds.Kind) -> list[Obj]:
+    """The child kinds a kind can render, as stubs: watched from the start, so a child kind
+    that a template no longer renders for some parent is still seen, and pruned.
+
+    They are the kinds its templates spell out, plus those its examples render to
+    (an example may need CRD defaults the engine does not have here: then it
+    is skipped, and such a kind is watched when first rendered).
+    """
+    found: set[tuple[str, str]] = set()
+    for template in kind.templates:
+        found |= rbac.literal_child_kinds(template.text)
+    try:
+        found |= rbac.rendered_child_kinds(kind)
+    except (errors.StencilError, OSError, ValueError, yaml.YAMLError) as error:
+        log.debug("kind %s: examples do not render without their CRD defaults: %s", kind.name, error)
+    return [{"apiVersion": api_version, "kind": child} for api_version, child in sorted(found)]

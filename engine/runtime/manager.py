@@ -1,0 +1,260 @@
+"""The engine: the kinds, the caches they share, and one controller per kind.
+
+``Engine`` is the shell around the controllers (``engine.runtime.controller``):
+it loads the kind folders and reloads them when their files change (or the
+ConfigMaps that carry kinds), keeps one informer per parent kind and the child
+caches (``engine.runtime.children``), wakes the parent an event concerns, and
+starts and stops the workers.  It decides nothing about a parent itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from engine.core import errors, kinds
+from engine.runtime import children, events
+from engine.runtime.controller import UID_INDEX, KindController
+from engine.runtime.kube import Kube
+from engine.runtime.watching import Informer, InformerSet
+
+if TYPE_CHECKING:
+    from engine.runtime.observability import Metrics
+
+log = logging.getLogger("stencil.controller")
+
+BUNDLE_LABEL = "stencil.dev/kind-bundle"  # a ConfigMap carrying one kind folder, one file per key
+BUNDLE_NAME_ANNOTATION = "stencil.dev/kind-name"  # the kind's name, if not the ConfigMap's
+
+
+@dataclass
+class Options:
+    workers: int = 4
+    resync: float = 600.0
+    namespaces: tuple[str, ...] = ()  # the namespaces to watch; none given: all
+    reload_interval: float = 1.0  # how often the templates folder is checked for changes
+    metrics: Metrics | None = None
+    bundle_namespace: str | None = None  # also serve kinds from labelled ConfigMaps in this namespace
+    run_workers: bool = True  # False: keep caches warm but reconcile nothing (a standby replica)
+
+
+@dataclass
+class Engine:
+    """Loads kinds, keeps the caches, and runs one controller per kind."""
+
+    kube: Kube
+    templates: Path
+    options: Options = field(default_factory=Options)
+    counters: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.informers = InformerSet(self.kube)
+        self.recorder = events.Recorder(self.kube)
+        self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
+        self.children = children.Children(self.kube, self.informers, self.options.namespaces, self._wake)
+        self._digests: dict[str, str] | None = None  # of the kinds last served completely
+        self._fingerprint: tuple[tuple[str, int, int], ...] | None = None  # of the files last served
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._bundles: Informer | None = None
+        self._loaded = threading.Event()  # the kinds were loaded and served at least once
+        self._bundle_dir = Path(tempfile.mkdtemp(prefix="stencil-kinds-"))
+        self._run_workers = self.options.run_workers
+
+    # -- kinds ----------------------------------------------------------------
+
+    def load(self) -> None:
+        """(Re)load every kind folder; start, update or stop their controllers.
+
+        Called every ``reload_interval``: folders whose files did not change (by name, size
+        and modification time) are not parsed again, so an idle engine costs nothing here.
+        """
+        roots = [self.templates]
+        if self._bundles is not None:
+            roots.append(self._materialize_bundles())
+        fingerprint = _fingerprint(roots)
+        if fingerprint == self._fingerprint:
+            return
+        loaded, broken = kinds.load_kinds(self.templates) if self.templates.is_dir() else ({}, {})
+        if self._bundles is not None:
+            more, more_broken = kinds.load_kinds(self._bundle_dir)
+            for name in set(more) | set(more_broken):
+                if name in loaded or name in broken:
+                    log.warning(
+                        "kind %s comes from both the templates folder and a ConfigMap; the folder wins", name
+                    )
+            loaded = {**more, **loaded}
+            broken = {**more_broken, **broken}
+        digests = {name: k.digest for name, k in loaded.items()}
+        digests.update({name: f"broken:{b.error}" for name, b in broken.items()})
+        if digests == self._digests:
+            self._fingerprint = fingerprint
+            return
+        complete = True  # every kind served; otherwise the next pass tries again
+        seen: set[tuple[str, str]] = set()
+        for name, b in broken.items():
+            log.error("kind %s is broken: %s", name, b.error, extra={"kind": name})
+            if b.api_version and b.kind:
+                complete &= self._serve((b.api_version, b.kind), None, b)
+                seen.add((b.api_version, b.kind))
+        for kind in loaded.values():
+            complete &= self._serve((kind.api_version, kind.kind), kind, None)
+            seen.add((kind.api_version, kind.kind))
+            self.children.watch(children.known_child_kinds(kind), wait=0)
+            self.children.watch_related(kind)
+        for gvk in [g for g in self.controllers if g not in seen]:
+            log.info("kind for %s removed; no longer reconciling it", gvk[1])
+            removed = self.controllers.pop(gvk)
+            removed.stop()
+            self.informers.remove_across(removed.resource, self.options.namespaces)
+        if complete:  # otherwise the next pass loads again, whatever the files say
+            self._digests = digests
+            self._fingerprint = fingerprint
+            self._loaded.set()
+
+    def _serve(self, gvk: tuple[str, str], kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> bool:
+        """Start or update the controller for a parent kind; False if its API is not there yet."""
+        current = self.controllers.get(gvk)
+        if current is not None:
+            if current.kind != kind or current.broken != broken:
+                current.replace(kind, broken)
+            return True
+        try:
+            resource = self.kube.resource(*gvk)
+        except errors.NotFound:
+            log.warning("no API resource for %s %s yet (is its CRD installed?); will retry", *gvk)
+            return False
+        controller = KindController(self, kind, broken, resource)
+        self.controllers[gvk] = controller
+        if self._run_workers:
+            controller.start(self.options.workers)
+        return True
+
+    def run_workers(self) -> None:
+        """Start reconciling (this replica became the leader)."""
+        self._run_workers = True
+        for controller in list(self.controllers.values()):
+            controller.start(self.options.workers)
+
+    # -- kinds delivered as ConfigMaps -------------------------------------------
+
+    def _materialize_bundles(self) -> Path:
+        """Write each labelled ConfigMap's files as a kind folder under a private directory."""
+        assert self._bundles is not None
+        wanted: dict[str, dict[str, str]] = {}
+        for cm in self._bundles.list():
+            meta = cm["metadata"]
+            name = (meta.get("annotations") or {}).get(BUNDLE_NAME_ANNOTATION) or meta["name"]
+            if "/" in name or name.startswith("."):
+                log.warning("ConfigMap %s names an invalid kind folder %r", meta["name"], name)
+                continue
+            wanted[name] = {k: v for k, v in (cm.get("data") or {}).items() if "/" not in k}
+        for folder in self._bundle_dir.iterdir():
+            if folder.name not in wanted:
+                shutil.rmtree(folder)
+        for name, files in wanted.items():
+            folder = self._bundle_dir / name
+            folder.mkdir(exist_ok=True)
+            for stale in folder.iterdir():
+                if stale.is_file() and stale.name not in files:
+                    stale.unlink()
+            for filename, text in files.items():
+                target = folder / filename
+                if not target.exists() or target.read_text() != text:
+                    target.write_text(text)
+        return self._bundle_dir
+
+    # -- children -------------------------------------------------------------
+
+    def _wake(self, uid: str) -> None:
+        """Queue the parent with this uid, whichever kind it is."""
+        for controller in list(self.controllers.values()):
+            for parent in controller.parents.by_index(UID_INDEX, uid):
+                meta = parent["metadata"]
+                controller.queue.add(f"{meta.get('namespace') or ''}/{meta['name']}")
+
+    def count(self, what: str, kind: str) -> None:
+        if what != "skip":
+            with self._lock:
+                self.counters[(what, kind)] = self.counters.get((what, kind), 0) + 1
+        metrics = self.options.metrics
+        if metrics:
+            {"apply": metrics.applied, "prune": metrics.pruned, "skip": metrics.skipped}.get(
+                what, lambda _kind: None
+            )(kind)
+
+    # -- running --------------------------------------------------------------
+
+    def start(self) -> None:
+        """Load the kinds and keep reloading them, in the background.
+
+        Nothing here waits for the API server: an engine started before the server
+        is reachable (or its CRDs installed) keeps trying, and ``synced`` stays
+        False until the kinds are served and their caches filled.
+        """
+        threading.Thread(target=self._reload_loop, name="kind-reloader", daemon=True).start()
+
+    def _reload_loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._watch_bundles()
+                self.load()
+            except Exception as exc:
+                log.warning(
+                    "loading kinds failed: %s", exc, exc_info=not isinstance(exc, errors.StencilError)
+                )
+            if self._stop.wait(self.options.reload_interval):
+                return
+
+    def _watch_bundles(self) -> None:
+        if self.options.bundle_namespace and self._bundles is None:
+            bundles = self.informers.ensure(
+                self.kube.resource("v1", "ConfigMap"),
+                namespace=self.options.bundle_namespace,
+                label_selector=f"{BUNDLE_LABEL}=true",
+            )
+            if not bundles.wait_for_sync(60):
+                raise TimeoutError("kind ConfigMaps not listed after 60 s")
+            self._bundles = bundles
+
+    def synced(self) -> bool:
+        """True once every kind is served and every cache holds its first listing."""
+        return (
+            self._loaded.is_set()
+            and all(c.parents.has_synced for c in list(self.controllers.values()))
+            and self.children.synced()
+        )
+
+    def stop(self, grace: float = 20.0) -> bool:
+        """Stop taking work, let the reconciles under way finish (up to ``grace`` seconds), then
+        stop the caches.  False if some reconcile was still running when the grace ran out."""
+        self._stop.set()
+        controllers = list(self.controllers.values())
+        for controller in controllers:
+            controller.stop()
+        deadline = time.monotonic() + grace
+        drained = all([controller.drain(deadline) for controller in controllers])
+        if not drained:
+            log.warning("stopping with reconciles still running after %.0f s", grace)
+        self.informers.stop_all()
+        shutil.rmtree(self._bundle_dir, ignore_errors=True)
+        return drained
+
+
+def _fingerprint(roots: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
+    """Every file under ``roots`` by path, size and modification time: cheap to take each second."""
+    found = []
+    for root in roots:
+        if root.is_dir():
+            for path in root.rglob("*"):
+                if path.is_file():
+                    stat = path.stat()
+                    found.append((str(path), stat.st_size, stat.st_mtime_ns))
+    return tuple(sorted(found))
