@@ -18,7 +18,8 @@ from typing import Any
 from measure import cpu_seconds, retained_bytes, table
 from samples import configmap, deployment, list_body
 
-from engine.runtime.watching import Store, controller_uid
+from engine.runtime.children import owner_index
+from engine.runtime.store import Store
 
 
 class KeepingStore(Store):
@@ -64,7 +65,7 @@ def measure(
 
     def new_store() -> Store:
         store = store_class(api_version, kind)
-        store.add_index("owner", controller_uid)
+        store.add_index("owner", owner_index)
         return store
 
     def take_listing() -> Store:

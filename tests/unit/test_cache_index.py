@@ -1,6 +1,7 @@
 """Indexes follow the objects through adds, updates, deletes and relists."""
 
-from engine.runtime.watching import Store, controller_uid
+from engine.runtime.children import owner_index
+from engine.runtime.store import Store
 
 
 def child(name: str, version: str, owner: str | None) -> dict[str, object]:
@@ -18,7 +19,7 @@ def names(store: Store, owner: str) -> list[str]:
 
 def test_index_tracks_the_controller_owner_through_updates_and_deletes() -> None:
     store = Store("v1", "ConfigMap")
-    store.add_index("owner", controller_uid)
+    store.add_index("owner", owner_index)
     store.apply("ADDED", child("a", "1", "p1"))
     store.apply("ADDED", child("b", "2", "p1"))
     store.apply("MODIFIED", child("b", "3", "p2"))
@@ -32,14 +33,14 @@ def test_index_tracks_the_controller_owner_through_updates_and_deletes() -> None
 def test_index_added_late_covers_objects_already_cached() -> None:
     store = Store("v1", "ConfigMap")
     store.replace([child("a", "1", "p1"), child("b", "2", None)])
-    store.add_index("owner", controller_uid)
+    store.add_index("owner", owner_index)
 
     assert names(store, "p1") == ["a"]
 
 
 def test_relist_removes_vanished_objects_from_the_index() -> None:
     store = Store("v1", "ConfigMap")
-    store.add_index("owner", controller_uid)
+    store.add_index("owner", owner_index)
     store.replace([child("a", "1", "p1"), child("b", "2", "p1")])
     store.replace([child("b", "2", "p1")])
 
@@ -48,8 +49,8 @@ def test_relist_removes_vanished_objects_from_the_index() -> None:
 
 def test_the_same_index_can_be_declared_twice_but_not_with_another_function() -> None:
     store = Store("v1", "ConfigMap")
-    store.add_index("owner", controller_uid)
-    store.add_index("owner", controller_uid)
+    store.add_index("owner", owner_index)
+    store.add_index("owner", owner_index)
 
     try:
         store.add_index("owner", lambda obj: [])

@@ -1,0 +1,227 @@
+"""A local, indexed copy of one resource's objects: pure, fed events, answering with events.
+
+``Store`` is the part of an informer worth testing without a cluster.  It is fed a
+full listing (``replace``) or single watch events (``apply``) and answers with the
+handler events they imply.  It strips ``metadata.managedFields`` (often half an
+object's size, and never read by a controller), fills in ``apiVersion``/``kind``
+(list items lack them), keeps the indexes current, turns objects missing from a
+relist into synthetic deletes, and never goes backwards: an object replaces a
+cached one only when its ``resourceVersion`` is newer (see ``newer``), so a
+write's response that arrives after the watch already delivered a later change
+cannot roll the cache back.  The I/O around it is ``engine.runtime.watching``.
+
+Objects handed out are the cached dicts themselves, not copies (copying every read
+would cost more than the cache saves); callers must treat them as read-only.
+"""
+
+from __future__ import annotations
+
+import builtins
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from engine.runtime.kube import Obj
+
+ADDED = "ADDED"
+MODIFIED = "MODIFIED"
+DELETED = "DELETED"
+SYNC = "SYNC"
+BOOKMARK = "BOOKMARK"
+
+EventHandler = Callable[[str, Obj, Obj | None], None]
+IndexFunc = Callable[[Obj], list[str]]
+
+_Key = tuple[str, str]  # (namespace or "" when cluster-scoped, name)
+
+@dataclass(frozen=True)
+class Event:
+    """What a handler receives: ``(type, obj, old)``."""
+
+    type: str
+    obj: Obj
+    old: Obj | None
+
+
+def _key_of(obj: Obj) -> _Key:
+    meta = obj["metadata"]
+    return meta.get("namespace") or "", meta["name"]
+
+
+def version_of(obj: Obj | None) -> str | None:
+    """The object's resourceVersion, if it has one."""
+    if obj is None:
+        return None
+    version: str | None = obj.get("metadata", {}).get("resourceVersion")
+    return version
+
+
+def newer(obj: Obj, cached: Obj) -> bool | None:
+    """Whether ``obj`` is a later state than ``cached``; None when their versions cannot be compared.
+
+    On an etcd-backed API server the resourceVersions of one resource are integers
+    that grow with every write (Kubernetes' comparable-resource-version guarantee,
+    KEP-5504), so they order the states of an object, and of a deleted object and
+    its re-created namesake.  Any other server may use opaque strings: then only
+    equality means anything.
+    """
+    mine, theirs = version_of(obj), version_of(cached)
+    if mine is not None and theirs is not None and mine.isdigit() and theirs.isdigit():
+        return int(mine) > int(theirs)
+    return None
+
+
+class Store:
+    """The cached objects of one resource with their indexes; fed events, returns events.
+
+    Thread-safe: every method takes the store's lock.
+    """
+
+    def __init__(self, api_version: str | None = None, kind: str | None = None) -> None:
+        self._api_version = api_version
+        self._kind = kind
+        self._lock = threading.RLock()
+        # namespace -> name -> object, so a namespaced list costs only that namespace.
+        self._objects: dict[str, dict[str, Obj]] = {}
+        self._index_funcs: dict[str, IndexFunc] = {}
+        self._indexes: dict[str, dict[str, set[_Key]]] = {}  # index -> value -> keys
+        self._indexed: dict[str, dict[_Key, list[str]]] = {}  # index -> key -> values
+
+    # -- feeding --------------------------------------------------------------
+
+    def apply(self, type_: str, obj: Obj, *, only_newer: bool = False) -> Event | None:
+        """Take one watch event; the handler event it implies, or None if nothing changed.
+
+        An event older than the cached object (the cache already holds a write's
+        response, or the object was re-created) is dropped.  When versions cannot be
+        compared, a watch event replaces the cached object unless its version is the
+        same; with ``only_newer`` (a write's response, not a watch event) it does not.
+        """
+        self._prepare(obj)
+        key = _key_of(obj)
+        with self._lock:
+            old = self._objects.get(key[0], {}).get(key[1])
+            if type_ == DELETED:
+                if old is not None and newer(old, obj):
+                    return None  # the deletion of an earlier incarnation, re-created since
+                self._remove(key)
+                return Event(DELETED, obj, old)
+            if old is not None:
+                later = newer(obj, old)
+                if later is False or (later is None and (only_newer or version_of(old) == version_of(obj))):
+                    return None
+            self._put(key, obj)
+            return Event(ADDED if old is None else MODIFIED, obj, old)
+
+    def replace(self, items: Iterable[Obj]) -> list[Event]:
+        """Take a full listing: the store becomes exactly ``items``.
+
+        Objects that vanished since the last listing get a synthetic ``DELETED``
+        event carrying their last known state, so their owners are reconciled.
+        """
+        events: list[Event] = []
+        with self._lock:
+            seen: set[_Key] = set()
+            for item in items:
+                event = self.apply(MODIFIED, item)
+                seen.add(_key_of(item))
+                if event is not None:
+                    events.append(event)
+            vanished = [
+                (namespace, name)
+                for namespace, names in self._objects.items()
+                for name in names
+                if (namespace, name) not in seen
+            ]
+            for key in vanished:
+                last = self._objects[key[0]][key[1]]
+                self._remove(key)
+                events.append(Event(DELETED, last, last))
+        return events
+
+    def add_index(self, name: str, func: IndexFunc) -> None:
+        """Maintain index ``name`` from ``func(obj) -> values``, covering objects already cached.
+
+        Adding the same function under the same name again is a no-op, so several
+        users of a shared informer can each declare the index they rely on.
+        """
+        with self._lock:
+            existing = self._index_funcs.get(name)
+            if existing is func:
+                return
+            if existing is not None:
+                raise ValueError(f"index {name!r} already exists with another function")
+            self._index_funcs[name] = func
+            self._indexes[name] = {}
+            self._indexed[name] = {}
+            for namespace, names in self._objects.items():
+                for obj_name, obj in names.items():
+                    self._index_one(name, (namespace, obj_name), obj)
+
+    # -- reading ---------------------------------------------------------------
+
+    def get(self, namespace: str | None, name: str) -> Obj | None:
+        with self._lock:
+            return self._objects.get(namespace or "", {}).get(name)
+
+    def list(self, namespace: str | None = None) -> list[Obj]:
+        with self._lock:
+            if namespace is not None:
+                return list(self._objects.get(namespace, {}).values())
+            return [obj for names in self._objects.values() for obj in names.values()]
+
+    def by_index(self, index_name: str, value: str) -> builtins.list[Obj]:
+        with self._lock:
+            if index_name not in self._indexes:
+                raise KeyError(f"no index named {index_name!r}")
+            keys = sorted(self._indexes[index_name].get(value, ()))
+            return [self._objects[namespace][name] for namespace, name in keys]
+
+    def __len__(self) -> int:
+        with self._lock:
+            return sum(len(names) for names in self._objects.values())
+
+    # -- internals ---------------------------------------------------------------
+
+    def _prepare(self, obj: Obj) -> None:
+        obj.get("metadata", {}).pop("managedFields", None)
+        if self._api_version and "apiVersion" not in obj:
+            obj["apiVersion"] = self._api_version
+        if self._kind and "kind" not in obj:
+            obj["kind"] = self._kind
+
+    def _put(self, key: _Key, obj: Obj) -> None:
+        self._objects.setdefault(key[0], {})[key[1]] = obj
+        for index_name in self._index_funcs:
+            self._unindex_one(index_name, key)
+            self._index_one(index_name, key, obj)
+
+    def _remove(self, key: _Key) -> None:
+        names = self._objects.get(key[0])
+        if names is None or names.pop(key[1], None) is None:
+            return
+        if not names:
+            del self._objects[key[0]]
+        for index_name in self._index_funcs:
+            self._unindex_one(index_name, key)
+
+    def _index_one(self, index_name: str, key: _Key, obj: Obj) -> None:
+        values = self._index_funcs[index_name](obj)
+        if not values:
+            return
+        self._indexed[index_name][key] = values
+        index = self._indexes[index_name]
+        for value in values:
+            index.setdefault(value, set()).add(key)
+
+    def _unindex_one(self, index_name: str, key: _Key) -> None:
+        values = self._indexed[index_name].pop(key, None)
+        if values is None:
+            return
+        index = self._indexes[index_name]
+        for value in values:
+            keys = index.get(value)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del index[value]
