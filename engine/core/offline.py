@@ -12,7 +12,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from engine.core import errors, kinds, rendering
+from engine.core import errors, kinds, placement
 
 _CRD = "CustomResourceDefinition"
 
@@ -56,8 +56,8 @@ class OfflineCrds:
         return cls([d for d in documents if isinstance(d, dict) and d.get("kind") == _CRD])
 
     def is_namespaced(self, api_version: str, kind: str) -> bool:
-        known = self.namespaced.get((rendering.group_of(api_version), kind))
-        return rendering.builtin_is_namespaced(api_version, kind) if known is None else known
+        known = self.namespaced.get((placement.group_of(api_version), kind))
+        return placement.builtin_is_namespaced(api_version, kind) if known is None else known
 
     def defaulted(self, parent: dict[str, Any]) -> dict[str, Any]:
         """``parent`` with its CRD's defaults filled in (unchanged for a kind without a CRD here)."""
@@ -77,7 +77,7 @@ class OfflineCrds:
         if schema:
             document.validate(schema, data=parent, closed=True)
         metadata = dict(parent["metadata"])
-        metadata.setdefault("uid", rendering.NO_UID)  # as if created: templates may read the uid
+        metadata.setdefault("uid", placement.NO_UID)  # as if created: templates may read the uid
         if self.is_namespaced(kind.api_version, kind.kind):
             metadata.setdefault("namespace", namespace)
         else:

@@ -25,7 +25,7 @@ from typing import Any
 
 from deepdiff import DeepDiff
 
-from engine.core.rendering import PARENT_UID_LABEL
+from engine.core.placement import PARENT_UID_LABEL
 
 HASH_ANNOTATION = "stencil.dev/applied-hash"
 # Held on a parent while it has children that owner references cannot clean up (in another

@@ -40,7 +40,7 @@ from typing import Any
 
 import yaml
 
-from engine.core import errors, planning, rendering
+from engine.core import errors, placement, planning, rendering
 from engine.core.kinds import Kind
 
 Rule = dict[str, list[str]]
@@ -167,7 +167,7 @@ def rendered_children(kind: Kind, defaults: Defaults = _as_written) -> list[dict
                 continue
             metadata = parent.setdefault("metadata", {})
             metadata.setdefault("namespace", "default")
-            metadata.setdefault("uid", rendering.NO_UID)
+            metadata.setdefault("uid", placement.NO_UID)
             children.extend(rendering.render(kind, defaults(parent), []))
     return children
 

@@ -22,16 +22,16 @@ from collections.abc import Callable, Iterable
 
 import yaml
 
-from engine.core import errors, kinds, planning, rbac, rendering
+from engine.core import errors, kinds, placement, planning, rbac
 from engine.runtime.kube import Kube, Obj, Resource
 from engine.runtime.queue import WorkQueue
 from engine.runtime.watching import DELETED, Across, InformerSet
 
 log = logging.getLogger("stencil.children")
 
-MANAGED_SELECTOR = f"{rendering.MANAGED_BY_LABEL}={rendering.MANAGED_BY_VALUE}"
+MANAGED_SELECTOR = f"{placement.MANAGED_BY_LABEL}={placement.MANAGED_BY_VALUE}"
 OWNER_INDEX = "parent-uid"
-RELATED_SELECTOR = rendering.PARENT_UID_LABEL  # related objects: any that carry the label
+RELATED_SELECTOR = placement.PARENT_UID_LABEL  # related objects: any that carry the label
 CACHE_SYNC_WAIT = 2.0  # how long a reconcile waits for a new child kind's first listing
 
 _Waiter = tuple[WorkQueue, str]  # a parent's queue and key
@@ -41,14 +41,14 @@ def owner_index(obj: Obj) -> list[str]:
     """Index children by the uid of the parent that controls them."""
     uid = planning.controller_uid(obj)
     if uid is None:
-        uid = (obj.get("metadata", {}).get("labels") or {}).get(rendering.PARENT_UID_LABEL)
+        uid = (obj.get("metadata", {}).get("labels") or {}).get(placement.PARENT_UID_LABEL)
     return [uid] if uid else []
 
 
 def labelled_parent(obj: Obj) -> list[str]:
     """Index related objects by the parent uid they are labelled with (their own controller,
     say a ReplicaSet for a Pod, is not the parent)."""
-    uid = (obj.get("metadata", {}).get("labels") or {}).get(rendering.PARENT_UID_LABEL)
+    uid = (obj.get("metadata", {}).get("labels") or {}).get(placement.PARENT_UID_LABEL)
     return [uid] if uid else []
 
 

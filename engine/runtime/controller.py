@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.core import errors, kinds, planning, rendering, status
+from engine.core import errors, kinds, placement, planning, rendering, status
 from engine.runtime import events
 from engine.runtime.kube import Kube, Obj, Resource
 from engine.runtime.queue import WorkQueue
@@ -362,7 +362,7 @@ class KindController:
         uid = parent["metadata"]["uid"]
         for resource in self.engine.children.resources(self.kind):
             children, _ = self.engine.kube.list(
-                resource, label_selector=f"{rendering.PARENT_UID_LABEL}={uid}"
+                resource, label_selector=f"{placement.PARENT_UID_LABEL}={uid}"
             )
             for child in planning.label_owned(children, uid):
                 meta = child["metadata"]

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from engine.core import errors, kinds, planning, rbac, rendering
+from engine.core import errors, kinds, placement, planning, rbac, rendering
 from engine.runtime.kube import Kube, Obj
 
 # Fields the server owns and changes on every write: noise in a diff of intent.
@@ -43,7 +43,7 @@ def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
             "metadata": {**parent["metadata"], "uid": live_parent["metadata"]["uid"]},
             "status": live_parent.get("status", {}),
         }
-    uid = parent["metadata"].get("uid") or rendering.NO_UID
+    uid = parent["metadata"].get("uid") or placement.NO_UID
     parent = {**parent, "metadata": {**parent["metadata"], "uid": uid}}
     # The child kinds to look for: those the templates spell out, and those a first render
     # (before anything is observed) yields; then the real render, with the children seen.
@@ -75,7 +75,7 @@ def _live_children(kube: Kube, child_kinds: set[tuple[str, str]], uid: str) -> l
             res = kube.resource(api_version, child_kind)
         except errors.NotFound:
             continue
-        items, _ = kube.list(res, label_selector=f"{rendering.PARENT_UID_LABEL}={uid}")
+        items, _ = kube.list(res, label_selector=f"{placement.PARENT_UID_LABEL}={uid}")
         found.extend(item for item in items if planning.controlled_by(item, uid))
     return found
 

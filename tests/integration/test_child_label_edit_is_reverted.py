@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from engine.core import rendering
+from engine.core import placement
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine
@@ -29,7 +29,7 @@ def test_child_label_edit_is_reverted(kube: Kube, namespace: str, widgets: Resou
 
     def parent_name_label() -> str | None:
         child = kube.get(configmaps, "p-config", namespace)
-        return ((child or {}).get("metadata", {}).get("labels") or {}).get(rendering.PARENT_NAME_LABEL)
+        return ((child or {}).get("metadata", {}).get("labels") or {}).get(placement.PARENT_NAME_LABEL)
 
     with running_engine(kube, templates, namespace):
         # "other" is a real parent of the same kind: the edited label names someone who exists.
@@ -41,11 +41,11 @@ def test_child_label_edit_is_reverted(kube: Kube, namespace: str, widgets: Resou
         edited = kube.request(
             "PATCH",
             configmaps.path(namespace, "p-config"),
-            {"metadata": {"labels": {rendering.PARENT_NAME_LABEL: "other"}}},
+            {"metadata": {"labels": {placement.PARENT_NAME_LABEL: "other"}}},
             query={"fieldManager": "kubectl-edit"},
             content_type="application/merge-patch+json",
         )
-        assert edited["metadata"]["labels"][rendering.PARENT_NAME_LABEL] == "other"
+        assert edited["metadata"]["labels"][placement.PARENT_NAME_LABEL] == "other"
         started = time.monotonic()
         eventually(lambda: parent_name_label() == "p", timeout=10, what="the label to be put back")
         took = time.monotonic() - started

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from engine.core import rendering
+from engine.core import placement
 from engine.runtime import manager
 from engine.runtime.kube import Kube, Resource
 from tests.integration._engine import conditions, eventually
@@ -100,8 +100,8 @@ def test_simultaneous_parents_never_share_a_child_name(
         return (
             child.get("data") == {"parent": parent}
             and owners == [(parent, uids[parent])]
-            and labels.get(rendering.PARENT_NAME_LABEL) == parent
-            and labels.get(rendering.PARENT_UID_LABEL) == uids[parent]
+            and labels.get(placement.PARENT_NAME_LABEL) == parent
+            and labels.get(placement.PARENT_UID_LABEL) == uids[parent]
         )
 
     overwritten = both_ready = none_ready = 0

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.core import rendering
+from engine.core import placement
 from engine.runtime import controller, manager, observability
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
@@ -58,11 +58,11 @@ def child_of(fake: FakeKube, owner: dict[str, Any], name: str) -> dict[str, Any]
                 "name": name,
                 "namespace": NAMESPACE,
                 "labels": {
-                    rendering.MANAGED_BY_LABEL: rendering.MANAGED_BY_VALUE,
-                    rendering.KIND_LABEL: "widget",
-                    rendering.PARENT_NAME_LABEL: meta["name"],
-                    rendering.PARENT_NAMESPACE_LABEL: NAMESPACE,
-                    rendering.PARENT_UID_LABEL: meta["uid"],
+                    placement.MANAGED_BY_LABEL: placement.MANAGED_BY_VALUE,
+                    placement.KIND_LABEL: "widget",
+                    placement.PARENT_NAME_LABEL: meta["name"],
+                    placement.PARENT_NAMESPACE_LABEL: NAMESPACE,
+                    placement.PARENT_UID_LABEL: meta["uid"],
                 },
                 "ownerReferences": [
                     {

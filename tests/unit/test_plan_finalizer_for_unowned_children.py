@@ -1,7 +1,7 @@
 """Children that owner references cannot tie to their parent (another namespace, cluster-scoped)
 are held by a finalizer; the patch that sets it is a compare-and-swap."""
 
-from engine.core import planning, rendering
+from engine.core import placement, planning
 from tests.unit._children import PARENT_UID, as_observed, configmap
 
 PARENT = {
@@ -13,7 +13,7 @@ PARENT = {
 
 def test_only_a_child_without_owner_reference_needs_the_finalizer() -> None:
     owned = configmap("owned", {})
-    elsewhere = configmap("elsewhere", {}, owner=None, labels={rendering.PARENT_UID_LABEL: PARENT_UID})
+    elsewhere = configmap("elsewhere", {}, owner=None, labels={placement.PARENT_UID_LABEL: PARENT_UID})
 
     assert planning.needs_finalizer([owned]) is False
     assert planning.needs_finalizer([owned, elsewhere]) is True
@@ -21,8 +21,8 @@ def test_only_a_child_without_owner_reference_needs_the_finalizer() -> None:
 
 def test_label_owned_children_are_those_of_this_parent_without_owner_reference() -> None:
     owned = as_observed(configmap("owned", {}))
-    mine = as_observed(configmap("mine", {}, owner=None, labels={rendering.PARENT_UID_LABEL: PARENT_UID}))
-    theirs = as_observed(configmap("theirs", {}, owner=None, labels={rendering.PARENT_UID_LABEL: "other"}))
+    mine = as_observed(configmap("mine", {}, owner=None, labels={placement.PARENT_UID_LABEL: PARENT_UID}))
+    theirs = as_observed(configmap("theirs", {}, owner=None, labels={placement.PARENT_UID_LABEL: "other"}))
 
     assert planning.label_owned([owned, mine, theirs], PARENT_UID) == [mine]
 

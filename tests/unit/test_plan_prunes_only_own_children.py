@@ -1,4 +1,4 @@
-from engine.core import planning, rendering
+from engine.core import placement, planning
 from tests.unit._children import PARENT_UID, as_observed, configmap
 
 
@@ -19,7 +19,7 @@ def test_plan_never_prunes_an_object_controlled_by_someone_else() -> None:
 
 def test_plan_prunes_a_label_owned_child_without_owner_reference() -> None:
     labelled = as_observed(
-        configmap("elsewhere", {"k": "v"}, owner=None, labels={rendering.PARENT_UID_LABEL: PARENT_UID})
+        configmap("elsewhere", {"k": "v"}, owner=None, labels={placement.PARENT_UID_LABEL: PARENT_UID})
     )
 
     assert [p.name for p in planning.plan([], [labelled], PARENT_UID).prunes] == ["elsewhere"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import rendering
+from engine.core import placement, rendering
 from engine.core.kinds import Placement
 from tests.unit import _kinds
 
@@ -24,11 +24,11 @@ def test_a_child_in_the_parents_namespace_has_a_controller_owner_reference_and_l
     ]
     assert child["metadata"]["labels"] == {
         "team": "x",
-        rendering.MANAGED_BY_LABEL: rendering.MANAGED_BY_VALUE,
-        rendering.KIND_LABEL: "web",
-        rendering.PARENT_NAME_LABEL: "site",
-        rendering.PARENT_NAMESPACE_LABEL: "ns",
-        rendering.PARENT_UID_LABEL: "u-42",
+        placement.MANAGED_BY_LABEL: placement.MANAGED_BY_VALUE,
+        placement.KIND_LABEL: "web",
+        placement.PARENT_NAME_LABEL: "site",
+        placement.PARENT_NAMESPACE_LABEL: "ns",
+        placement.PARENT_UID_LABEL: "u-42",
     }
 
 
@@ -37,24 +37,24 @@ def test_a_template_cannot_overwrite_stencils_labels() -> None:
         "name: cm\n", "name: cm\n  labels:\n    stencil.dev/parent-uid: forged\n"
     )
     [child] = rendering.render(_kinds.kind(template), _kinds.parent(uid="real"), [])
-    assert child["metadata"]["labels"][rendering.PARENT_UID_LABEL] == "real"
+    assert child["metadata"]["labels"][placement.PARENT_UID_LABEL] == "real"
 
 
 def test_a_child_in_another_namespace_has_labels_but_no_owner_reference() -> None:
     kind = _kinds.kind(ELSEWHERE, placement=Placement(namespaces=("shared",)))
     [child] = rendering.render(kind, _kinds.parent(), [])
     assert "ownerReferences" not in child["metadata"]
-    assert child["metadata"]["labels"][rendering.PARENT_UID_LABEL] == "uid-1"
+    assert child["metadata"]["labels"][placement.PARENT_UID_LABEL] == "uid-1"
 
 
 def test_children_of_a_cluster_scoped_parent_are_owned_and_say_no_parent_namespace() -> None:
     kind = _kinds.kind(ELSEWHERE, placement=Placement(namespaces=("shared",)))
     [child] = rendering.render(kind, _kinds.parent(namespace=None), [])
     assert child["metadata"]["ownerReferences"][0]["uid"] == "uid-1"
-    assert rendering.PARENT_NAMESPACE_LABEL not in child["metadata"]["labels"]
+    assert placement.PARENT_NAMESPACE_LABEL not in child["metadata"]["labels"]
 
 
 def test_a_parent_without_a_uid_gets_the_all_zero_one() -> None:
     [child] = rendering.render(_kinds.kind(_kinds.configmap("  a: b\n")), _kinds.parent(uid=None), [])
-    assert child["metadata"]["ownerReferences"][0]["uid"] == rendering.NO_UID
-    assert child["metadata"]["labels"][rendering.PARENT_UID_LABEL] == "00000000-0000-0000-0000-000000000000"
+    assert child["metadata"]["ownerReferences"][0]["uid"] == placement.NO_UID
+    assert child["metadata"]["labels"][placement.PARENT_UID_LABEL] == "00000000-0000-0000-0000-000000000000"

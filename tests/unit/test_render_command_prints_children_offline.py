@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner, Result
 
-from engine.core import rendering
+from engine.core import placement
 from engine.tools import cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,8 +38,8 @@ def test_the_seed_sample_renders_its_deployment_and_service_with_owner_and_label
     assert (service["kind"], service["metadata"]["name"]) == ("Service", "deploywebservice-sample-service")
     for child in (deployment, service):
         assert child["metadata"]["namespace"] == "default"
-        assert child["metadata"]["ownerReferences"][0]["uid"] == rendering.NO_UID
-        assert child["metadata"]["labels"][rendering.KIND_LABEL] == "deploywebservice"
+        assert child["metadata"]["ownerReferences"][0]["uid"] == placement.NO_UID
+        assert child["metadata"]["labels"][placement.KIND_LABEL] == "deploywebservice"
     assert service["spec"]["ports"] == [
         {"name": "webhttp", "protocol": "TCP", "port": 80, "targetPort": 8080}
     ]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import rendering
+from engine.core import rendering, sandbox
 from engine.core.errors import RenderError
 from tests.unit import _kinds
 
-LIMITS = rendering.Limits(output_chars=10_000)
+LIMITS = sandbox.Limits(output_chars=10_000)
 
 
 def test_output_past_the_cap_is_refused() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import rendering
+from engine.core import placement, rendering
 from engine.core.errors import PlacementError
 from engine.core.kinds import Placement
 from tests.unit import _kinds
@@ -25,7 +25,7 @@ def test_placement_can_allow_cluster_scoped_children_without_a_namespace_or_owne
     assert "namespace" not in child["metadata"]
     # A namespaced parent cannot own a cluster-scoped object: it is tied to the parent by labels.
     assert "ownerReferences" not in child["metadata"]
-    assert child["metadata"]["labels"][rendering.PARENT_UID_LABEL] == "uid-1"
+    assert child["metadata"]["labels"][placement.PARENT_UID_LABEL] == "uid-1"
 
 
 def test_a_cluster_scoped_child_cannot_name_a_namespace() -> None:

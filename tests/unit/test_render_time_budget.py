@@ -6,11 +6,11 @@ import time
 
 import pytest
 
-from engine.core import rendering
+from engine.core import rendering, sandbox
 from engine.core.errors import RenderError
 from tests.unit import _kinds
 
-LIMITS = rendering.Limits(seconds=0.2)
+LIMITS = sandbox.Limits(seconds=0.2)
 
 SILENT_LOOPS = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}\n"
 LOOPS_OVER_A_VALUE = (
