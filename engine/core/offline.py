@@ -12,7 +12,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from engine.core import errors, kinds, placement
+from engine.core import documents, kinds, placement
 
 _CRD = "CustomResourceDefinition"
 
@@ -48,12 +48,8 @@ class OfflineCrds:
     def read(cls, directory: Path) -> OfflineCrds:
         if not directory.is_dir():
             return cls([])
-        documents = [
-            document.data
-            for file in sorted(directory.glob("*.y*ml"))
-            for document in kinds.Document.read_all(file, errors.StencilError)
-        ]
-        return cls([d for d in documents if isinstance(d, dict) and d.get("kind") == _CRD])
+        found = [doc for file in sorted(directory.glob("*.y*ml")) for doc in documents.load_all(file)]
+        return cls([doc for doc in found if doc.get("kind") == _CRD])
 
     def is_namespaced(self, api_version: str, kind: str) -> bool:
         known = self.namespaced.get((placement.group_of(api_version), kind))
@@ -64,7 +60,7 @@ class OfflineCrds:
         schema = self.schemas.get((str(parent.get("apiVersion")), str(parent.get("kind"))))
         return with_defaults(schema, parent) if schema else parent
 
-    def admit(self, document: kinds.Document, kind: kinds.Kind, namespace: str) -> dict[str, Any] | None:
+    def admit(self, document: documents.Document, kind: kinds.Kind, namespace: str) -> dict[str, Any] | None:
         """The CR as the API server would keep it (checked, defaulted, namespaced); None for other kinds."""
         data = document.data
         if not isinstance(data, dict):

@@ -41,6 +41,7 @@ from typing import Any
 import yaml
 
 from engine.core import errors, placement, planning, rendering
+from engine.core.documents import load_all
 from engine.core.kinds import Kind
 
 Rule = dict[str, list[str]]
@@ -108,8 +109,8 @@ def offline_resources(crd_dir: Path) -> Resources:
     table = dict(BUILTIN_RESOURCES)
     if crd_dir.is_dir():
         for path in sorted([*crd_dir.rglob("*.yaml"), *crd_dir.rglob("*.yml")]):
-            for doc in yaml.load_all(path.read_text(), Loader=yaml.CSafeLoader):
-                if isinstance(doc, dict) and doc.get("kind") == "CustomResourceDefinition":
+            for doc in load_all(path):
+                if doc.get("kind") == "CustomResourceDefinition":
                     spec = doc.get("spec") or {}
                     names = spec.get("names") or {}
                     table[(spec.get("group", ""), names.get("kind", ""))] = names.get("plural", "")
@@ -162,8 +163,8 @@ def rendered_children(kind: Kind, defaults: Defaults = _as_written) -> list[dict
     """
     children: list[dict[str, Any]] = []
     for example in kind.examples:
-        for parent in yaml.load_all(example.read_text(), Loader=yaml.CSafeLoader):
-            if not isinstance(parent, dict) or parent.get("kind") != kind.kind:
+        for parent in load_all(example):
+            if parent.get("kind") != kind.kind:
                 continue
             metadata = parent.setdefault("metadata", {})
             metadata.setdefault("namespace", "default")

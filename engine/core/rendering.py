@@ -14,7 +14,7 @@ get right, so values never reach the YAML parser at all:
    (letters and digits only, with a random nonce per render so no value can
    forge one);
 2. the text, now made only of the template's own characters and tokens, is
-   parsed as YAML with ``kinds.StrictLoader`` (no duplicate keys, no aliases,
+   parsed as YAML with ``documents.StrictLoader`` (no duplicate keys, no aliases,
    JSON types only);
 3. the tree is walked once: a plain scalar that is exactly one token becomes
    the value itself, with its type (``replicas: {{ spec.replicas }}`` is an
@@ -40,6 +40,7 @@ from jinja2 import TemplateNotFound
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 
 from engine.core import kinds, placement, sandbox
+from engine.core.documents import StrictLoader, check_no_anchors, yaml_problem
 from engine.core.errors import RenderError
 
 # -- the entry point ------------------------------------------------------------------
@@ -165,11 +166,11 @@ def _construct_str(loader: _RenderLoader, node: yaml.ScalarNode) -> str | _Slot:
     return value
 
 
-class _RenderLoader(kinds.StrictLoader):
+class _RenderLoader(StrictLoader):
     """``StrictLoader`` that turns whole-token plain scalars into slots."""
 
     run: sandbox.Run
-    yaml_constructors = {**kinds.StrictLoader.yaml_constructors, "tag:yaml.org,2002:str": _construct_str}
+    yaml_constructors = {**StrictLoader.yaml_constructors, "tag:yaml.org,2002:str": _construct_str}
 
 
 def _parse(text: str, run: sandbox.Run, template: kinds.Template) -> list[Any]:
@@ -182,7 +183,7 @@ def _parse(text: str, run: sandbox.Run, template: kinds.Template) -> list[Any]:
         )
     documents: list[Any] = []
     try:
-        kinds.check_no_anchors(text)
+        check_no_anchors(text)
         loader = _RenderLoader(text)
         loader.run = run
         try:
@@ -191,7 +192,7 @@ def _parse(text: str, run: sandbox.Run, template: kinds.Template) -> list[Any]:
         finally:
             loader.dispose()
     except yaml.YAMLError as error:
-        line, problem = kinds.yaml_problem(error)
+        line, problem = yaml_problem(error)
         raise RenderError(_quote_problem(text, line, problem, run), file=str(template.path)) from error
     return [_Filler(run, template).fill(doc, "") for doc in documents]
 

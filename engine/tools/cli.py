@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
-    from engine.core import kinds, offline
+    from engine.core import documents, kinds, offline
     from engine.runtime import manager
 
 
@@ -240,7 +240,7 @@ def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None
     for kind_name, b in broken.items():
         raise click.ClickException(f"kind {kind_name} is broken: {b.error}")
     defaults = offline.OfflineCrds.read(crds_dir).defaulted
-    documents = rbac_rules.documents(
+    roles = rbac_rules.documents(
         loaded.values(),
         rbac_rules.offline_resources(crds_dir),
         name=name,
@@ -248,7 +248,7 @@ def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None
         namespace=namespace,
         lease_name="stencil-leader",
     )
-    click.echo(rbac_rules.dump(documents), nl=False)
+    click.echo(rbac_rules.dump(roles), nl=False)
 
 
 def _stop_event() -> threading.Event:
@@ -365,13 +365,13 @@ def _read_crs(
 ) -> tuple[kinds.Kind, offline.OfflineCrds, list[tuple[str, dict[str, Any]]]]:
     """The kind, the CRDs, and each CR of the kind in the files as the API server would keep it
     (validated, defaulted, namespaced), with where it was read (``file:line``)."""
-    from engine.core import errors, kinds, offline
+    from engine.core import documents, errors, kinds, offline
 
     kind = kinds.load_kind(kind_dir)
     crds = offline.OfflineCrds.read(crds_dir or kind_dir.resolve().parent.parent / "crds")
     parents = []
     for file in files:
-        for document in kinds.Document.read_all(file, errors.StencilError):
+        for document in documents.Document.read_all(file, errors.StencilError):
             parent = crds.admit(document, kind, namespace)
             if parent is not None:
                 parents.append((f"{file}:{document.line}", parent))

@@ -11,21 +11,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from engine.core import documents
 from engine.runtime.kube import Kube
 
 CRD_API = "apiextensions.k8s.io/v1"
 
 
 def read(paths: Iterable[Path]) -> list[dict[str, Any]]:
-    """Every YAML document of the files, in order; empty documents dropped."""
-    docs: list[dict[str, Any]] = []
-    for path in paths:
-        for doc in yaml.load_all(path.read_text(), Loader=yaml.CSafeLoader):
-            if isinstance(doc, dict):
-                docs.append(doc)
-    return docs
+    """Every YAML mapping of the files, in order, read strictly (no duplicate keys, anchors or tags)."""
+    return [doc for path in paths for doc in documents.load_all(path)]
 
 
 def yaml_files(directory: Path) -> list[Path]:
