@@ -49,7 +49,7 @@ def condition_is(
     return probe
 
 
-def idle(engine: controller.Engine) -> bool:
+def idle(engine: manager.Engine) -> bool:
     """No parent key waits in any controller's queue and none is being reconciled.
 
     Keys scheduled for later (``requeue_after``, a retry's backoff) are not counted:

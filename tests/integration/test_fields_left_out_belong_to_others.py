@@ -70,7 +70,7 @@ def test_replicas_scaled_by_another_manager_stay_as_it_set_them(
         def engine_saw_the_scale() -> bool:
             return any(
                 child["metadata"]["name"] == "w-web" and child["metadata"]["generation"] >= scaled
-                for child in engine.children_of(parent["metadata"]["uid"])
+                for child in engine.children.of(parent["metadata"]["uid"])
             )
 
         # The scale is in the engine's cache and every reconcile it woke has run.
