@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
-    from engine.core import documents, kinds, offline
+    from engine.core import kinds, offline
     from engine.runtime import manager
 
 
