@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.core import conditions
+from engine.core import apis, conditions
 
 CURRENT: Final = "Current"
 IN_PROGRESS: Final = "InProgress"
@@ -356,9 +356,7 @@ _RULES: dict[tuple[str, str], _Rule] = {
 
 
 def _group_kind(obj: Mapping[str, Any]) -> tuple[str, str]:
-    api_version = str(obj.get("apiVersion") or "")
-    group = api_version.rpartition("/")[0]
-    return group, str(obj.get("kind") or "")
+    return apis.group_of(str(obj.get("apiVersion") or "")), str(obj.get("kind") or "")
 
 
 def _moment(now: datetime.datetime | str | None) -> datetime.datetime | None:

@@ -12,7 +12,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from engine.core import documents, kinds, placement
+from engine.core import apis, documents, kinds, placement
 
 _CRD = "CustomResourceDefinition"
 
@@ -52,8 +52,8 @@ class OfflineCrds:
         return cls([doc for doc in found if doc.get("kind") == _CRD])
 
     def is_namespaced(self, api_version: str, kind: str) -> bool:
-        known = self.namespaced.get((placement.group_of(api_version), kind))
-        return placement.builtin_is_namespaced(api_version, kind) if known is None else known
+        known = self.namespaced.get((apis.group_of(api_version), kind))
+        return apis.builtin_is_namespaced(api_version, kind) if known is None else known
 
     def defaulted(self, parent: dict[str, Any]) -> dict[str, Any]:
         """``parent`` with its CRD's defaults filled in (unchanged for a kind without a CRD here)."""

@@ -5,8 +5,7 @@ namespace; another namespace, a cluster-scoped kind or an RBAC kind is a
 ``PlacementError`` unless ``kind.yaml`` allows it (``placement:``).  Every child
 gets Stencil's labels (managed-by, kind, the parent's name, namespace and uid) and,
 where Kubernetes permits one, a controller owner reference to its parent.  This
-module is also the one home of the labels' names and of the built-in table of
-cluster-scoped kinds (used where no API server tells a kind's scope).
+module is also the one home of the labels' names.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import kinds
+from engine.core import apis, kinds
 from engine.core.errors import PlacementError, RenderError
 
 # -- what every child carries -----------------------------------------------------
@@ -32,45 +31,6 @@ NO_UID = "00000000-0000-0000-0000-000000000000"
 
 RBAC_GROUP = "rbac.authorization.k8s.io"
 RBAC_KINDS = frozenset({"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"})
-
-# Built-in cluster-scoped kinds by (group, kind), for when no API server can be asked.
-CLUSTER_SCOPED = frozenset(
-    {
-        ("", "Namespace"),
-        ("", "Node"),
-        ("", "PersistentVolume"),
-        ("", "ComponentStatus"),
-        (RBAC_GROUP, "ClusterRole"),
-        (RBAC_GROUP, "ClusterRoleBinding"),
-        ("apiextensions.k8s.io", "CustomResourceDefinition"),
-        ("apiregistration.k8s.io", "APIService"),
-        ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration"),
-        ("admissionregistration.k8s.io", "MutatingWebhookConfiguration"),
-        ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy"),
-        ("admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding"),
-        ("storage.k8s.io", "StorageClass"),
-        ("storage.k8s.io", "CSIDriver"),
-        ("storage.k8s.io", "CSINode"),
-        ("storage.k8s.io", "VolumeAttachment"),
-        ("scheduling.k8s.io", "PriorityClass"),
-        ("networking.k8s.io", "IngressClass"),
-        ("node.k8s.io", "RuntimeClass"),
-        ("certificates.k8s.io", "CertificateSigningRequest"),
-        ("flowcontrol.apiserver.k8s.io", "FlowSchema"),
-        ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration"),
-    }
-)
-
-
-def group_of(api_version: str) -> str:
-    """``apps/v1`` -> ``apps``; ``v1`` -> ``""`` (the core group)."""
-    return api_version.rpartition("/")[0]
-
-
-def builtin_is_namespaced(api_version: str, kind: str) -> bool:
-    """Scope from the built-in table: every kind not known to be cluster-scoped is namespaced."""
-    return (group_of(api_version), kind) not in CLUSTER_SCOPED
-
 
 # -- placement ------------------------------------------------------------------------------
 
@@ -161,7 +121,7 @@ def place(
     def refuse(message: str, field: str | None = None) -> PlacementError:
         return PlacementError(f"{what}: {message}", file=file, field=field)
 
-    if group_of(api_version) == RBAC_GROUP and child_kind in RBAC_KINDS and not placement.rbac:
+    if apis.group_of(api_version) == RBAC_GROUP and child_kind in RBAC_KINDS and not placement.rbac:
         raise refuse("RBAC objects are refused unless kind.yaml allows them (placement.rbac: true)")
     namespace: str | None = metadata.get("namespace") or None
     if not is_namespaced(api_version, child_kind):

@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from engine.core import errors, placement, planning, rendering
+from engine.core import apis, errors, placement, planning, rendering
 from engine.core.documents import load_all
 from engine.core.kinds import Kind
 
@@ -55,58 +55,12 @@ CHILD_VERBS = ("create", "delete", "get", "list", "patch", "watch")
 CACHE_VERBS = ("get", "list", "watch")  # children a kind applies as its own ServiceAccount
 EVENT_VERBS = ("create", "patch")
 
-# Built-in kinds a template may render, by (group, kind) -> plural.  RBAC names
-# a group and a resource, never a version, so the table does not either.
-BUILTIN_RESOURCES: Mapping[tuple[str, str], str] = {
-    ("", "ConfigMap"): "configmaps",
-    ("", "Endpoints"): "endpoints",
-    ("", "Event"): "events",
-    ("", "LimitRange"): "limitranges",
-    ("", "Namespace"): "namespaces",
-    ("", "PersistentVolume"): "persistentvolumes",
-    ("", "PersistentVolumeClaim"): "persistentvolumeclaims",
-    ("", "Pod"): "pods",
-    ("", "ReplicationController"): "replicationcontrollers",
-    ("", "ResourceQuota"): "resourcequotas",
-    ("", "Secret"): "secrets",
-    ("", "Service"): "services",
-    ("", "ServiceAccount"): "serviceaccounts",
-    ("admissionregistration.k8s.io", "MutatingWebhookConfiguration"): "mutatingwebhookconfigurations",
-    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy"): "validatingadmissionpolicies",
-    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding"): "validatingadmissionpolicybindings",
-    ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration"): "validatingwebhookconfigurations",
-    ("apiextensions.k8s.io", "CustomResourceDefinition"): "customresourcedefinitions",
-    ("apps", "ControllerRevision"): "controllerrevisions",
-    ("apps", "DaemonSet"): "daemonsets",
-    ("apps", "Deployment"): "deployments",
-    ("apps", "ReplicaSet"): "replicasets",
-    ("apps", "StatefulSet"): "statefulsets",
-    ("autoscaling", "HorizontalPodAutoscaler"): "horizontalpodautoscalers",
-    ("batch", "CronJob"): "cronjobs",
-    ("batch", "Job"): "jobs",
-    ("coordination.k8s.io", "Lease"): "leases",
-    ("discovery.k8s.io", "EndpointSlice"): "endpointslices",
-    ("events.k8s.io", "Event"): "events",
-    ("networking.k8s.io", "Ingress"): "ingresses",
-    ("networking.k8s.io", "IngressClass"): "ingressclasses",
-    ("networking.k8s.io", "NetworkPolicy"): "networkpolicies",
-    ("policy", "PodDisruptionBudget"): "poddisruptionbudgets",
-    ("rbac.authorization.k8s.io", "ClusterRole"): "clusterroles",
-    ("rbac.authorization.k8s.io", "ClusterRoleBinding"): "clusterrolebindings",
-    ("rbac.authorization.k8s.io", "Role"): "roles",
-    ("rbac.authorization.k8s.io", "RoleBinding"): "rolebindings",
-    ("scheduling.k8s.io", "PriorityClass"): "priorityclasses",
-    ("storage.k8s.io", "StorageClass"): "storageclasses",
-}
 
-
-def _group(api_version: str) -> str:
-    return api_version.rpartition("/")[0]
 
 
 def offline_resources(crd_dir: Path) -> Resources:
     """``resources`` without a cluster: the CRDs under ``crd_dir`` plus the built-in table."""
-    table = dict(BUILTIN_RESOURCES)
+    table = {group_kind: plural for group_kind, (plural, _) in apis.BUILTIN_KINDS.items()}
     if crd_dir.is_dir():
         for path in sorted([*crd_dir.rglob("*.yaml"), *crd_dir.rglob("*.yml")]):
             for doc in load_all(path):
@@ -116,7 +70,7 @@ def offline_resources(crd_dir: Path) -> Resources:
                     table[(spec.get("group", ""), names.get("kind", ""))] = names.get("plural", "")
 
     def resources(api_version: str, kind: str) -> tuple[str, str]:
-        group = _group(api_version)
+        group = apis.group_of(api_version)
         plural = table.get((group, kind))
         if not plural:
             raise errors.KindError(

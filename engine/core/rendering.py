@@ -39,7 +39,7 @@ import yaml
 from jinja2 import TemplateNotFound
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 
-from engine.core import kinds, placement, sandbox
+from engine.core import apis, kinds, placement, sandbox
 from engine.core.documents import StrictLoader, check_no_anchors, yaml_problem
 from engine.core.errors import RenderError
 
@@ -64,7 +64,7 @@ def render(
     CR field involved.
     """
     owner = placement.Owner.of(kind, parent)
-    scope = is_namespaced or placement.builtin_is_namespaced
+    scope = is_namespaced or apis.builtin_is_namespaced
     environment = sandbox.make_environment(kind.templates)
     context = sandbox.template_context(parent, observed)
     children: list[dict[str, Any]] = []
@@ -73,7 +73,7 @@ def render(
         for document in _render_template(environment, template, context, limits):
             child = placement.place(document, owner, kind, scope, template)
             meta = child["metadata"]
-            group = placement.group_of(child["apiVersion"])
+            group = apis.group_of(child["apiVersion"])
             identity = (group, child["kind"], meta.get("namespace", ""), meta["name"])
             if identity in seen:
                 raise RenderError(f"{placement.describe(child)} is rendered twice (also by {seen[identity]})",

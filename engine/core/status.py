@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 
-from engine.core import conditions, expressions, health
+from engine.core import apis, conditions, expressions, health
 from engine.core.errors import KindError, StencilError
 
 if TYPE_CHECKING:
@@ -266,7 +266,7 @@ def _evaluate_field(rule: expressions.Expression, context: Mapping[str, Any]) ->
 
 def _identity(api_version: str, kind: str, name: str) -> tuple[str, str, str]:
     # The cache may hold a child at another version of the same group than the template wrote.
-    return api_version.rpartition("/")[0], kind, name
+    return apis.group_of(api_version), kind, name
 
 
 def _name(obj: Mapping[str, Any]) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 
 import yaml
 
-from engine.core import errors, kinds, placement, planning, rbac
+from engine.core import apis, errors, kinds, placement, planning, rbac
 from engine.runtime.kube import Kube, Obj, Resource
 from engine.runtime.queue import WorkQueue
 from engine.runtime.watching import DELETED, Across, InformerSet
@@ -57,7 +57,7 @@ _Name = tuple[str, str, str, str]  # a child's group, kind, namespace and name
 
 def _name_of(r: planning.Ref) -> _Name:
     """A child's name across versions of its group (the cache may hold another version)."""
-    return r[0].rpartition("/")[0], r[1], r[2], r[3]
+    return apis.group_of(r[0]), r[1], r[2], r[3]
 
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import urllib3
 
-from engine.core import errors
+from engine.core import apis, errors
 
 FIELD_MANAGER = "stencil"
 # A kind the server does not serve is asked about again only after this long, so a
@@ -105,11 +105,6 @@ def _reaching(what: str) -> Iterator[None]:
         yield
     except (urllib3.exceptions.HTTPError, OSError) as exc:
         raise errors.Unreachable(f"{what}: the API server did not answer: {exc}") from exc
-
-
-def split_api_version(api_version: str) -> tuple[str, str]:
-    group, _, version = api_version.rpartition("/")
-    return group, version
 
 
 class Kube:
@@ -262,7 +257,7 @@ class Kube:
             self._misses.pop(api_version, None)
 
     def _discover(self, api_version: str) -> None:
-        group, version = split_api_version(api_version)
+        group, version = apis.split_api_version(api_version)
         path = f"/apis/{group}/{version}" if group else f"/api/{version}"
         try:
             listing = self.request("GET", path)
