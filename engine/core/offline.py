@@ -46,10 +46,7 @@ class OfflineCrds:
 
     @classmethod
     def read(cls, directory: Path) -> OfflineCrds:
-        if not directory.is_dir():
-            return cls([])
-        found = [doc for file in sorted(directory.glob("*.y*ml")) for doc in documents.load_all(file)]
-        return cls([doc for doc in found if doc.get("kind") == _CRD])
+        return cls(read_crds(directory))
 
     def is_namespaced(self, api_version: str, kind: str) -> bool:
         known = self.namespaced.get((apis.group_of(api_version), kind))
@@ -97,3 +94,13 @@ def with_defaults(schema: dict[str, Any], value: Any) -> Any:
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
         return [with_defaults(schema["items"], item) for item in value]
     return value
+
+
+def read_crds(directory: Path) -> list[dict[str, Any]]:
+    """Every CustomResourceDefinition in the YAML files under ``directory`` (at any depth), read
+    strictly; none if there is no such folder.  The one reader of CRD files: offline rendering,
+    RBAC derivation and installing CRDs all ask it."""
+    if not directory.is_dir():
+        return []
+    files = sorted(p for p in directory.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    return [doc for file in files for doc in documents.load_all(file) if doc.get("kind") == _CRD]

@@ -40,7 +40,7 @@ from typing import Any
 
 import yaml
 
-from engine.core import apis, errors, placement, planning, rendering
+from engine.core import apis, errors, offline, placement, planning, rendering
 from engine.core.documents import load_all
 from engine.core.kinds import Kind
 
@@ -61,13 +61,10 @@ EVENT_VERBS = ("create", "patch")
 def offline_resources(crd_dir: Path) -> Resources:
     """``resources`` without a cluster: the CRDs under ``crd_dir`` plus the built-in table."""
     table = {group_kind: plural for group_kind, (plural, _) in apis.BUILTIN_KINDS.items()}
-    if crd_dir.is_dir():
-        for path in sorted([*crd_dir.rglob("*.yaml"), *crd_dir.rglob("*.yml")]):
-            for doc in load_all(path):
-                if doc.get("kind") == "CustomResourceDefinition":
-                    spec = doc.get("spec") or {}
-                    names = spec.get("names") or {}
-                    table[(spec.get("group", ""), names.get("kind", ""))] = names.get("plural", "")
+    for crd in offline.read_crds(crd_dir):
+        spec = crd.get("spec") or {}
+        names = spec.get("names") or {}
+        table[(spec.get("group", ""), names.get("kind", ""))] = names.get("plural", "")
 
     def resources(api_version: str, kind: str) -> tuple[str, str]:
         group = apis.group_of(api_version)
@@ -132,11 +129,16 @@ def rendered_child_kinds(kind: Kind, defaults: Defaults = _as_written) -> set[tu
     return {(str(c["apiVersion"]), str(c["kind"])) for c in rendered_children(kind, defaults)}
 
 
+def spelled_child_kinds(kind: Kind) -> set[tuple[str, str]]:
+    """The ``(apiVersion, kind)`` pairs the kind's templates spell out (``literal_child_kinds``)."""
+    return {pair for template in kind.templates for pair in literal_child_kinds(template.text)}
+
+
 def child_kinds(kind: Kind, defaults: Defaults = _as_written) -> set[tuple[str, str]]:
-    found = rendered_child_kinds(kind, defaults)
-    for template in kind.templates:
-        found |= literal_child_kinds(template.text)
-    return found
+    """Every child kind the kind is known to render: spelled out in its templates, or yielded by
+    rendering its examples.  The one answer to the question, for RBAC, the engine's caches and
+    ``stencil diff``; a kind whose templates compute another is found when it renders it."""
+    return rendered_child_kinds(kind, defaults) | spelled_child_kinds(kind)
 
 
 # -- rules --------------------------------------------------------------------

@@ -224,11 +224,9 @@ def known_child_kinds(kind: kinds.Kind) -> list[Obj]:
     (an example may need CRD defaults the engine does not have here: then it
     is skipped, and such a kind is watched when first rendered).
     """
-    found: set[tuple[str, str]] = set()
-    for template in kind.templates:
-        found |= rbac.literal_child_kinds(template.text)
     try:
-        found |= rbac.rendered_child_kinds(kind)
+        found = rbac.child_kinds(kind)
     except (errors.StencilError, OSError, ValueError, yaml.YAMLError) as error:
         log.debug("kind %s: examples do not render without their CRD defaults: %s", kind.name, error)
+        found = rbac.spelled_child_kinds(kind)
     return [{"apiVersion": api_version, "kind": child} for api_version, child in sorted(found)]

@@ -47,11 +47,8 @@ def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
     parent = {**parent, "metadata": {**parent["metadata"], "uid": uid}}
     # The child kinds to look for: those the templates spell out, and those a first render
     # (before anything is observed) yields; then the real render, with the children seen.
-    child_kinds: set[tuple[str, str]] = set()
-    for template in kind.templates:
-        child_kinds |= rbac.literal_child_kinds(template.text)
     first = rendering.render(kind, parent, [], is_namespaced=kube.is_namespaced)
-    child_kinds |= {(c["apiVersion"], c["kind"]) for c in first}
+    child_kinds = rbac.spelled_child_kinds(kind) | {(c["apiVersion"], c["kind"]) for c in first}
     observed = _live_children(kube, child_kinds, uid) if live_parent is not None else []
     desired = rendering.render(kind, parent, observed, is_namespaced=kube.is_namespaced)
     plan = planning.plan(desired, observed, uid)
