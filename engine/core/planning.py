@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -109,10 +110,22 @@ def _project(observed: Any, desired: Any) -> Any:
 
 
 def drift(observed: Obj, desired: Obj) -> list[str]:
-    """Paths of rendered values that differ in ``observed`` (for events and logs)."""
+    """Fields of the rendered object whose values ``observed`` does not hold, as ``spec.replicas``
+    paths: what an update of a child changes, for its event, its log line and ``stencil diff``."""
     meta_free = {k: v for k, v in desired.items() if k != "metadata"}
-    diff = DeepDiff(_project(observed, meta_free), meta_free)
-    return sorted(str(p) for p in diff.affected_paths)
+    return changed_fields(_project(observed, meta_free), meta_free)
+
+
+def changed_fields(before: Any, after: Any) -> list[str]:
+    """The paths at which two objects differ (``spec.template.spec.containers[0].image``)."""
+    paths = DeepDiff(before, after, ignore_order=False).affected_paths
+    return sorted({_dotted(str(path)) for path in paths})
+
+
+def _dotted(path: str) -> str:
+    """DeepDiff's ``root['spec']['ports'][0]`` as ``spec.ports[0]``."""
+    dotted = re.sub(r"\['((?:[^'\\]|\\.)*)'\]", lambda m: "." + m.group(1), path.removeprefix("root"))
+    return dotted.removeprefix(".")
 
 
 @dataclass(frozen=True)

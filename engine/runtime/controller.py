@@ -321,13 +321,17 @@ class KindController:
             return f"{described} was replaced by an object this {parent['kind']} does not control"
         self.engine.children.remember(applied)
         self.engine.count("apply", self.name)
-        self._emit_written(parent, "Updated", child)
+        fields = planning.drift(current, child) if current is not None else []
+        self._emit_written(parent, "Updated", child, fields)
         return None
 
-    def _emit_written(self, parent: Obj, verb: str, child: Obj) -> None:
-        self.engine.recorder.emit(
-            parent, events.NORMAL, verb, f"{verb} {planning.describe(planning.ref(child))}"
-        )
+    def _emit_written(self, parent: Obj, verb: str, child: Obj, fields: list[str] | None = None) -> None:
+        """The event of a write; an update says which rendered fields it restored (at most five)."""
+        message = f"{verb} {planning.describe(planning.ref(child))}"
+        if fields:
+            more = f" and {len(fields) - 5} more" if len(fields) > 5 else ""
+            message += ": " + ", ".join(fields[:5]) + more
+        self.engine.recorder.emit(parent, events.NORMAL, verb, message)
 
     def _prune(self, parent: Obj, prune: planning.Prune) -> None:
         res = self.writer.resource(prune.api_version, prune.kind)

@@ -435,7 +435,8 @@ def diff(
         click.echo(f"error: {error}", err=True)
         raise SystemExit(2) from error
     for change in changes:
-        click.echo(f"{change.action:<9} {change.child}")
+        fields = f" ({', '.join(change.fields)})" if change.fields else ""
+        click.echo(f"{change.action:<9} {change.child}{fields}")
         if change.diff:
             click.echo(change.diff, nl=False)
     raise SystemExit(1 if any(c.action != "unchanged" for c in changes) else 0)

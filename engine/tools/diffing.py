@@ -31,6 +31,7 @@ class Change:
     action: str  # "create", "update", "delete", "conflict" or "unchanged"
     child: str  # "Deployment ns/name"
     diff: str = ""
+    fields: tuple[str, ...] = ()  # for an update, the paths that change (``spec.replicas``)
 
 
 def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
@@ -89,16 +90,20 @@ def _preview_apply(kube: Kube, child: Obj, uid: str) -> Change:
     diff = _unified(live, after, ref)
     if live is None:
         return Change("create", planning.describe(ref), diff)
-    return Change("update" if diff else "unchanged", planning.describe(ref), diff)
+    fields = tuple(planning.changed_fields(_shown(live), _shown(after)))
+    return Change("update" if diff else "unchanged", planning.describe(ref), diff, fields)
+
+
+def _shown(obj: Obj) -> Obj:
+    """What a diff of intent compares: no status, none of the fields the server rewrites."""
+    meta = {k: v for k, v in obj.get("metadata", {}).items() if k not in _VOLATILE_METADATA}
+    return {**{k: v for k, v in obj.items() if k != "status"}, "metadata": meta}
 
 
 def _clean(obj: Obj | None) -> str:
     if obj is None:
         return ""
-    meta = {k: v for k, v in obj.get("metadata", {}).items() if k not in _VOLATILE_METADATA}
-    shown = {k: v for k, v in obj.items() if k != "status"}
-    shown["metadata"] = meta
-    return yaml.dump(shown, Dumper=yaml.CSafeDumper, sort_keys=True, default_flow_style=False)
+    return yaml.dump(_shown(obj), Dumper=yaml.CSafeDumper, sort_keys=True, default_flow_style=False)
 
 
 def _unified(before: Obj | None, after: Obj | None, ref: Sequence[Any]) -> str:

@@ -71,6 +71,6 @@ def test_diff_previews_creates_then_nothing_then_the_edited_field(
         file.write_text(yaml.safe_dump(cr(replicas=3)))
         code, output = diff(local_cluster, namespace, file)
         assert code == 1, output
-        assert f"update    Deployment {namespace}/shop-deployment" in output
+        assert f"update    Deployment {namespace}/shop-deployment (spec.replicas)" in output
         assert "-  replicas: 1\n" in output and "+  replicas: 3\n" in output
         assert f"unchanged Service {namespace}/shop-service" in output

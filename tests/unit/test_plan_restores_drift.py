@@ -11,7 +11,7 @@ def test_plan_reapplies_a_child_whose_rendered_value_was_edited() -> None:
 
     assert [a.obj["data"] for a in result.applies] == [{"k": "v"}]
     assert result.applies[0].create is False
-    assert planning.drift(observed, desired) == ["root['data']['k']"]
+    assert planning.drift(observed, desired) == ["data.k"]
 
 
 def test_plan_reapplies_when_the_template_stopped_rendering_a_field() -> None:
