@@ -95,8 +95,14 @@ def _preview_apply(kube: Kube, child: Obj, uid: str) -> Change:
 
 
 def _shown(obj: Obj) -> Obj:
-    """What a diff of intent compares: no status, none of the fields the server rewrites."""
+    """What a diff of intent compares: no status, none of the fields the server rewrites, and not
+    the applied-hash annotation (Stencil's bookkeeping, which changes with every change)."""
     meta = {k: v for k, v in obj.get("metadata", {}).items() if k not in _VOLATILE_METADATA}
+    annotations = {k: v for k, v in (meta.get("annotations") or {}).items() if k != planning.HASH_ANNOTATION}
+    if annotations:
+        meta["annotations"] = annotations
+    else:
+        meta.pop("annotations", None)
     return {**{k: v for k, v in obj.items() if k != "status"}, "metadata": meta}
 
 
