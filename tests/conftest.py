@@ -1,21 +1,17 @@
-"""Suite-wide settings; the cluster fixtures come from the ``stencil`` pytest plugin.
+"""Suite-wide settings; the cluster fixtures come from Stencil's opt-in pytest plugin.
 
-The plugin is registered as an entry point, so it is there only when the project
-is installed; without it every cluster test would fail with "fixture not found",
-which hides the one-line fix, so say it up front.
+The plugin (``engine.testing.plugin``) is enabled here, as any project that tests
+its kinds against a real control plane enables it: it gives ``local_cluster``,
+``kube`` and ``namespace``, and marks the tests that use them ``cluster``.
 """
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import settings
+
+pytest_plugins = ["engine.testing.plugin"]
 
 # The machines that run this suite are small and shared: a property test that
 # is slow once because a compiler took the CPU has not failed.
 settings.register_profile("stencil", deadline=None)
 settings.load_profile("stencil")
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    if not config.pluginmanager.has_plugin("stencil"):
-        raise pytest.UsageError("the stencil pytest plugin is missing: run `pip install -e '.[test]'` first")

@@ -1,8 +1,8 @@
 """Testing Stencil kinds (and Stencil itself) against a real API server.
 
-The pytest plugin in ``engine.testing.plugin`` is registered as an entry
-point, so installing the package is enough to get the ``local_cluster``,
-``kube`` and ``namespace`` fixtures.  ``wait_until`` is here because every
+The pytest plugin ``engine.testing.plugin`` gives the ``local_cluster``,
+``kube`` and ``namespace`` fixtures to a project that enables it
+(``pytest_plugins = ["engine.testing.plugin"]`` in its ``conftest.py``).  ``wait_until`` is here because every
 test against a live cluster waits for something a controller does
 asynchronously, and a fixed ``sleep`` is either flaky or slow.
 ``write_requests`` reads the API server's own count of write requests, the

@@ -1,7 +1,9 @@
 """pytest fixtures that run tests against a real local control plane.
 
-Registered as the ``stencil`` pytest11 entry point, so any project that
-installs Stencil gets them:
+Opt-in: a project enables them with ``pytest_plugins = ["engine.testing.plugin"]``
+in its top-level ``conftest.py``, or ``pytest -p engine.testing.plugin``.  (An
+entry point would switch them on, and mark tests, in every project that merely
+has Stencil installed.)  The fixtures:
 
 - ``local_cluster`` (session): one ``LocalCluster`` with controllers, a
   scheduler and one kwok node, started on first use and stopped at the end of
