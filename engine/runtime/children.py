@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterable
 import yaml
 
 from engine.core import apis, errors, kinds, placement, planning, rbac
-from engine.runtime.kube import Kube, Obj, Resource
+from engine.runtime.kube import Obj, Resource
 from engine.runtime.queue import WorkQueue
+from engine.runtime.seam import Api
 from engine.runtime.watching import DELETED, Across, InformerSet
 
 log = logging.getLogger("stencil.children")
@@ -65,7 +66,7 @@ class Children:
     """Every child and related-object cache of one engine, shared by its controllers."""
 
     def __init__(
-        self, kube: Kube, informers: InformerSet, namespaces: tuple[str, ...], wake: Callable[[str], None]
+        self, kube: Api, informers: InformerSet, namespaces: tuple[str, ...], wake: Callable[[str], None]
     ) -> None:
         self._kube = kube
         self._informers = informers

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING
 
 from engine.core import errors, kinds, placement, planning, rendering, status
 from engine.runtime import events
-from engine.runtime.kube import Kube, Obj, Resource
+from engine.runtime.kube import Obj, Resource
 from engine.runtime.queue import WorkQueue
+from engine.runtime.seam import Api
 from engine.runtime.watching import DELETED, Across
 
 if TYPE_CHECKING:
@@ -260,7 +261,7 @@ class KindController:
         return Result(requeue_after=CONFLICT_RECHECK if conflicts else None)
 
     @property
-    def writer(self) -> Kube:
+    def writer(self) -> Api:
         """Who applies and prunes children: the engine, or the kind's own ServiceAccount."""
         account = self.kind.service_account if self.kind else None
         if account is None:

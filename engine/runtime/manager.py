@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from engine.core import errors, kinds
 from engine.runtime import children, events
 from engine.runtime.controller import UID_INDEX, KindController
-from engine.runtime.kube import Kube
+from engine.runtime.seam import Api
 from engine.runtime.watching import Informer, InformerSet
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ class Options:
 class Engine:
     """Loads kinds, keeps the caches, and runs one controller per kind."""
 
-    kube: Kube
+    kube: Api
     templates: Path
     options: Options = field(default_factory=Options)
     counters: dict[tuple[str, str], int] = field(default_factory=dict)

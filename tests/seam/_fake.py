@@ -24,13 +24,14 @@ import itertools
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import jsonpatch
 
 from engine.core import errors
 from engine.runtime.kube import Resource
+from engine.runtime.seam import Api
 
 Obj = dict[str, Any]
 
@@ -213,13 +214,13 @@ class FakeKube:
         merged["metadata"] = {**(current or {}).get("metadata", {}), **copy.deepcopy(meta)}
         return self._answer("APPLY", self.add(merged))
 
-    def patch_status(self, res: Resource, name: str, namespace: str | None, ops: list[Obj]) -> Obj:
+    def patch_status(self, res: Resource, name: str, namespace: str | None, ops: Sequence[Obj]) -> Obj:
         self.calls.append(("STATUS", self._describe(res.kind, namespace, name)))
         current = self._current(res, name, namespace)
         patched = self._patched(current, ops)
         return self._answer("STATUS", self.add({**current, "status": patched.get("status")}))
 
-    def patch_json(self, res: Resource, name: str, namespace: str | None, ops: list[Obj]) -> Obj:
+    def patch_json(self, res: Resource, name: str, namespace: str | None, ops: Sequence[Obj]) -> Obj:
         self.calls.append(("PATCH", self._describe(res.kind, namespace, name)))
         current = self._current(res, name, namespace)
         return self._answer("PATCH", self.add(self._patched(current, ops)))
@@ -231,7 +232,7 @@ class FakeKube:
         return copy.deepcopy(found)
 
     @staticmethod
-    def _patched(current: Obj, ops: list[Obj]) -> Obj:
+    def _patched(current: Obj, ops: Sequence[Obj]) -> Obj:
         """``ops`` applied to ``current`` as the server does: a failed ``test`` refuses the whole
         patch (a bare 422), and a resourceVersion the patch sets is a precondition (409)."""
         try:
@@ -270,10 +271,15 @@ def _selected(obj: Obj, res: Resource, namespace: str | None, label_selector: st
         return False
     if namespace and obj["metadata"].get("namespace") != namespace:
         return False
-    wanted = dict(
-        part.split("=", 1) if "=" in part else (part, None)
-        for part in (label_selector or "").split(",")
-        if part
-    )
+    wanted: dict[str, str | None] = {}
+    for part in (label_selector or "").split(","):
+        if part:
+            key, _, value = part.partition("=")
+            wanted[key] = value if "=" in part else None
     labels = obj["metadata"].get("labels") or {}
     return all(k in labels and (v is None or labels[k] == v) for k, v in wanted.items())
+
+
+def _conforms(fake: FakeKube) -> Api:
+    """Checked by mypy: the fake offers every verb of the seam, with the real signatures."""
+    return fake

@@ -26,7 +26,7 @@ def engine_for(
     """The Widget kind's controller, caches synced, stopped on the way out."""
     templates = write_kind(tmp_path / "templates", {"children.yaml": template}, kind_yaml_extra)
     options = manager.Options(run_workers=False, metrics=metrics)
-    engine = manager.Engine(fake, templates, options)  # type: ignore[arg-type]
+    engine = manager.Engine(fake, templates, options)
     try:
         engine.load()
         (kind_controller,) = engine.controllers.values()

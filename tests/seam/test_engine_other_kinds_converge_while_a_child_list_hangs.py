@@ -59,7 +59,7 @@ def test_gadgets_converge_while_the_list_of_secrets_hangs(tmp_path: Path) -> Non
         meta = {"name": "p", "namespace": NAMESPACE}
         fake.add({"apiVersion": "tests.stencil.dev/v1", "kind": kind, "metadata": meta})
     options = manager.Options(workers=1, reload_interval=0.1)
-    engine = manager.Engine(fake, templates, options)  # type: ignore[arg-type]
+    engine = manager.Engine(fake, templates, options)
     engine.start()
     try:
         wait_until(lambda: ready(fake, "Gadget", "p"), timeout=10, what="the Gadget Ready")

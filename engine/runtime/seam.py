@@ -1,0 +1,74 @@
+"""The API-server seam: the verbs the runtime uses, as a Protocol.
+
+The engine, its controllers and caches are written against ``Api``, not against
+``engine.runtime.kube.Kube``: the real client satisfies it, and so must the
+in-memory fake of the seam tests (``tests/seam/_fake.py``), which mypy checks
+against this Protocol, so a fake cannot drift from the real thing.  ``ListWatcher``
+(``engine.runtime.watching``) is the part of it an informer needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol
+
+from engine.runtime.kube import Obj, Resource
+
+
+class Api(Protocol):
+    """What the runtime asks of an API server (see ``engine.runtime.kube.Kube`` for each verb)."""
+
+    def resource(self, api_version: str, kind: str) -> Resource: ...
+
+    def is_namespaced(self, api_version: str, kind: str) -> bool: ...
+
+    def impersonating(self, user: str) -> Api: ...
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        query: Any = None,
+        content_type: str | None = None,
+        timeout: float | None = 60.0,
+    ) -> Any: ...
+
+    def get(self, res: Resource, name: str, namespace: str | None = None) -> Obj | None: ...
+
+    def list(
+        self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
+    ) -> tuple[list[Obj], str]: ...
+
+    def watch(
+        self,
+        res: Resource,
+        resource_version: str,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        timeout_seconds: int = 300,
+        on_open: Callable[[Callable[[], None]], None] | None = None,
+    ) -> Iterator[tuple[str, Obj]]: ...
+
+    def create(self, obj: Obj) -> Obj: ...
+
+    def claim_fields(self, res: Resource, created: Obj) -> Obj: ...
+
+    def apply(
+        self, obj: Obj, *, force: bool = True, subresource: str | None = None, dry_run: bool = False
+    ) -> Obj: ...
+
+    def patch_json(self, res: Resource, name: str, namespace: str | None, ops: Sequence[Obj]) -> Obj: ...
+
+    def patch_status(self, res: Resource, name: str, namespace: str | None, ops: Sequence[Obj]) -> Obj: ...
+
+    def delete(
+        self,
+        res: Resource,
+        name: str,
+        namespace: str | None = None,
+        *,
+        uid: str | None = None,
+        propagation: str = "Background",
+    ) -> bool: ...
