@@ -4,7 +4,7 @@ The engine, its controllers and caches are written against ``Api``, not against
 ``engine.runtime.kube.Kube``: the real client satisfies it, and so must the
 in-memory fake of the seam tests (``tests/seam/_fake.py``), which mypy checks
 against this Protocol, so a fake cannot drift from the real thing.  ``ListWatcher``
-(``engine.runtime.watching``) is the part of it an informer needs.
+is the part of it an informer needs.
 """
 
 from __future__ import annotations
@@ -15,7 +15,29 @@ from typing import Any, Protocol
 from engine.runtime.kube import Obj, Resource
 
 
-class Api(Protocol):
+class ListWatcher(Protocol):
+    """The two verbs an informer needs; ``engine.runtime.kube.Kube`` provides them.
+
+    A seam so the loop's reactions (re-watch, relist after Gone) can be driven by
+    a scripted server in tests without touching HTTP.
+    """
+
+    def list(
+        self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
+    ) -> tuple[list[Obj], str]: ...
+
+    def watch(
+        self,
+        res: Resource,
+        resource_version: str,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        timeout_seconds: int = 300,
+        on_open: Callable[[Callable[[], None]], None] | None = None,
+    ) -> Iterator[tuple[str, Obj]]: ...
+
+
+class Api(ListWatcher, Protocol):
     """What the runtime asks of an API server (see ``engine.runtime.kube.Kube`` for each verb)."""
 
     def resource(self, api_version: str, kind: str) -> Resource: ...
@@ -36,20 +58,6 @@ class Api(Protocol):
     ) -> Any: ...
 
     def get(self, res: Resource, name: str, namespace: str | None = None) -> Obj | None: ...
-
-    def list(
-        self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
-    ) -> tuple[list[Obj], str]: ...
-
-    def watch(
-        self,
-        res: Resource,
-        resource_version: str,
-        namespace: str | None = None,
-        label_selector: str | None = None,
-        timeout_seconds: int = 300,
-        on_open: Callable[[Callable[[], None]], None] | None = None,
-    ) -> Iterator[tuple[str, Obj]]: ...
 
     def create(self, obj: Obj) -> Obj: ...
 

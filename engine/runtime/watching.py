@@ -27,10 +27,10 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Protocol
 
 from engine.core import errors
 from engine.runtime.kube import Obj, Resource
+from engine.runtime.seam import ListWatcher
 from engine.runtime.store import (
     ADDED,
     BOOKMARK,
@@ -53,28 +53,6 @@ _MAX_BACKOFF = 30.0
 # A watch that ends this quickly with no events is treated as a failure, so a server
 # that closes watches at once is not hammered in a tight loop.
 _SHORT_WATCH = 1.0
-
-
-class ListWatcher(Protocol):
-    """The two verbs an informer needs; ``engine.runtime.kube.Kube`` provides them.
-
-    A seam so the loop's reactions (re-watch, relist after Gone) can be driven by
-    a scripted server in tests without touching HTTP.
-    """
-
-    def list(
-        self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
-    ) -> tuple[list[Obj], str]: ...
-
-    def watch(
-        self,
-        res: Resource,
-        resource_version: str,
-        namespace: str | None = None,
-        label_selector: str | None = None,
-        timeout_seconds: int = 300,
-        on_open: Callable[[Callable[[], None]], None] | None = None,
-    ) -> Iterator[tuple[str, Obj]]: ...
 
 
 class Informer:
