@@ -18,6 +18,9 @@ SIGTERM and SIGHUP are turned into ``KeyboardInterrupt`` while a cluster runs
 handles Ctrl-C also handles them; a state directory orphaned by ``kill -9`` is
 swept by the next start.
 
+How processes are started and stopped is ``engine.localcluster.processes``; each
+component's command line is ``engine.localcluster.components``.
+
 The kubeconfig the caller asks for is written only once the API server
 answers ``/readyz`` (and, with nodes, every Node is Ready), so a script can
 wait for the file to appear; it is removed again on stop.
@@ -34,41 +37,33 @@ from __future__ import annotations
 import atexit
 import base64
 import contextlib
-import ctypes
 import http.client
 import json
 import logging
 import os
 import shutil
 import signal
-import socket
 import ssl
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
 from typing import IO, Any
 
 import yaml
 
-from engine.localcluster import binaries, pki
+from engine.localcluster import binaries, components, pki, processes
 
 log = logging.getLogger(__name__)
 
-SERVICE_CIDR = "10.0.0.0/24"
-POD_CIDR = "10.244.0.1/16"
-STATE_PREFIX = "stencil-cluster-"
-KWOK_ANNOTATION = "kwok.x-k8s.io/node"
+STATE_PREFIX = processes.STATE_PREFIX
 CONTEXT = "stencil-local"
 
-_STOP_GRACE = 5.0  # seconds a component gets to exit on SIGTERM before SIGKILL
-_POLL = 0.1
+processes.POLL = 0.1
 
 
 class ClusterError(RuntimeError):
@@ -210,8 +205,8 @@ class LocalCluster:
         self._components = [c for c in self._components if c is not component]
         self._apiserver_stopped = True
         if not graceful:
-            _signal_group(component.process.pid, signal.SIGKILL)
-        survivors = _terminate([component.process])
+            processes.signal_group(component.process.pid, signal.SIGKILL)
+        survivors = processes.terminate([component.process])
         component.log_file.close()
         self._mark("kube-apiserver stop", step)
         if survivors:
@@ -252,7 +247,7 @@ class LocalCluster:
         cleanup is done, then delivered, instead of cutting the cleanup short.
         """
         held: list[int] = []
-        with _holding_signals(held):
+        with processes.holding_signals(held):
             survivors = self._teardown()
         self._restore_signals()
         for signum in dict.fromkeys(held):
@@ -266,7 +261,7 @@ class LocalCluster:
 
     def _teardown(self) -> list[int]:
         atexit.unregister(self.stop)
-        survivors = _terminate([c.process for c in reversed(self._components)])
+        survivors = processes.terminate([c.process for c in reversed(self._components)])
         for component in self._components:
             component.log_file.close()
         self._components = []
@@ -286,7 +281,7 @@ class LocalCluster:
 
     def _start(self) -> None:
         began = time.monotonic()
-        sweep_orphaned_state()
+        processes.sweep_orphaned_state()
         paths = {**binaries.ensure(n for n in self.needed_binaries() if n not in self._binary_paths),
                  **self._binary_paths}
         self._mark("binaries", began)
@@ -297,71 +292,33 @@ class LocalCluster:
         self._context.load_cert_chain(str(files.admin_cert), str(files.admin_key))
         self._mark("certificates", step)
 
-        etcd_client, etcd_peer, api_port = _free_ports(3)
+        etcd_client, etcd_peer, api_port = processes.free_ports(3)
         self.server = f"https://127.0.0.1:{api_port}"
         admin_kubeconfig = self._state / "admin.kubeconfig"
         admin_kubeconfig.write_bytes(self._kubeconfig_text())
 
         step = time.monotonic()
-        self._launch("etcd", [
-            str(paths["etcd"]),
-            "--name=default",
-            f"--data-dir={self._state / 'etcd'}",
-            f"--listen-client-urls=http://127.0.0.1:{etcd_client}",
-            f"--advertise-client-urls=http://127.0.0.1:{etcd_client}",
-            f"--listen-peer-urls=http://127.0.0.1:{etcd_peer}",
-            f"--initial-advertise-peer-urls=http://127.0.0.1:{etcd_peer}",
-            f"--initial-cluster=default=http://127.0.0.1:{etcd_peer}",
-            "--unsafe-no-fsync=true",  # the data dies with the plane; fsync only costs time
-            "--log-level=warn",
-        ])
-        self._wait("etcd", lambda: _http_ok(f"http://127.0.0.1:{etcd_client}/health", None))
+        self._launch("etcd", components.etcd(paths["etcd"], self._state / "etcd", etcd_client, etcd_peer))
+        self._wait("etcd", lambda: processes.http_ok(f"http://127.0.0.1:{etcd_client}/health", None))
         self._mark("etcd", step)
 
         step = time.monotonic()
-        self._apiserver_argv = [
-            str(paths["kube-apiserver"]),
-            f"--etcd-servers=http://127.0.0.1:{etcd_client}",
-            "--bind-address=127.0.0.1",
-            "--advertise-address=127.0.0.1",
-            f"--secure-port={api_port}",
-            f"--cert-dir={self._state / 'apiserver'}",
-            f"--tls-cert-file={files.serving_cert}",
-            f"--tls-private-key-file={files.serving_key}",
-            f"--client-ca-file={files.ca_cert}",
-            f"--service-cluster-ip-range={SERVICE_CIDR}",
-            "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-            f"--service-account-key-file={files.service_account_public_key}",
-            f"--service-account-signing-key-file={files.service_account_key}",
-            "--authorization-mode=Node,RBAC",
-            "--allow-privileged=true",
-            # The lease reconciler would publish 127.0.0.1 as the endpoint of the
-            # `kubernetes` Service, which Endpoints validation rejects, every 10s.
-            "--endpoint-reconciler-type=none",
-            "--profiling=false",
-            # Without it, SIGTERM waits 60 s for the controllers' open watches
-            # to end before the server exits; with it, about a second.
-            "--shutdown-watch-termination-grace-period=2s",
-            *self._apiserver_args,
-        ]
+        cert_dir = self._state / "apiserver"
+        self._apiserver_argv = components.kube_apiserver(
+            paths["kube-apiserver"], etcd_client, api_port, cert_dir, files, self._apiserver_args
+        )
         self._launch("kube-apiserver", self._apiserver_argv)
         self._wait("kube-apiserver", lambda: self._api_ok("/readyz"))
         self._mark("kube-apiserver", step)
 
         if self.controllers:
             step = time.monotonic()
-            common = [f"--kubeconfig={admin_kubeconfig}", "--leader-elect=false", "--secure-port=0",
-                      "--profiling=false"]
-            self._launch("kube-controller-manager", [
-                str(paths["kube-controller-manager"]),
-                *common,
-                "--controllers=*",
-                f"--service-account-private-key-file={files.service_account_key}",
-                f"--root-ca-file={files.ca_cert}",
-                f"--cluster-signing-cert-file={files.ca_cert}",
-                f"--cluster-signing-key-file={files.ca_key}",
-            ])
-            self._launch("kube-scheduler", [str(paths["kube-scheduler"]), *common])
+            self._launch(
+                "kube-controller-manager",
+                components.kube_controller_manager(paths["kube-controller-manager"], admin_kubeconfig, files),
+            )
+            scheduler = components.kube_scheduler(paths["kube-scheduler"], admin_kubeconfig)
+            self._launch("kube-scheduler", scheduler)
             # The default ServiceAccount appears once the controllers run; pods need it.
             self._wait("kube-controller-manager",
                        lambda: self._api_ok("/api/v1/namespaces/default/serviceaccounts/default"))
@@ -369,26 +326,18 @@ class LocalCluster:
 
         if self.nodes:
             step = time.monotonic()
-            self._launch("kwok", [
-                str(paths["kwok"]),
-                f"--kubeconfig={admin_kubeconfig}",
-                f"--config={self._write_kwok_config()}",
-                "--manage-all-nodes=false",
-                f"--manage-nodes-with-annotation-selector={KWOK_ANNOTATION}=fake",
-                "--manage-nodes-with-label-selector=",
-                f"--cidr={POD_CIDR}",
-                "--node-ip=127.0.0.1",
-                "--node-lease-duration-seconds=40",
-            ])
+            config = self._state / "kwok.yaml"
+            config.write_text(components.KWOK_CONFIG)
+            self._launch("kwok", components.kwok(paths["kwok"], admin_kubeconfig, config))
             for index in range(self.nodes):
-                self._api("POST", "/api/v1/nodes", fake_node(f"kwok-node-{index}"))
+                self._api("POST", "/api/v1/nodes", components.fake_node(f"kwok-node-{index}"))
             self._wait("kwok", self._nodes_ready)
             self._mark("nodes", step)
 
         self.kubeconfig = admin_kubeconfig
         if self._requested_kubeconfig is not None:
             self._written_kubeconfig = admin_kubeconfig.read_bytes()
-            _write_atomically(self._requested_kubeconfig, self._written_kubeconfig)
+            processes.write_atomically(self._requested_kubeconfig, self._written_kubeconfig)
             self.kubeconfig = self._requested_kubeconfig
         self._mark("total", began)
         log.info(
@@ -416,7 +365,7 @@ class LocalCluster:
             stderr=subprocess.STDOUT,
             cwd=self._state,
             start_new_session=True,
-            preexec_fn=_die_with_parent(os.getpid()),
+            preexec_fn=processes.die_with_parent(os.getpid()),
         )
         # Kept in start-up order, so teardown (which goes in reverse) still stops
         # a restarted API server after its clients and before etcd.
@@ -434,7 +383,7 @@ class LocalCluster:
             if time.monotonic() > deadline:
                 logs = "\n".join(f"--- {c.name}\n{c.tail(15)}" for c in self._components)
                 raise StartError(f"{what} was not ready after {self._startup_timeout:.0f}s\n{logs}")
-            time.sleep(_POLL)
+            time.sleep(processes.POLL)
 
     def _check_alive(self, doing: str, error: type[ClusterError] = ClusterError) -> None:
         for component in self._components:
@@ -456,7 +405,7 @@ class LocalCluster:
             return json.loads(response.read())
 
     def _api_ok(self, path: str) -> bool:
-        return _http_ok(self.server + path, self._context)
+        return processes.http_ok(self.server + path, self._context)
 
     def _nodes_ready(self) -> bool:
         try:
@@ -492,14 +441,6 @@ class LocalCluster:
         }
         return yaml.dump(config, Dumper=yaml.CSafeDumper, sort_keys=False).encode()
 
-    def _write_kwok_config(self) -> Path:
-        # An explicit, empty configuration: without one kwok reads ~/.kwok/kwok.yaml,
-        # and its built-in stages (node and pod "fast" lifecycles) are what we want.
-        assert self._state is not None
-        path = self._state / "kwok.yaml"
-        path.write_text("apiVersion: config.kwok.x-k8s.io/v1alpha1\nkind: KwokConfiguration\noptions: {}\n")
-        return path
-
     # -- signals --------------------------------------------------------------
 
     def _trap_signals(self) -> None:
@@ -507,152 +448,10 @@ class LocalCluster:
             return
         for signum in (signal.SIGTERM, signal.SIGHUP):
             if signal.getsignal(signum) is signal.SIG_DFL:
-                self._previous_handlers[signum] = signal.signal(signum, _interrupt)
+                self._previous_handlers[signum] = signal.signal(signum, processes.interrupt)
 
     def _restore_signals(self) -> None:
         for signum, handler in self._previous_handlers.items():
             with contextlib.suppress(ValueError):
                 signal.signal(signum, handler)
         self._previous_handlers = {}
-
-
-@contextlib.contextmanager
-def _holding_signals(held: list[int]) -> Iterator[None]:
-    """Record instead of handle Ctrl-C, SIGTERM and SIGHUP while the block runs."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {}
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        if signal.getsignal(signum) is not None:  # None: a handler Python cannot restore
-            previous[signum] = signal.signal(signum, lambda number, _: held.append(number))
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    # KeyboardInterrupt rather than SystemExit: pytest ends the session on it and
-    # still runs fixture finalizers, where SystemExit would only fail one test.
-    raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
-
-
-def fake_node(name: str) -> dict[str, Any]:
-    """A Node for kwok to manage, untainted and roomy, so ordinary pods land on it."""
-    resources = {"cpu": "32", "memory": "256Gi", "pods": "110", "ephemeral-storage": "1Ti"}
-    return {
-        "apiVersion": "v1",
-        "kind": "Node",
-        "metadata": {
-            "name": name,
-            "annotations": {KWOK_ANNOTATION: "fake", "node.alpha.kubernetes.io/ttl": "0"},
-            "labels": {
-                "kubernetes.io/hostname": name,
-                "kubernetes.io/os": "linux",
-                "kubernetes.io/arch": "amd64",
-                "type": "kwok",
-            },
-        },
-        # Nodes are the one kind whose status may be set on create; the
-        # scheduler needs allocatable resources before kwok's first update.
-        "status": {"allocatable": resources, "capacity": resources},
-    }
-
-
-def _http_ok(url: str, context: ssl.SSLContext | None) -> bool:
-    try:
-        with urllib.request.urlopen(url, context=context, timeout=5) as response:
-            status: int = response.status
-            return 200 <= status < 300
-    except (OSError, http.client.HTTPException):  # refused, reset, TLS errors, error statuses
-        return False
-
-
-def _free_ports(count: int) -> list[int]:
-    # Held open together so the kernel hands out distinct ports; another process
-    # could take one before our component binds it, a window of milliseconds.
-    sockets = [socket.socket(socket.AF_INET, socket.SOCK_STREAM) for _ in range(count)]
-    try:
-        for s in sockets:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in sockets]
-    finally:
-        for s in sockets:
-            s.close()
-
-
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent(parent: int) -> Callable[[], None] | None:
-    """A preexec_fn asking the kernel to SIGKILL the child when its parent dies."""
-    if not sys.platform.startswith("linux"):
-        return None
-    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before fork: nothing to import in the child
-
-    def preexec() -> None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() != parent:  # the parent died before prctl took effect
-            os._exit(1)
-
-    return preexec
-
-
-def _terminate(processes: list[subprocess.Popen[bytes]]) -> list[int]:
-    """SIGTERM each process group, SIGKILL what is left after a grace period.
-
-    Returns the groups that still have members afterwards (should be none).
-    """
-    for process in processes:
-        _signal_group(process.pid, signal.SIGTERM)
-    deadline = time.monotonic() + _STOP_GRACE
-    for process in processes:
-        try:
-            process.wait(max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            _signal_group(process.pid, signal.SIGKILL)
-            process.wait()
-    survivors = []
-    for process in processes:
-        # The leader is reaped; any other member of its group would still answer.
-        if _signal_group(process.pid, 0):
-            _signal_group(process.pid, signal.SIGKILL)
-            time.sleep(_POLL)
-            if _signal_group(process.pid, 0):
-                survivors.append(process.pid)
-    return survivors
-
-
-def _signal_group(pgid: int, signum: int) -> bool:
-    try:
-        os.killpg(pgid, signum)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        # A recycled id now belongs to someone else's group: not ours.
-        return False
-    return True
-
-
-def sweep_orphaned_state() -> None:
-    """Remove state directories whose owning Python process is gone (killed -9)."""
-    for directory in Path(tempfile.gettempdir()).glob(f"{STATE_PREFIX}*"):
-        pid_text = directory.name[len(STATE_PREFIX):].split("-", 1)[0]
-        if not pid_text.isdigit():
-            continue
-        try:
-            os.kill(int(pid_text), 0)
-        except ProcessLookupError:
-            shutil.rmtree(directory, ignore_errors=True)
-        except PermissionError:
-            pass
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    partial.write_bytes(data)
-    partial.chmod(0o600)
-    partial.replace(path)

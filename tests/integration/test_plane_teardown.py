@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from engine.localcluster import binaries, plane
+from engine.localcluster import binaries, plane, processes
 from engine.runtime.kube import Kube
 from engine.testing import wait_until
 
@@ -119,5 +119,5 @@ def test_components_die_with_a_killed_parent_and_its_state_is_swept_later(tmp_pa
                what="the components to die with their parent")
 
     assert state.exists()  # kill -9 left no chance to clean up ...
-    plane.sweep_orphaned_state()
+    processes.sweep_orphaned_state()
     assert not state.exists()  # ... so the next start does it
