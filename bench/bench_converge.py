@@ -4,7 +4,7 @@ Starts its own plane (etcd, kube-apiserver, controller-manager, scheduler, one
 kwok node), runs the engine in this process, creates N parents at once and
 waits until every one is Ready=True.  Prints the time to converge and the write
 requests the API server counted (``apiserver_request_total``) per parent, by
-verb and resource — Stencil's own (creates, field claims, applies, status) and the cluster's reaction
+verb and resource — Stencil's own (applies, status) and the cluster's reaction
 (Deployment controller, scheduler, kwok) separately — then the cost of a
 resync of the converged set, which should be zero writes.
 
@@ -124,9 +124,8 @@ def main(n: int, scenario: Scenario) -> None:
             engine.stop()
 
     delta = after - before
-    # The benchmark itself creates the parents (APPLY of the parents' resource); Stencil creates
-    # each child (POST), claims its fields for its apply (PATCH), applies it on change (APPLY),
-    # and writes the parents' status.
+    # The benchmark itself creates the parents (APPLY of the parents' resource); Stencil applies
+    # the children (creation included) and writes the parents' status.
     ours = {k: v for k, v in delta.items() if scenario.stencil(k)}
     print(f"\nConvergence of {n} {scenario.kind}s ({scenario.note}), 8 workers")
     print(f"  created all parents in     {created:7.2f} s")

@@ -274,12 +274,12 @@ class KindController:
         child = apply.obj
         uid = parent["metadata"]["uid"]
         if apply.create:
-            # Claim the name atomically: of two parents rendering one name, only one create
-            # succeeds; the other gets AlreadyExists and must not apply over the winner.
-            res = self.writer.resource(child["apiVersion"], child["kind"])
+            # Claim the name atomically: of two parents rendering one name, only one create-only
+            # apply succeeds; the other gets AlreadyExists and must not apply over the winner.
             try:
-                created = self.writer.claim_fields(res, self.writer.create(child))
+                created = self.writer.apply(child, create_only=True)
             except errors.AlreadyExists:
+                res = self.writer.resource(child["apiVersion"], child["kind"])
                 existing = self.writer.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
                 if existing is None:
                     raise  # deleted again since: the next reconcile creates it

@@ -33,6 +33,9 @@ FIELD_MANAGER = "stencil"
 # reconcile of a parent that renders it costs no discovery round-trip; ``forget``
 # (a CRD changed) ends the wait at once.
 DISCOVERY_MISS_TTL = 5.0
+# A resourceVersion no object can have (etcd's first revision is the cluster's own first write):
+# as an apply's precondition it lets the apply create an object but never change one.
+CREATE_ONLY_VERSION = "1"
 
 Obj = dict[str, Any]
 
@@ -356,69 +359,53 @@ class Kube:
             response.release_conn()
 
     def apply(
-        self, obj: Obj, *, force: bool = True, subresource: str | None = None, dry_run: bool = False
+        self,
+        obj: Obj,
+        *,
+        force: bool = True,
+        subresource: str | None = None,
+        dry_run: bool = False,
+        create_only: bool = False,
     ) -> Obj:
         """Server-side apply ``obj`` as ``FIELD_MANAGER``; with ``dry_run`` the server only says
-        what the object would become."""
+        what the object would become.
+
+        ``create_only`` makes the apply a claim of the name: it creates the object if there is
+        none, and raises ``AlreadyExists`` if there is one, in one atomic request.  The apply
+        carries a resourceVersion no existing object can have (``CREATE_ONLY_VERSION``): the
+        server ignores it when the apply creates the object, and refuses the apply (409) when an
+        object of that name exists.  Unlike a create (POST), the object's fields are owned by the
+        manager's ``Apply`` entry from the start, so a field a later apply leaves out is removed.
+        """
         res = self.resource(obj["apiVersion"], obj["kind"])
         meta = obj["metadata"]
+        if create_only:
+            obj = {**obj, "metadata": {**meta, "resourceVersion": CREATE_ONLY_VERSION}}
         query = {"fieldManager": FIELD_MANAGER, "force": "true" if force else "false"}
         if dry_run:
             query["dryRun"] = "All"
-        result: Obj = self.request(
-            "PATCH",
-            res.path(meta.get("namespace"), meta["name"], subresource),
-            json.dumps(obj).encode(),
-            query=query,
-            content_type="application/apply-patch+yaml",
-        )
+        try:
+            result: Obj = self.request(
+                "PATCH",
+                res.path(meta.get("namespace"), meta["name"], subresource),
+                json.dumps(obj).encode(),
+                query=query,
+                content_type="application/apply-patch+yaml",
+            )
+        except errors.Conflict as exc:
+            if not create_only:
+                raise
+            message = f"{obj['kind']} {meta['name']} already exists"
+            raise errors.AlreadyExists(409, message, {"reason": "AlreadyExists"}) from exc
         return result
 
     def create(self, obj: Obj) -> Obj:
-        """Create ``obj``; ``AlreadyExists`` if its name is taken (the one atomic claim of a name)."""
+        """Create ``obj`` (POST); ``AlreadyExists`` if its name is taken."""
         res = self.resource(obj["apiVersion"], obj["kind"])
         result: Obj = self.request(
             "POST", res.path(obj["metadata"].get("namespace")), obj, query={"fieldManager": FIELD_MANAGER}
         )
         return result
-
-    def claim_fields(self, res: Resource, created: Obj) -> Obj:
-        """Make the fields ``FIELD_MANAGER`` wrote by creating ``created`` its *applied* fields.
-
-        A create records its fields under an ``Update`` entry of the manager; a later
-        server-side apply by the same manager owns them a second time, under ``Apply``,
-        and a field that apply leaves out stays, still owned by the create.  Turning the
-        create's entry into the ``Apply`` one (what client-go's csaupgrade does) makes the
-        object as if it had been applied from the start.  The patch pins the entry with
-        ``test`` operations, so a managedFields list that changed meanwhile refuses it
-        rather than being overwritten; it is then read again and tried once more.
-        """
-        meta = created["metadata"]
-        for _ in range(2):
-            entries = created["metadata"].get("managedFields") or []
-            found = [
-                i
-                for i, entry in enumerate(entries)
-                if entry.get("manager") == FIELD_MANAGER
-                and entry.get("operation") == "Update"
-                and not entry.get("subresource")
-            ]
-            if not found:
-                return created
-            path = f"/metadata/managedFields/{found[0]}"
-            ops = [
-                {"op": "test", "path": f"{path}/manager", "value": FIELD_MANAGER},
-                {"op": "test", "path": f"{path}/operation", "value": "Update"},
-                {"op": "replace", "path": f"{path}/operation", "value": "Apply"},
-            ]
-            try:
-                return self.patch_json(res, meta["name"], meta.get("namespace"), ops)
-            except errors.Invalid:
-                fresh = self.get(res, meta["name"], meta.get("namespace"))
-                if fresh is None:
-                    return created
-                created = fresh
-        return created
 
     def patch_json(self, res: Resource, name: str, namespace: str | None, ops: Sequence[Obj]) -> Obj:
         """Apply a JSON patch (RFC 6902) to an object; a failed ``test`` op is a 422."""

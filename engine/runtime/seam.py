@@ -59,12 +59,14 @@ class Api(ListWatcher, Protocol):
 
     def get(self, res: Resource, name: str, namespace: str | None = None) -> Obj | None: ...
 
-    def create(self, obj: Obj) -> Obj: ...
-
-    def claim_fields(self, res: Resource, created: Obj) -> Obj: ...
-
     def apply(
-        self, obj: Obj, *, force: bool = True, subresource: str | None = None, dry_run: bool = False
+        self,
+        obj: Obj,
+        *,
+        force: bool = True,
+        subresource: str | None = None,
+        dry_run: bool = False,
+        create_only: bool = False,
     ) -> Obj: ...
 
     def patch_json(self, res: Resource, name: str, namespace: str | None, ops: Sequence[Obj]) -> Obj: ...

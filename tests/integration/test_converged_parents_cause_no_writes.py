@@ -1,9 +1,8 @@
 """Steady state costs the API server nothing: a resync and a restart send no write request.
 
 Writes are counted by the API server itself (``apiserver_request_total``), not by
-the engine.  Only Stencil creates, patches and applies Deployments and Services here
-(a child is created, then its fields claimed by a patch, then server-side applied on
-change: verb APPLY); the parents' status is written only by Stencil too.
+the engine.  Only Stencil writes Deployments and Services here (server-side apply, verb
+APPLY, creation included); the parents' status is written only by Stencil too.
 """
 
 from __future__ import annotations
@@ -90,7 +89,7 @@ def test_resync_and_restart_send_no_writes(kube: Kube, namespace: str, dws: Reso
         )
         before = stencil_writes(kube)
         # The count is live: convergence itself was counted (so a zero below means something).
-        assert before["POST deployments"] >= PARENTS and before["PATCH deploywebservices/status"] >= PARENTS
+        assert before["APPLY deployments"] >= PARENTS and before["PATCH deploywebservices/status"] >= PARENTS
         engine_before = dict(engine.counters)
         reconciled = reconciles(metrics)
         time.sleep(QUIET_WINDOW)  # the observation window: resyncs of every parent from the cache

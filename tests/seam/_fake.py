@@ -9,7 +9,7 @@ a real one.  Every write is recorded in ``calls``.
 Where the controller's correctness depends on a server behaviour, the fake has it
 the way the API server does, so it cannot hide a bug: integer resourceVersions that
 grow with every write; watches that replay every change after the version they
-start from, in order; a create refused with AlreadyExists; JSON patches applied by
+start from, in order; a create-only apply refused when the name is taken; JSON patches applied by
 the RFC 6902 library the server's semantics follow, a failed ``test`` refusing the
 whole patch with the server's bare 422 and a resourceVersion the patch sets taken as
 a precondition (409); a status write that changes only ``.status``.
@@ -181,32 +181,23 @@ class FakeKube:
                 if _selected(obj, res, namespace, label_selector):
                     yield type_, copy.deepcopy(obj)
 
-    def create(self, obj: Obj) -> Obj:
-        meta = obj["metadata"]
-        self.calls.append(("CREATE", self._describe(obj["kind"], meta.get("namespace"), meta["name"])))
-        if meta["name"] in self.fail_apply:
-            raise self.fail_apply[meta["name"]]
-        if self._key(obj) in self.objects:
-            body = {"reason": "AlreadyExists", "message": f"{obj['kind']} \"{meta['name']}\" already exists"}
-            raise errors.api_error(409, body, "create")
-        fresh = copy.deepcopy(obj)
-        fresh["metadata"].pop("uid", None)
-        return self._answer("CREATE", self.add(fresh))
-
-    def claim_fields(self, res: Resource, created: Obj) -> Obj:
-        """As the server: the create's fields become applied ones, a write of managedFields only."""
-        meta = created["metadata"]
-        self.calls.append(("PATCH", self._describe(res.kind, meta.get("namespace"), meta["name"])))
-        return self._answer("PATCH", self.add(self._current(res, meta["name"], meta.get("namespace"))))
-
     def apply(
-        self, obj: Obj, *, force: bool = True, subresource: str | None = None, dry_run: bool = False
+        self,
+        obj: Obj,
+        *,
+        force: bool = True,
+        subresource: str | None = None,
+        dry_run: bool = False,
+        create_only: bool = False,
     ) -> Obj:
         meta = obj["metadata"]
         self.calls.append(("APPLY", self._describe(obj["kind"], meta.get("namespace"), meta["name"])))
         if meta["name"] in self.fail_apply:
             raise self.fail_apply[meta["name"]]
         current = self.objects.get(self._key(obj))
+        if create_only and current is not None:  # as the server: the impossible version fails
+            body = {"reason": "AlreadyExists", "message": f"{obj['kind']} {meta['name']} already exists"}
+            raise errors.api_error(409, body, "apply")
         if current is not None and meta.get("uid") not in (None, current["metadata"]["uid"]):
             message = f"Precondition failed: UID in precondition: {meta['uid']}"
             raise errors.api_error(409, {"reason": "Conflict", "message": message}, "apply")

@@ -1,5 +1,5 @@
-"""A first reconcile creates the children (a create claims a name atomically) and writes the
-status once; the next one, reading its own writes from the cache, sends nothing at all."""
+"""A first reconcile creates the children (a create-only apply claims a name atomically) and
+writes the status once; the next one, reading its own writes from the cache, sends nothing at all."""
 
 from pathlib import Path
 
@@ -23,8 +23,7 @@ def test_first_reconcile_writes_children_and_status_then_steady_state_writes_not
         controller.reconcile("ns/w")
 
         assert fake.writes() == [
-            ("CREATE", "ConfigMap ns/w-a"),
-            ("PATCH", "ConfigMap ns/w-a"),  # the create's fields become applied ones
+            ("APPLY", "ConfigMap ns/w-a"),
             ("EVENT", "Created"),
             ("STATUS", "Widget ns/w"),
         ]
