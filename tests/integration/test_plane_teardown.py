@@ -22,7 +22,14 @@ from engine.testing import wait_until
 
 pytestmark = pytest.mark.cluster
 
-CLI = "from engine.tools.cli import main; main()"
+# Ctrl-C reaches the command as it would from a terminal, even when this suite was started in the
+# background by a shell without job control: such a shell starts its commands with SIGINT ignored,
+# the children inherit that, and Python then leaves SIGINT ignored instead of raising
+# KeyboardInterrupt.
+CLI = (
+    "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from engine.tools.cli import main; main()"
+)
 COMPONENTS = {"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"}
 
 
