@@ -61,7 +61,6 @@ def _name_of(r: planning.Ref) -> _Name:
     return apis.group_of(r[0]), r[1], r[2], r[3]
 
 
-
 class Children:
     """Every child and related-object cache of one engine, shared by its controllers."""
 
