@@ -23,10 +23,11 @@ from collections.abc import Callable, Iterable
 import yaml
 
 from engine.core import apis, errors, kinds, placement, planning, rbac
+from engine.runtime.informers import Across, InformerSet
 from engine.runtime.kube import Obj, Resource
 from engine.runtime.queue import WorkQueue
 from engine.runtime.seam import Api
-from engine.runtime.watching import DELETED, Across, InformerSet
+from engine.runtime.watching import DELETED
 
 log = logging.getLogger("stencil.children")
 

@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING
 
 from engine.core import errors, kinds, placement, planning, rendering, status
 from engine.runtime import events
+from engine.runtime.informers import Across
 from engine.runtime.kube import Obj, Resource
 from engine.runtime.queue import WorkQueue
 from engine.runtime.seam import Api
-from engine.runtime.watching import DELETED, Across
+from engine.runtime.watching import DELETED
 
 if TYPE_CHECKING:
     from engine.runtime.manager import Engine

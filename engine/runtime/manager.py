@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING
 from engine.core import errors, kinds
 from engine.runtime import children, events
 from engine.runtime.controller import UID_INDEX, KindController
+from engine.runtime.informers import InformerSet
 from engine.runtime.seam import Api
-from engine.runtime.watching import Informer, InformerSet
+from engine.runtime.watching import Informer
 
 if TYPE_CHECKING:
     from engine.runtime.observability import Metrics

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from engine.runtime.informers import InformerSet
 from engine.runtime.kube import Kube
-from engine.runtime.watching import InformerSet
 
 
 def test_ensure_shares_one_informer_and_replays_the_cache_to_a_late_handler(

@@ -1,0 +1,184 @@
+"""Informers shared: one per (resource, namespace, label selector), several read as one cache.
+
+``InformerSet`` makes and starts an informer on first use and hands the same one to
+every kind that needs that selection, so two kinds rendering Deployments share one
+watch.  ``Across`` reads the informers of several watched namespaces as one cache.
+"""
+
+from __future__ import annotations
+
+import builtins
+import threading
+import time
+from collections.abc import Iterable, Iterator
+
+from engine.runtime.kube import Obj, Resource
+from engine.runtime.seam import ListWatcher
+from engine.runtime.store import EventHandler, IndexFunc
+from engine.runtime.watching import Informer
+
+_InformerKey = tuple[Resource, str | None, str | None]
+
+
+class Across:
+    """Several informers of one resource, one per watched namespace, read as one cache.
+
+    Lookups by namespace go to that namespace's informer; listings and index lookups
+    are the union.  A single informer for every namespace (key ``None``) serves all.
+    """
+
+    def __init__(self, informers: dict[str | None, Informer]) -> None:
+        self._informers = informers
+
+    def _for(self, namespace: str | None) -> Informer | None:
+        if None in self._informers:
+            return self._informers[None]
+        return self._informers.get(namespace)
+
+    def get(self, namespace: str | None, name: str) -> Obj | None:
+        informer = self._for(namespace)
+        return informer.get(namespace, name) if informer else None
+
+    def list(self, namespace: str | None = None) -> builtins.list[Obj]:
+        if namespace is not None:
+            informer = self._for(namespace)
+            return informer.list(namespace) if informer else []
+        return [obj for informer in self._informers.values() for obj in informer.list()]
+
+    def by_index(self, index_name: str, value: str) -> builtins.list[Obj]:
+        return [obj for informer in self._informers.values() for obj in informer.by_index(index_name, value)]
+
+    def add_index(self, name: str, func: IndexFunc) -> None:
+        for informer in self._informers.values():
+            informer.add_index(name, func)
+
+    def observe(self, obj: Obj) -> None:
+        informer = self._for((obj.get("metadata") or {}).get("namespace"))
+        if informer is not None:
+            informer.observe(obj)
+
+    def wait_for_sync(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        return all(i.wait_for_sync(max(deadline - time.monotonic(), 0.0)) for i in self._informers.values())
+
+    @property
+    def has_synced(self) -> bool:
+        return all(informer.has_synced for informer in self._informers.values())
+
+
+class InformerSet:
+    """One shared informer per (resource, namespace, label selector), started on first use."""
+
+    def __init__(
+        self, kube: ListWatcher, *, resync_period: float | None = None, watch_timeout: int = 300
+    ) -> None:
+        self._kube = kube
+        self._resync_period = resync_period
+        self._watch_timeout = watch_timeout
+        self._informers: dict[_InformerKey, Informer] = {}
+        self._lock = threading.Lock()
+
+    def ensure(
+        self,
+        resource: Resource,
+        *,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        on_event: EventHandler | None = None,
+        resync_period: float | None = None,
+    ) -> Informer:
+        """The informer for this selection, created and started if it is the first use.
+
+        A handler given for an informer that already exists is added to it (and
+        sees the cached objects replayed as ``ADDED``); the resync period is the
+        one given by the first caller, or the set's default.
+        """
+        key = (resource, namespace, label_selector)
+        with self._lock:
+            informer = self._informers.get(key)
+            if informer is None:
+                informer = Informer(
+                    self._kube,
+                    resource,
+                    namespace=namespace,
+                    label_selector=label_selector,
+                    on_event=on_event,
+                    resync_period=resync_period if resync_period is not None else self._resync_period,
+                    watch_timeout=self._watch_timeout,
+                )
+                self._informers[key] = informer
+                informer.start()
+                return informer
+        if on_event is not None:
+            informer.add_handler(on_event)
+        return informer
+
+    def ensure_across(
+        self,
+        resource: Resource,
+        namespaces: Iterable[str],
+        *,
+        label_selector: str | None = None,
+        on_event: EventHandler | None = None,
+        resync_period: float | None = None,
+    ) -> Across:
+        """One informer per namespace (or one for all when ``namespaces`` is empty, or the
+        resource is cluster-scoped), read as one cache."""
+        scopes: list[str | None] = list(namespaces) if resource.namespaced else []
+        return Across(
+            {
+                scope: self.ensure(
+                    resource,
+                    namespace=scope,
+                    label_selector=label_selector,
+                    on_event=on_event,
+                    resync_period=resync_period,
+                )
+                for scope in (scopes or [None])
+            }
+        )
+
+    def remove_across(
+        self, resource: Resource, namespaces: Iterable[str], *, label_selector: str | None = None
+    ) -> None:
+        scopes: list[str | None] = list(namespaces) if resource.namespaced else []
+        for scope in scopes or [None]:
+            self.remove(resource, namespace=scope, label_selector=label_selector)
+
+    def get(
+        self, resource: Resource, *, namespace: str | None = None, label_selector: str | None = None
+    ) -> Informer | None:
+        with self._lock:
+            return self._informers.get((resource, namespace, label_selector))
+
+    def remove(
+        self, resource: Resource, *, namespace: str | None = None, label_selector: str | None = None
+    ) -> None:
+        """Stop and forget one informer (a kind was unloaded)."""
+        with self._lock:
+            informer = self._informers.pop((resource, namespace, label_selector), None)
+        if informer is not None:
+            informer.stop()
+
+    def stop_all(self) -> None:
+        with self._lock:
+            informers = list(self._informers.values())
+            self._informers.clear()
+        for informer in informers:
+            informer.stop()
+
+    def synced(self) -> bool:
+        """Whether every informer has cached its first listing."""
+        return all(informer.has_synced for informer in self)
+
+    def wait_for_sync(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        return all(informer.wait_for_sync(max(deadline - time.monotonic(), 0.0)) for informer in self)
+
+    def __iter__(self) -> Iterator[Informer]:
+        with self._lock:
+            return iter(list(self._informers.values()))
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._informers)
