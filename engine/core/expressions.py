@@ -112,12 +112,16 @@ def compile_expression(text: str, *, file: str, line: int, field: str) -> Expres
 
 
 def status_context(
-    parent: dict[str, Any], observed: Sequence[dict[str, Any]], related: Sequence[dict[str, Any]] = ()
+    parent: dict[str, Any],
+    observed: Sequence[dict[str, Any]],
+    related: Sequence[dict[str, Any]] = (),
+    now: str | None = None,
 ) -> dict[str, Any]:
     """What a status rule can see: the parent, its observed children, related objects, and helpers.
 
     ``related`` are the objects of the kind's ``observe`` list labelled with the
-    parent's uid, as lists by kind sorted by name (``related.Pod``).
+    parent's uid, as lists by kind sorted by name (``related.Pod``).  ``now`` (RFC 3339) is
+    the time ``health()`` judges at, so a rule's value does not depend on the wall clock.
     """
     metadata = parent.get("metadata") or {}
     children: dict[str, dict[str, dict[str, Any]]] = {}
@@ -138,7 +142,7 @@ def status_context(
         return None if found is None else found.get("status")
 
     def health_of(obj: Any) -> str | None:
-        return health.assess(obj).status if isinstance(obj, Mapping) else None
+        return health.assess(obj, now=now).status if isinstance(obj, Mapping) else None
 
     return {
         "parent": parent,

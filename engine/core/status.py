@@ -79,7 +79,7 @@ def derive_status(
     )
     manager = condition_set.manage(conditions.of(parent), generation=generation, now=now)
     context = expressions.status_context(
-        dict(parent), [dict(obj) for obj in observed], [dict(obj) for obj in related]
+        dict(parent), [dict(obj) for obj in observed], [dict(obj) for obj in related], now
     )
 
     # 1. Did the kind load and the templates render?
@@ -291,6 +291,7 @@ def should_delete(
     new_status: Mapping[str, Any],
     observed: Sequence[Mapping[str, Any]],
     related: Sequence[Mapping[str, Any]] = (),
+    now: str | None = None,
 ) -> bool:
     """Whether the kind's ``deleteWhen`` rule holds for the parent with its new status.
 
@@ -299,7 +300,7 @@ def should_delete(
     if kind.delete_when is None:
         return False
     context = expressions.status_context(
-        {**parent, "status": dict(new_status)}, [dict(o) for o in observed], [dict(o) for o in related]
+        {**parent, "status": dict(new_status)}, [dict(o) for o in observed], [dict(o) for o in related], now
     )
     try:
         return kind.delete_when.evaluate(context) is True

@@ -396,7 +396,8 @@ class KindController:
         """
         assert self.kind is not None or self.broken is not None
         kind = self.kind or _placeholder(self.broken)
-        new = status.derive_status(kind, parent, observed, outcome, _now(), related)
+        now = _now()
+        new = status.derive_status(kind, parent, observed, outcome, now, related)
         meta = parent["metadata"]
         ops = status.status_patch(parent, new)
         if ops is not None:
@@ -412,7 +413,7 @@ class KindController:
             # Read our own write: the next reconcile must not see the old status and write again.
             self.parents.observe(written)
             self.engine.count("status", self.name)
-        if not status.should_delete(kind, parent, new, observed, related):
+        if not status.should_delete(kind, parent, new, observed, related, now):
             return True
         if self.engine.kube.delete(self.resource, meta["name"], meta.get("namespace"), uid=meta["uid"]):
             message = f"Deleted {parent['kind']} {meta['name']}: its deleteWhen rule holds"
