@@ -35,10 +35,12 @@ _SAMPLE = re.compile(r"^apiserver_request_total\{(?P<labels>[^}]*)\} (?P<value>\
 _LABEL = re.compile(r'(\w+)="([^"]*)"')
 
 
-def write_requests(kube: Kube) -> Counter[str]:
+def write_requests(kube: Kube, *, refused: bool = True) -> Counter[str]:
     """Write requests the API server has served, by ``"VERB resource[/subresource]"``.
 
     Read from its ``apiserver_request_total`` metric; server-side apply is verb ``APPLY``.
+    With ``refused=False`` the requests answered 403 (not allowed: nothing was written) are
+    left out, such as a controller of the cluster retrying in a namespace being deleted.
     """
     counts: Counter[str] = Counter()
     for line in kube.metrics().splitlines():
@@ -46,7 +48,7 @@ def write_requests(kube: Kube) -> Counter[str]:
         if not match:
             continue
         labels = dict(_LABEL.findall(match["labels"]))
-        if labels.get("verb") in WRITE_VERBS:
+        if labels.get("verb") in WRITE_VERBS and (refused or labels.get("code") != "403"):
             sub = f"/{labels['subresource']}" if labels.get("subresource") else ""
             counts[f"{labels['verb']} {labels.get('resource', '?')}{sub}"] += int(float(match["value"]))
     return counts
