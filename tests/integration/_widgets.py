@@ -17,6 +17,28 @@ parent:
 """
 
 
+# A ConfigMap holding the spec's value: its data follows every spec change.
+VALUE_CONFIGMAP = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ name }}-data
+data:
+  value: "{{ spec.value }}"
+"""
+
+# A ConfigMap named by the spec, so two parents can render the same name; its data says
+# which parent wrote it.
+SHARED_NAME_CONFIGMAP = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ spec.shared }}
+data:
+  parent: {{ name }}
+"""
+
+
 def write_kind(templates: Path, files: dict[str, str], kind_yaml_extra: str = "") -> Path:
     """(Re)write ``templates/widget/``: ``kind.yaml`` (the parent plus ``kind_yaml_extra``) and
     ``files``; returns ``templates``, the folder to give the engine."""

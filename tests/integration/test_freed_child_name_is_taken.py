@@ -15,18 +15,9 @@ from typing import Any
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine
-from tests.integration._widgets import widget, write_kind
+from tests.integration._widgets import SHARED_NAME_CONFIGMAP, widget, write_kind
 
 TAKEN_WITHIN = 10.0  # the acceptance bound, from the moment the old child is gone
-
-TEMPLATE = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ spec.shared }}
-data:
-  parent: {{ name }}
-"""
 
 
 class Versions:
@@ -123,7 +114,7 @@ def in_conflict(kube: Kube, res: Resource, name: str, namespace: str) -> Callabl
 def test_freed_child_name_is_taken_by_the_waiting_widget(
     kube: Kube, namespace: str, widgets: Resource, tmp_path: Path
 ) -> None:
-    templates = write_kind(tmp_path / "templates", {"configmap.yaml": TEMPLATE})
+    templates = write_kind(tmp_path / "templates", {"configmap.yaml": SHARED_NAME_CONFIGMAP})
     configmaps = kube.resource("v1", "ConfigMap")
 
     with running_engine(kube, templates, namespace):

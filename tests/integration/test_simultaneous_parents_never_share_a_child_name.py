@@ -4,46 +4,20 @@ and the child was never written by the loser (its data and owner name the winner
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from engine.core import placement
-from engine.runtime import manager
 from engine.runtime.kube import Kube, Resource
-from tests.integration._engine import conditions, eventually
-from tests.integration._widgets import widget, write_kind
+from tests.integration._engine import conditions, eventually, running_engine
+from tests.integration._widgets import SHARED_NAME_CONFIGMAP, widget, write_kind
 
 PAIRS = 40
 # Enough that both parents of a pair are often reconciled at once, neither seeing the other's
 # child in the cache yet: then only the API server's create decides (about 40 % of the pairs).
 WORKERS = 16
-
-# The child's name comes from the spec, so two parents can render the same one; its data
-# says which parent wrote it.
-TEMPLATE = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ spec.shared }}
-data:
-  parent: {{ name }}
-"""
-
-
-@contextlib.contextmanager
-def engine_with_workers(kube: Kube, templates: Path, namespace: str) -> Iterator[manager.Engine]:
-    """The engine scoped to ``namespace``, with more workers than ``running_engine`` gives."""
-    options = manager.Options(namespaces=(namespace,), workers=WORKERS, reload_interval=0.3)
-    engine = manager.Engine(kube, templates, options)
-    engine.start()
-    try:
-        yield engine
-    finally:
-        engine.stop()
 
 
 def settled(obj: dict[str, Any]) -> bool:
@@ -58,7 +32,7 @@ def settled(obj: dict[str, Any]) -> bool:
 def test_simultaneous_parents_never_share_a_child_name(
     kube: Kube, namespace: str, widgets: Resource, tmp_path: Path, local_cluster: Any
 ) -> None:
-    templates = write_kind(tmp_path / "templates", {"configmap.yaml": TEMPLATE})
+    templates = write_kind(tmp_path / "templates", {"configmap.yaml": SHARED_NAME_CONFIGMAP})
     configmaps = kube.resource("v1", "ConfigMap")
     pairs = [(f"a-{i}", f"b-{i}", f"shared-{i}") for i in range(PAIRS)]
     bodies = [
@@ -67,7 +41,7 @@ def test_simultaneous_parents_never_share_a_child_name(
         for body in (widget(first, shared=shared), widget(second, shared=shared))
     ]
 
-    with engine_with_workers(kube, templates, namespace) as engine:
+    with running_engine(kube, templates, namespace, workers=WORKERS) as engine:
         eventually(engine.synced, what="the engine's caches to be synced")
         # All parents are created at one moment: each thread waits at the barrier, then POSTs,
         # each on a connection of its own.

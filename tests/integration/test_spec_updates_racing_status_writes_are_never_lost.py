@@ -28,7 +28,7 @@ from engine.localcluster import LocalCluster
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import conditions, eventually, running_engine
-from tests.integration._widgets import widget, write_kind
+from tests.integration._widgets import VALUE_CONFIGMAP, widget, write_kind
 
 PARENTS = 20
 UPDATES_PER_PARENT = 10
@@ -37,14 +37,6 @@ WORKERS = PARENTS  # reconciles at a time: every parent can have a status write 
 CONVERGENCE = 60.0  # seconds; a lost update would wait for the 600 s resync
 ANSWER_DELAY = 1.0  # seconds between the server writing a status and the engine reading its answer
 
-TEMPLATE = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-data
-data:
-  value: "{{ spec.value }}"
-"""
 
 STATUS_RULES = """\
 status:
@@ -123,7 +115,7 @@ def behind(kube: Kube, widgets: Resource, namespace: str) -> dict[str, str]:
 def test_spec_updates_racing_status_writes_are_never_lost(
     kube: Kube, namespace: str, widgets: Resource, local_cluster: LocalCluster, tmp_path: Path
 ) -> None:
-    templates = write_kind(tmp_path / "templates", {"configmap.yaml": TEMPLATE}, STATUS_RULES)
+    templates = write_kind(tmp_path / "templates", {"configmap.yaml": VALUE_CONFIGMAP}, STATUS_RULES)
     slow = SlowAnswers.from_kubeconfig(str(local_cluster.kubeconfig))
     with running_engine(slow, templates, namespace, resync=600, workers=WORKERS) as engine:
         eventually(engine.synced, what="the engine's caches to sync")

@@ -23,19 +23,11 @@ from engine.runtime.kube import Kube, Resource
 from engine.testing import write_requests
 from engine.tools import manifests
 from tests.integration._engine import conditions, eventually, running_engine
-from tests.integration._widgets import widget, write_kind
+from tests.integration._widgets import VALUE_CONFIGMAP, widget, write_kind
 
 QUIET = 30.0  # seconds of observation after the field is gone
 COUNTED_VERBS = ("POST", "PUT", "PATCH", "APPLY")
 
-TEMPLATE = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-data
-data:
-  value: "{{ spec.value }}"
-"""
 
 STATUS_RULES = """\
 status:
@@ -90,7 +82,7 @@ def settled(kube: Kube, widgets: Resource, namespace: str, flag: str | None) -> 
 def test_status_field_removed_when_its_rule_yields_nothing(
     kube: Kube, namespace: str, widgets: Resource, tmp_path: Path
 ) -> None:
-    templates = write_kind(tmp_path / "templates", {"configmap.yaml": TEMPLATE}, STATUS_RULES)
+    templates = write_kind(tmp_path / "templates", {"configmap.yaml": VALUE_CONFIGMAP}, STATUS_RULES)
     with running_engine(kube, templates, namespace, resync=600) as engine:
         manifests.apply_all(kube, [widget("flagged", value="v", flag=True)], namespace)
         eventually(lambda: settled(kube, widgets, namespace, "on"), what="status.flag 'on' and Ready")
