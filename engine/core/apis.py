@@ -81,12 +81,6 @@ def group_of(api_version: str) -> str:
     return split_api_version(api_version)[0]
 
 
-def builtin_plural(api_version: str, kind: str) -> str | None:
-    """The REST plural of a built-in kind; None for a kind the table does not know."""
-    found = BUILTIN_KINDS.get((group_of(api_version), kind))
-    return found[0] if found else None
-
-
 def builtin_is_namespaced(api_version: str, kind: str) -> bool:
     """Scope from the built-in table: every kind not known to be cluster-scoped is namespaced."""
     found = BUILTIN_KINDS.get((group_of(api_version), kind))
