@@ -1,0 +1,10 @@
+"""The ``stencil`` command line: the outermost layer, wiring options to the engine.
+
+One module a command (or a family of them); each registers itself on ``main``
+when imported here.
+"""
+
+from engine.tools.cli import cluster, dev, rbac, render, run
+from engine.tools.cli._common import main
+
+__all__ = ["cluster", "dev", "main", "rbac", "render", "run"]

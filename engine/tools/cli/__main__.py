@@ -1,0 +1,5 @@
+"""``python -m engine.tools.cli``."""
+
+from engine.tools.cli import main
+
+main()

@@ -1,0 +1,102 @@
+"""The ``stencil`` group and what several commands share: options, reading CR files, signals."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from engine.core import kinds, offline
+
+
+@click.group()
+@click.version_option(package_name="stencil-operator")
+def main() -> None:
+    """Stencil: a Kubernetes operator engine where a kind is a folder of templates."""
+
+
+# Options several commands share: where the kind folders and their CRDs are.
+templates_option = click.option(
+    "--templates",
+    "templates_dir",
+    default="templates",
+    show_default=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of kind folders.",
+)
+crds_option = click.option(
+    "--crds",
+    "crds_dir",
+    default="crds",
+    show_default=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of the kinds' CRDs.",
+)
+
+
+def stop_event() -> threading.Event:
+    """An event set by SIGINT or SIGTERM."""
+    import signal
+
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    return stop
+
+
+def cr_files_options(command: Callable[..., None]) -> Callable[..., None]:
+    """KIND_DIR, -f files of CRs, -n namespace and --crds: what render and diff both read."""
+    options = [
+        click.argument("kind_dir", type=click.Path(exists=True, file_okay=False, path_type=Path)),
+        click.option(
+            "-f",
+            "--filename",
+            "files",
+            multiple=True,
+            required=True,
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            help="A file of CRs (repeatable); documents of other kinds are skipped.",
+        ),
+        click.option(
+            "-n",
+            "--namespace",
+            default="default",
+            show_default=True,
+            help="Namespace of a namespaced CR that names none, as kubectl would use.",
+        ),
+        click.option(
+            "--crds",
+            "crds_dir",
+            default=None,
+            type=click.Path(exists=True, file_okay=False, path_type=Path),
+            help="CRDs giving custom kinds their scope, defaults and validation "
+            "[default: crds/ beside the templates folder, if there is one].",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def read_crs(
+    kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None
+) -> tuple[kinds.Kind, offline.OfflineCrds, list[tuple[str, dict[str, Any]]]]:
+    """The kind, the CRDs, and each CR of the kind in the files as the API server would keep it
+    (validated, defaulted, namespaced), with where it was read (``file:line``)."""
+    from engine.core import documents, errors, kinds, offline
+
+    kind = kinds.load_kind(kind_dir)
+    crds = offline.OfflineCrds.read(crds_dir or kind_dir.resolve().parent.parent / "crds")
+    parents = []
+    for file in files:
+        for document in documents.Document.read_all(file, errors.StencilError):
+            parent = crds.admit(document, kind, namespace)
+            if parent is not None:
+                parents.append((f"{file}:{document.line}", parent))
+    if not parents:
+        raise errors.StencilError(f"no {kind.kind} ({kind.api_version}) in {', '.join(map(str, files))}")
+    return kind, crds, parents

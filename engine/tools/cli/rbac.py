@@ -1,0 +1,34 @@
+"""``stencil rbac``: the least-privilege RBAC the engine needs, derived offline from the kinds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from engine.tools.cli._common import crds_option, main, templates_option
+
+
+@main.command()
+@templates_option
+@crds_option
+@click.option("--name", default="stencil", show_default=True, help="Name of the ClusterRole and Role.")
+@click.option("--namespace", default="stencil-system", show_default=True, help="The engine's namespace.")
+def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None:
+    """Print the least-privilege RBAC the engine needs for these kinds."""
+    from engine.core import kinds, offline
+    from engine.core import rbac as rbac_rules
+
+    loaded, broken = kinds.load_kinds(templates_dir)
+    for kind_name, b in broken.items():
+        raise click.ClickException(f"kind {kind_name} is broken: {b.error}")
+    defaults = offline.OfflineCrds.read(crds_dir).defaulted
+    roles = rbac_rules.documents(
+        loaded.values(),
+        rbac_rules.offline_resources(crds_dir),
+        name=name,
+        defaults=defaults,
+        namespace=namespace,
+        lease_name="stencil-leader",
+    )
+    click.echo(rbac_rules.dump(roles), nl=False)
