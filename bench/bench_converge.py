@@ -62,7 +62,7 @@ SCENARIOS = {
     "deploywebservice": Scenario(
         "operator.wujiuye.com/v1beta1",
         "DeployWebService",
-        "deploywebservices",
+        "deploywebservice",
         {"image": "nginx:1.27", "replicas": 1, "exposed_port": 8080},
         ("deployments", "services"),
         "1 replica each on one kwok node",

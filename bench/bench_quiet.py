@@ -44,7 +44,7 @@ ADMIN = "cluster-admin"  # the engine's rights are not what is measured here
 ENGINE_WRITES = {
     f"{verb} {resource}"
     for verb in ("POST", "PATCH", "APPLY")
-    for resource in ("deployments", "services", "configmaps", "deploywebservices/status", "networks/status")
+    for resource in ("deployments", "services", "configmaps", "deploywebservice/status", "networks/status")
 }
 
 

@@ -40,7 +40,7 @@ def stencil_writes(kube: Kube) -> Counter[str]:
         {
             key: value
             for key, value in write_requests(kube).items()
-            if key.split(" ")[1] in ("deployments", "services", "deploywebservices/status")
+            if key.split(" ")[1] in ("deployments", "services", "deploywebservice/status")
             and key.split(" ")[0] in ("POST", "PATCH", "APPLY")
         }
     )
@@ -89,7 +89,7 @@ def test_resync_and_restart_send_no_writes(kube: Kube, namespace: str, dws: Reso
         )
         before = stencil_writes(kube)
         # The count is live: convergence itself was counted (so a zero below means something).
-        assert before["APPLY deployments"] >= PARENTS and before["PATCH deploywebservices/status"] >= PARENTS
+        assert before["APPLY deployments"] >= PARENTS and before["PATCH deploywebservice/status"] >= PARENTS
         engine_before = dict(engine.counters)
         reconciled = reconciles(metrics)
         time.sleep(QUIET_WINDOW)  # the observation window: resyncs of every parent from the cache

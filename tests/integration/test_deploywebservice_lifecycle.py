@@ -55,7 +55,7 @@ def test_sample_becomes_ready_with_owned_children(
                 "--kubeconfig",
                 str(local_cluster.kubeconfig),
                 "get",
-                "deploywebservices",
+                "deploywebservice",
                 "-n",
                 namespace,
             ],
