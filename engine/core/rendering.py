@@ -56,6 +56,8 @@ def render(
 ) -> list[dict[str, Any]]:
     """The children ``kind``'s templates make for ``parent``, placed, labelled and owned.
 
+    ``render_by_template`` gives the same children, each with the template that made it.
+
     ``observed`` are the parent's children as the cluster has them (templates
     can read, say, a Service's assigned clusterIP).  ``is_namespaced`` tells the
     scope of a child kind; without it the built-in table is used.  A parent
@@ -63,11 +65,25 @@ def render(
     Raises ``RenderError`` (or ``PlacementError``) naming the template, line and
     CR field involved.
     """
+    made = render_by_template(kind, parent, observed, is_namespaced=is_namespaced, limits=limits)
+    return [child for _, child in made]
+
+
+def render_by_template(
+    kind: kinds.Kind,
+    parent: dict[str, Any],
+    observed: Sequence[dict[str, Any]],
+    *,
+    is_namespaced: Callable[[str, str], bool] | None = None,
+    limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
+) -> list[tuple[kinds.Template, dict[str, Any]]]:
+    """``render``'s children in the same order, each with the template that made it: a child
+    is known by its template's id in status rules and ``after:`` (``engine.core.ordering``)."""
     owner = placement.Owner.of(kind, parent)
     scope = is_namespaced or apis.builtin_is_namespaced
     environment = sandbox.make_environment(kind.templates)
     context = sandbox.template_context(parent, observed)
-    children: list[dict[str, Any]] = []
+    children: list[tuple[kinds.Template, dict[str, Any]]] = []
     seen: dict[tuple[str, str, str, str], str] = {}
     for template in kind.templates:
         for document in _render_template(environment, template, context, limits):
@@ -79,7 +95,7 @@ def render(
                 raise RenderError(f"{placement.describe(child)} is rendered twice (also by {seen[identity]})",
                                   file=str(template.path))
             seen[identity] = template.name
-            children.append(child)
+            children.append((template, child))
     return children
 
 
