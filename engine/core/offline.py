@@ -104,3 +104,41 @@ def read_crds(directory: Path) -> list[dict[str, Any]]:
         return []
     files = sorted(p for p in directory.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
     return [doc for file in files for doc in documents.load_all(file) if doc.get("kind") == _CRD]
+
+
+# -- where a kind's CRDs are -------------------------------------------------------------
+
+CRDS_DIR = "crds"
+
+
+def crd_places(kind_dir: Path) -> tuple[Path, Path]:
+    """Where the CRDs of the kind folder ``kind_dir`` are looked for when no folder is named, in order.
+
+    First ``crds/`` inside the kind folder, so a kind can be copied alone with its CRD;
+    then ``crds/`` beside the templates folder (``<kind_dir>/../../crds``), the project layout.
+    """
+    return kind_dir / CRDS_DIR, kind_dir.resolve().parent.parent / CRDS_DIR
+
+
+def find_crds_dir(kind_dir: Path, parent: tuple[str, str] | None = None) -> Path | None:
+    """The first of ``crd_places(kind_dir)`` that is a folder, or None.
+
+    With ``parent`` (its apiVersion and kind), the first that holds that parent's CRD:
+    a kind's own ``crds/`` holding only other CRDs does not hide the project's.
+    """
+    for place in crd_places(kind_dir):
+        if place.is_dir() and (parent is None or holds_crd(place, *parent)):
+            return place
+    return None
+
+
+def holds_crd(directory: Path, api_version: str, kind: str) -> bool:
+    """Whether a CRD under ``directory`` serves ``kind`` at ``api_version``."""
+    group, _, version = api_version.rpartition("/")
+    for crd in read_crds(directory):
+        spec = crd.get("spec") or {}
+        names = spec.get("names") or {}
+        served = {v.get("name") for v in spec.get("versions") or () if isinstance(v, dict)}
+        if spec.get("group") == group and names.get("kind") == kind and version in served:
+            return True
+    return False
