@@ -6,10 +6,19 @@ namespace; another namespace, a cluster-scoped kind or an RBAC kind is a
 gets Stencil's labels (managed-by, kind, the parent's name, namespace and uid) and,
 where Kubernetes permits one, a controller owner reference to its parent.  This
 module is also the one home of the labels' names.
+
+A parent's name may be 253 characters, a label value only 63: a longer name is
+labelled in a bounded form (a prefix and a hash, still unique and selectable)
+and written in full in an annotation of the same key.  A child's name and
+namespace are checked for what no kind accepts (a ``/``, a newline, a namespace
+that is not a DNS label) before anything is sent, so the template line is blamed
+rather than the API server's answer.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +37,10 @@ PARENT_UID_LABEL = "stencil.dev/parent-uid"
 
 # Offline (``stencil render``) a parent has no uid yet; a fixed one keeps the output stable.
 NO_UID = "00000000-0000-0000-0000-000000000000"
+
+LABEL_VALUE_MAX = 63
+_NAMESPACE = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
+_NAME_MAX = 253
 
 RBAC_GROUP = "rbac.authorization.k8s.io"
 RBAC_KINDS = frozenset({"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"})
@@ -75,15 +88,48 @@ class Owner:
         }
 
     def labels(self, kind_name: str) -> dict[str, str]:
-        labels = {MANAGED_BY_LABEL: MANAGED_BY_VALUE, KIND_LABEL: kind_name, PARENT_NAME_LABEL: self.name}
+        labels = {
+            MANAGED_BY_LABEL: MANAGED_BY_VALUE,
+            KIND_LABEL: kind_name,
+            PARENT_NAME_LABEL: label_value(self.name),
+        }
         if self.namespace is not None:
             labels[PARENT_NAMESPACE_LABEL] = self.namespace
         labels[PARENT_UID_LABEL] = self.uid
         return labels
 
+    def annotations(self) -> dict[str, str]:
+        """The parent's full name, when its label could carry only a bounded form of it."""
+        return {} if label_value(self.name) == self.name else {PARENT_NAME_LABEL: self.name}
+
+
+def label_value(text: str) -> str:
+    """``text`` as a label value: itself when it fits 63 characters, else a prefix and a hash of it.
+
+    The hash keeps two long names that share their first 52 characters apart; the
+    prefix keeps the label readable.  Names are DNS subdomains, so the prefix is
+    made of label characters already; it is cut back to end in one that may end a value.
+    """
+    if len(text) <= LABEL_VALUE_MAX:
+        return text
+    digest = hashlib.sha256(text.encode()).hexdigest()[:10]
+    prefix = text[: LABEL_VALUE_MAX - len(digest) - 1].rstrip("-._")
+    return f"{prefix}-{digest}"
+
 
 def _nonempty(value: Any) -> bool:
     return isinstance(value, str) and bool(value)
+
+
+def _name_problem(name: str) -> str | None:
+    """What no kind's name may be: the path-segment rules every object name follows."""
+    if len(name) > _NAME_MAX:
+        return f"a name is at most {_NAME_MAX} characters, this one has {len(name)}"
+    if name in (".", "..") or "/" in name or "%" in name:
+        return "a name cannot be '.' or '..' or contain '/' or '%'"
+    if not name.isprintable() or name != name.strip():
+        return "a name cannot contain spaces, line breaks or other control characters"
+    return None
 
 
 def describe(child: Mapping[str, Any]) -> str:
@@ -108,11 +154,19 @@ def place(
         raise RenderError(f"a rendered {document['kind']} has no metadata.name", file=file,
                           field="metadata.name")
     api_version, child_kind, name = document["apiVersion"], document["kind"], metadata["name"]
-    what = f"{child_kind} {name}"
-    for key, expected in (("namespace", str), ("labels", dict)):
+    what = f"{child_kind} {name!r}"
+    for key, expected in (("namespace", str), ("labels", dict), ("annotations", dict)):
         if key in metadata and not isinstance(metadata[key], expected):
             raise RenderError(f"{what}: metadata.{key} must be a {expected.__name__}", file=file,
                               field=f"metadata.{key}")
+    problem = _name_problem(name)
+    if problem:
+        raise RenderError(f"{what}: {problem}", file=file, field="metadata.name")
+    if metadata.get("namespace") and not _NAMESPACE.fullmatch(metadata["namespace"]):
+        raise RenderError(
+            f"{what}: namespace {metadata['namespace']!r} is not a namespace name (a DNS label: at most "
+            "63 lower-case letters, digits and '-'; leave it out for the parent's namespace)",
+            file=file, field="metadata.namespace")
     if "ownerReferences" in metadata:
         raise RenderError(f"{what}: owner references are set by Stencil, not by templates", file=file,
                           field="metadata.ownerReferences")
@@ -123,7 +177,7 @@ def place(
 
     if apis.group_of(api_version) == RBAC_GROUP and child_kind in RBAC_KINDS and not placement.rbac:
         raise refuse("RBAC objects are refused unless kind.yaml allows them (placement.rbac: true)")
-    namespace: str | None = metadata.get("namespace") or None
+    namespace: str | None = metadata.get("namespace") or None  # "" means none given, as kubectl reads it
     if not is_namespaced(api_version, child_kind):
         if not placement.cluster_scoped:
             raise refuse("cluster-scoped objects are refused unless kind.yaml allows them "
@@ -151,6 +205,8 @@ def place(
         placed_meta["namespace"] = namespace
     placed_meta.update((k, v) for k, v in metadata.items() if k not in ("name", "namespace", "labels"))
     placed_meta["labels"] = {**metadata.get("labels", {}), **owner.labels(kind.name)}
+    if owner.annotations():
+        placed_meta["annotations"] = {**metadata.get("annotations", {}), **owner.annotations()}
     if owned:
         placed_meta["ownerReferences"] = [owner.reference()]
     rest = {k: v for k, v in document.items() if k not in ("apiVersion", "kind", "metadata")}
