@@ -1,0 +1,556 @@
+"""Child schemas: would the API server accept a rendered child?  Checked offline, before any apply.
+
+A template can render YAML that parses yet that the API server refuses: a field
+at the wrong level (``volumes:`` under a container), a string where an integer
+goes, a missing required field, a name that is not a DNS name, a label value
+longer than 63 characters.  ``check(child, crds)`` finds these without a
+cluster, the way ``kubectl apply --validate=strict`` and the server would:
+
+- **the schema**: a built-in kind's schema is the API server's own, from
+  ``engine/schemas/kubernetes-openapi.json.gz`` (written by
+  ``hack/openapi-snapshot`` from the kube-apiserver the project builds); a custom
+  kind's is its CRD's ``openAPIV3Schema`` from the checkout
+  (``engine.core.offline.OfflineCrds.schemas``), with ``metadata`` checked as the
+  built-in ``ObjectMeta``.  The schemas are read by the ``jsonschema`` library with
+  a ``referencing`` registry for their ``$ref``s, once per kind;
+- **the metadata rules** the server applies beyond the schema: names (a DNS
+  subdomain for most kinds, a DNS label or a path segment for some), label keys
+  and values, annotation keys and their total size.
+
+The OpenAPI that Kubernetes serves is read as the server's decoder reads JSON,
+which is not quite JSON Schema, so each schema is adapted once, when its
+validator is built (``_as_served``): an object with ``properties`` is closed
+unless ``x-kubernetes-preserve-unknown-fields`` (the served schemas never say
+``additionalProperties: false``; server-side apply refuses an undeclared field);
+``null`` is accepted anywhere (the server reads it as "not set"); an
+int-or-string takes either; a Quantity is a number or a quantity string; the
+``int32``, ``int64``, ``byte`` and ``date-time`` formats are checked as the
+server parses them.  CRD schemas are OpenAPI 3.0, whose ``exclusiveMinimum`` is
+a boolean, so they are read with the draft-4 dialect that shares it.
+
+Too-long names made from the parent's.  A child's name and labels are often
+made from the parent's name (``{{ name }}-deployment``, ``app: {{ name }}``), so a
+child that is fine for a short parent overflows for a long one.
+``longest_name(crd_schema)`` is the longest name the parent's CRD allows (253,
+or less by its ``metadata.name`` ``maxLength`` or a CEL ``size()`` rule):
+rendering a parent with a name that long and checking its children with
+``check`` finds every overflow, with no guess at how a template builds its
+names.  That is how ``stencil lint`` is meant to use this module.  The labels
+Stencil adds itself are checked like the template's (``placement`` bounds the
+parent-name label on its own; the kind label is the folder's name).
+
+What is not checked: CEL ``x-kubernetes-validations``, and the server's
+validation in Go code beyond names, labels and annotations (a container port
+above 65535, say).  A child of a kind neither in the snapshot nor among the
+CRDs gives one warning and is not checked.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import copy
+import datetime
+import functools
+import gzip
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Literal
+
+from jsonschema import Draft4Validator, FormatChecker, ValidationError
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT4
+
+from engine.core import placement
+
+if TYPE_CHECKING:
+    from engine.core.offline import OfflineCrds
+
+SNAPSHOT_FILE = "kubernetes-openapi.json.gz"
+DEFAULT_NAME_MAX = 253  # a DNS subdomain, the longest name any kind allows
+LABEL_VALUE_MAX = 63
+ANNOTATIONS_MAX_BYTES = 256 * 1024
+
+FieldPath = tuple[str | int, ...]
+Severity = Literal["error", "warning"]
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing the API server would refuse (``error``) or that will break later (``warning``)."""
+
+    path: FieldPath  # keys and list indexes into the child
+    message: str
+    severity: Severity = "error"
+
+    @property
+    def field(self) -> str:
+        """The path as an error message shows it: ``spec.template.spec.containers[0].volumes``,
+        ``metadata.labels["app.kubernetes.io/name"]``."""
+        text = ""
+        for part in self.path:
+            if isinstance(part, int):
+                text += f"[{part}]"
+            elif not _PLAIN_KEY.fullmatch(part):  # a label key such as app.kubernetes.io/name
+                text += f"[{json.dumps(part)}]"
+            else:
+                text += f".{part}" if text else part
+        return text or "(the object)"
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}"
+
+
+def check(child: Mapping[str, Any], crds: OfflineCrds | None = None) -> list[Problem]:
+    """Everything the API server would refuse in ``child``, and what would break once it runs.
+
+    ``crds`` gives the schemas of custom kinds; built-in kinds need nothing.
+    Pure, and cheap after the first child of a kind: its validator is cached.
+    """
+    api_version, kind = child.get("apiVersion"), child.get("kind")
+    if not isinstance(api_version, str) or not isinstance(kind, str):
+        return [Problem((), "a child needs a string apiVersion and kind")]
+    validator = _validator(api_version, kind, crds)
+    if validator is None:
+        known = f"a built-in kind of Kubernetes {_snapshot().version}"
+        return [
+            Problem(
+                ("kind",),
+                f"{kind} ({api_version}) is neither {known} nor a kind of the CRDs given: not checked",
+                "warning",
+            )
+        ]
+    return [*_schema_problems(validator, child), *_metadata_problems(api_version, kind, child)]
+
+
+def longest_name(crd_schema: Mapping[str, Any] | None) -> int:
+    """The longest ``metadata.name`` a CRD's ``openAPIV3Schema`` lets a custom resource have.
+
+    A CRD may bound the name by ``properties.metadata.properties.name.maxLength``
+    or by a CEL rule on the root or on ``metadata`` such as
+    ``self.metadata.name.size() <= 52`` or ``size(self.name) < 40``; without
+    either it is 253, the longest DNS subdomain.
+    """
+    limits = [DEFAULT_NAME_MAX]
+    schema = crd_schema or {}
+    metadata = (schema.get("properties") or {}).get("metadata") or {}
+    name = (metadata.get("properties") or {}).get("name") or {}
+    if isinstance(name.get("maxLength"), int):
+        limits.append(name["maxLength"])
+    for owner, subject in ((schema, r"self\.metadata\.name"), (metadata, r"self\.name")):
+        for rule in owner.get("x-kubernetes-validations") or ():
+            text = rule.get("rule", "") if isinstance(rule, Mapping) else ""
+            for match in re.finditer(
+                rf"(?:size\(\s*{subject}\s*\)|{subject}\.size\(\))\s*(<=?)\s*(\d+)", text
+            ):
+                limits.append(int(match[2]) - (match[1] == "<"))
+    return min(limits)
+
+
+# -- the schema ---------------------------------------------------------------------------------
+
+_URI = "urn:stencil:kubernetes-openapi"
+_REF = f"{_URI}#/components/schemas/"
+_QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+_OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    version: str
+    kinds: dict[str, dict[str, str]]  # apiVersion -> kind -> schema name
+    registry: Registry[Any]
+
+
+@functools.cache
+def _snapshot() -> _Snapshot:
+    raw = resources.files("engine").joinpath("schemas", SNAPSHOT_FILE).read_bytes()
+    document = json.loads(gzip.decompress(raw))
+    schemas = {name: _as_served(schema) for name, schema in document["components"]["schemas"].items()}
+    schemas[_QUANTITY] = {"type": ["string", "number", "null"], "format": "quantity"}
+    resource = Resource.from_contents({"components": {"schemas": schemas}}, default_specification=DRAFT4)
+    return _Snapshot(
+        document["kubernetesVersion"], document["kinds"], Registry().with_resource(_URI, resource)
+    )
+
+
+def snapshot_version() -> str:
+    """The Kubernetes version the built-in schemas were read from (``v1.34.4``)."""
+    return _snapshot().version
+
+
+def _validator(api_version: str, kind: str, crds: OfflineCrds | None) -> Draft4Validator | None:
+    name = _snapshot().kinds.get(api_version, {}).get(kind)
+    if name is not None:
+        return _builtin_validator(name)
+    schema = crds.schemas.get((api_version, kind)) if crds is not None else None
+    if schema is None:
+        return None
+    # Keyed by the schema's text, so an edited CRD gets a new validator and an unchanged one reuses its own.
+    return _custom_validator(json.dumps(schema, sort_keys=True))
+
+
+@functools.cache
+def _builtin_validator(name: str) -> Draft4Validator:
+    return Draft4Validator({"$ref": _REF + name}, registry=_snapshot().registry, format_checker=_FORMATS)
+
+
+@functools.lru_cache(maxsize=256)
+def _custom_validator(schema_text: str) -> Draft4Validator:
+    schema = _as_served(json.loads(schema_text))
+    # The API server checks a custom resource's metadata as it does any object's, whatever its CRD says.
+    schema["properties"] = {
+        **schema.get("properties", {}),
+        "apiVersion": {"type": "string"},
+        "kind": {"type": "string"},
+        "metadata": {"$ref": _REF + _OBJECT_META},
+    }
+    schema.setdefault("additionalProperties", False)
+    return Draft4Validator(schema, registry=_snapshot().registry, format_checker=_FORMATS)
+
+
+def _as_served(schema: Any) -> Any:
+    """``schema`` read the way the API server reads JSON into it (see the module's docstring)."""
+    if not isinstance(schema, dict):
+        return schema
+    adapted = {key: _sub_schemas(key, value) for key, value in schema.items()}
+    alternatives = adapted.get("oneOf") or adapted.get("anyOf") or ()
+    int_or_string = adapted.get("x-kubernetes-int-or-string") or adapted.get("format") == "int-or-string"
+    if int_or_string or (alternatives and all(set(a) == {"type"} for a in alternatives)):
+        # IntOrString is served as a oneOf of bare types; null would match neither.
+        types = ["integer", "string"] if int_or_string else [a["type"] for a in alternatives]
+        adapted = {k: v for k, v in adapted.items() if k not in ("oneOf", "anyOf")} | {"type": types}
+    if "properties" in adapted and "additionalProperties" not in adapted:
+        if adapted.get("x-kubernetes-embedded-resource"):
+            adapted["properties"] = {
+                "apiVersion": {"type": "string"},
+                "kind": {"type": "string"},
+                "metadata": {"type": "object"},
+                **adapted["properties"],
+            }
+        if not adapted.get("x-kubernetes-preserve-unknown-fields"):
+            adapted["additionalProperties"] = False
+    if "type" in adapted:
+        types = adapted["type"] if isinstance(adapted["type"], list) else [adapted["type"]]
+        adapted["type"] = [*types, "null"]
+        if "enum" in adapted:
+            adapted["enum"] = [*adapted["enum"], None]
+    return adapted
+
+
+def _sub_schemas(key: str, value: Any) -> Any:
+    if key in ("items", "additionalProperties", "not"):
+        return _as_served(value)
+    if key in ("allOf", "anyOf", "oneOf"):
+        return [_as_served(item) for item in value]
+    if key in ("properties", "patternProperties"):
+        return {name: _as_served(item) for name, item in value.items()}
+    return copy.deepcopy(value)
+
+
+_FORMATS = FormatChecker(formats=())
+_QUANTITY_TEXT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?")
+_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})", re.IGNORECASE)
+
+
+@_FORMATS.checks("int32")
+def _int32(value: object) -> bool:
+    return not isinstance(value, int) or -(2**31) <= value < 2**31
+
+
+@_FORMATS.checks("int64")
+def _int64(value: object) -> bool:
+    return not isinstance(value, int) or -(2**63) <= value < 2**63
+
+
+@_FORMATS.checks("byte")
+def _byte(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    try:
+        base64.b64decode(value, validate=True)
+    except binascii.Error:
+        return False
+    return True
+
+
+@_FORMATS.checks("date-time")
+def _date_time(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    if not _RFC3339.fullmatch(value):
+        return False
+    try:
+        datetime.datetime.fromisoformat(value.upper())
+    except ValueError:
+        return False
+    return True
+
+
+@_FORMATS.checks("quantity")
+def _quantity(value: object) -> bool:
+    return not isinstance(value, str) or bool(_QUANTITY_TEXT.fullmatch(value))
+
+
+def _schema_problems(validator: Draft4Validator, child: Mapping[str, Any]) -> list[Problem]:
+    problems: dict[tuple[FieldPath, str], Problem] = {}  # one problem per field and message, in order found
+    for error in validator.iter_errors(child):
+        for problem in _problems_of(error):
+            problems.setdefault((problem.path, problem.message), problem)
+    return list(problems.values())
+
+
+def _problems_of(error: ValidationError) -> Iterator[Problem]:
+    path: FieldPath = tuple(error.absolute_path)
+    instance: Any = error.instance
+    expected: Any = error.validator_value
+    if error.validator == "additionalProperties" and isinstance(instance, dict):
+        declared = error.schema.get("properties") or {} if isinstance(error.schema, Mapping) else {}
+        for key in instance:
+            if key not in declared:
+                yield Problem((*path, key), "unknown field (the schema does not declare it here)")
+    elif error.validator == "required" and isinstance(instance, dict):
+        for key in expected:
+            if key not in instance:
+                yield Problem((*path, key), "required field is missing")
+    elif error.validator == "type":
+        wanted = " or ".join(_TYPE_NAMES.get(t, t) for t in expected if t != "null")
+        yield Problem(path, f"must be {wanted}, not {_kind_of(instance)}: {_clip(instance)}")
+    elif error.validator == "enum":
+        allowed = ", ".join(json.dumps(v) for v in expected if v is not None)
+        yield Problem(path, f"must be one of {allowed}, not {_clip(instance)}")
+    elif error.validator == "format":
+        yield Problem(path, f"{_clip(instance)} is not a valid {expected}")
+    else:
+        yield Problem(path, f"{error.validator} {json.dumps(expected)} not met by {_clip(instance)}")
+
+
+_TYPE_NAMES = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+}
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "null"
+
+
+def _clip(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# -- the metadata rules -----------------------------------------------------------------------
+
+_DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+_DNS1035_LABEL = re.compile(r"[a-z]([-a-z0-9]*[a-z0-9])?")
+_DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+_LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
+_QUALIFIED_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
+
+
+@dataclass(frozen=True)
+class _NameRule:
+    what: str
+    pattern: re.Pattern[str] | None  # None: a path segment, checked by its own rule
+    max_length: int | None
+
+
+_SUBDOMAIN = _NameRule("a DNS subdomain (lowercase letters, digits, '-' and '.')", _DNS_SUBDOMAIN, 253)
+_LABEL = _NameRule("a DNS label (lowercase letters, digits and '-')", _DNS_LABEL, 63)
+_LABEL_1035 = _NameRule("a DNS label that starts with a letter (RFC 1035)", _DNS1035_LABEL, 63)
+_PATH_SEGMENT = _NameRule("a path segment (not '.' or '..', no '/' or '%')", None, None)
+
+# Kinds whose names follow another rule than a DNS subdomain (kubernetes.io, "Object Names and IDs",
+# and each kind's validation in the API server).
+_NAME_RULES: dict[tuple[str, str], _NameRule] = {
+    ("v1", "Service"): _LABEL_1035,
+    ("v1", "Namespace"): _LABEL,
+    **{("rbac.authorization.k8s.io/v1", kind): _PATH_SEGMENT for kind in placement.RBAC_KINDS},
+}
+# Kinds whose name the server copies into a label or a longer name, so it must be shorter: a Job's
+# into its pods' job-name labels (63), a CronJob's into its Jobs' names plus an 11-character suffix.
+_NAME_MAX: dict[tuple[str, str], tuple[int, str]] = {
+    ("batch/v1", "Job"): (63, "the API server copies a Job's name into its pods' job-name label"),
+    ("batch/v1", "CronJob"): (52, "the API server refuses longer CronJob names: its Jobs' names add 11"),
+}
+# Labels Stencil puts on every child whose value is not the template's (placement bounds the parent's name).
+_ENGINE_LABELS = {placement.KIND_LABEL: "the kind folder's name"}
+
+
+def _metadata_problems(api_version: str, kind: str, child: Mapping[str, Any]) -> list[Problem]:
+    problems: list[Problem] = []
+    metadata = child.get("metadata")
+    if isinstance(metadata, Mapping):
+        name = metadata.get("name")
+        if isinstance(name, str):
+            problems += _name_problems(api_version, kind, name)
+        namespace = metadata.get("namespace")
+        if isinstance(namespace, str) and namespace:
+            problems += _follows(_LABEL, namespace, ("metadata", "namespace"))
+    problems += _walk_metadata(child, ())
+    if kind in ("Service", "ReplicationController") and api_version == "v1":
+        selector = (child.get("spec") or {}).get("selector")
+        if isinstance(selector, Mapping):
+            problems += _label_problems(selector, ("spec", "selector"))
+    if (api_version, kind) == ("apps/v1", "StatefulSet"):
+        problems += _statefulset_pod_names(child)
+    return problems
+
+
+def _name_problems(api_version: str, kind: str, name: str) -> list[Problem]:
+    path: FieldPath = ("metadata", "name")
+    problems = _follows(_NAME_RULES.get((api_version, kind), _SUBDOMAIN), name, path)
+    limit = _NAME_MAX.get((api_version, kind))
+    if limit is not None and len(name) > limit[0]:
+        problems.append(
+            Problem(
+                path, f"must be at most {limit[0]} characters, not {len(name)} ({limit[1]}): {_clip(name)}"
+            )
+        )
+    return problems
+
+
+def _follows(rule: _NameRule, name: str, path: FieldPath) -> list[Problem]:
+    problems = []
+    if rule.max_length is not None and len(name) > rule.max_length:
+        problems.append(
+            Problem(path, f"must be at most {rule.max_length} characters, not {len(name)}: {_clip(name)}")
+        )
+    if rule.pattern is not None:
+        valid = bool(rule.pattern.fullmatch(name))
+    else:
+        valid = name not in (".", "..") and "/" not in name and "%" not in name
+    if not valid:
+        problems.append(Problem(path, f"must be {rule.what}: {_clip(name)}"))
+    return problems
+
+
+def _walk_metadata(value: Any, path: FieldPath) -> list[Problem]:
+    """Label and annotation problems of every object metadata and label selector inside ``value``.
+
+    Pod templates, job templates and claim templates carry metadata of their
+    own, which the server checks as it does the child's.
+    """
+    problems: list[Problem] = []
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            here = (*path, key)
+            if key == "metadata" and isinstance(item, Mapping):
+                if isinstance(item.get("labels"), Mapping):
+                    problems += _label_problems(item["labels"], (*here, "labels"))
+                if isinstance(item.get("annotations"), Mapping):
+                    problems += _annotation_problems(item["annotations"], (*here, "annotations"))
+            elif key == "matchLabels" and isinstance(item, Mapping):
+                problems += _label_problems(item, here)
+            else:
+                problems += _walk_metadata(item, here)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            problems += _walk_metadata(item, (*path, index))
+    return problems
+
+
+def _label_problems(labels: Mapping[str, Any], path: FieldPath) -> list[Problem]:
+    problems: list[Problem] = []
+    for key, value in labels.items():
+        here = (*path, key)
+        problems += _key_problems(key, here)
+        if not isinstance(value, str):
+            continue  # the schema reports the type
+        source = _ENGINE_LABELS.get(key)
+        hint = f" (Stencil sets it to {source}, so that must be shorter)" if source else ""
+        if len(value) > LABEL_VALUE_MAX:
+            problems.append(
+                Problem(
+                    here,
+                    f"a label value must be at most 63 characters, not {len(value)}{hint}: {_clip(value)}",
+                )
+            )
+        if not _LABEL_VALUE.fullmatch(value):
+            problems.append(
+                Problem(
+                    here,
+                    "a label value must be letters, digits, '-', '_' and '.', beginning and ending with a "
+                    f"letter or digit{hint}: {_clip(value)}",
+                )
+            )
+    return problems
+
+
+def _annotation_problems(annotations: Mapping[str, Any], path: FieldPath) -> list[Problem]:
+    problems: list[Problem] = []
+    size = 0
+    for key, value in annotations.items():
+        # The server checks annotation keys as lowercase qualified names.
+        problems += _key_problems(key.lower(), (*path, key), shown=key)
+        size += len(key.encode()) + (len(value.encode()) if isinstance(value, str) else 0)
+    if size > ANNOTATIONS_MAX_BYTES:
+        problems.append(
+            Problem(
+                path, f"annotations may total at most 256 KiB ({ANNOTATIONS_MAX_BYTES} bytes), not {size}"
+            )
+        )
+    return problems
+
+
+def _key_problems(key: str, path: FieldPath, *, shown: str | None = None) -> list[Problem]:
+    """A label or annotation key: an optional DNS-subdomain prefix and '/', then a name of at most 63."""
+    prefix, slash, name = key.rpartition("/")
+    shown = _clip(shown if shown is not None else key)
+    problems = []
+    if slash and not (prefix and len(prefix) <= 253 and _DNS_SUBDOMAIN.fullmatch(prefix)):
+        problems.append(
+            Problem(path, f"a key's prefix must be a DNS subdomain of at most 253 characters: {shown}")
+        )
+    if len(name) > 63 or not _QUALIFIED_NAME.fullmatch(name):
+        problems.append(
+            Problem(
+                path,
+                "a key's name (after any prefix/) must be 1 to 63 letters, digits, '-', '_' and '.', "
+                f"beginning and ending with a letter or digit: {shown}",
+            )
+        )
+    return problems
+
+
+def _statefulset_pod_names(child: Mapping[str, Any]) -> list[Problem]:
+    """A StatefulSet is accepted whatever its name's length, but its pods carry their own names as a
+    label (``statefulset.kubernetes.io/pod-name``), so a pod named past 63 characters is refused."""
+    name = (child.get("metadata") or {}).get("name")
+    spec = child.get("spec") or {}
+    replicas = spec.get("replicas", 1)
+    start = (spec.get("ordinals") or {}).get("start", 0)
+    if not isinstance(name, str) or not isinstance(replicas, int) or not isinstance(start, int):
+        return []
+    pod = f"{name}-{start + max(replicas, 1) - 1}"
+    if len(pod) <= LABEL_VALUE_MAX:
+        return []
+    return [
+        Problem(
+            ("metadata", "name"),
+            f"its pods' names ({pod[:20]}…, {len(pod)} characters) exceed 63, and a pod carries its name "
+            "as a label: the StatefulSet is accepted but its pods are refused",
+            "warning",
+        )
+    ]
