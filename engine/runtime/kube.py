@@ -138,9 +138,13 @@ class Kube:
         from kubernetes import client, config  # the only place the official client is used
 
         configuration = client.Configuration()
-        config.load_kube_config(  # type: ignore[no-untyped-call]
-            config_file=path, context=context, client_configuration=configuration
-        )
+        try:
+            config.load_kube_config(  # type: ignore[no-untyped-call]
+                config_file=path, context=context, client_configuration=configuration
+            )
+        except (config.ConfigException, OSError, ValueError) as error:
+            where = path or "$KUBECONFIG or ~/.kube/config"
+            raise errors.StencilError(f"cannot use the kubeconfig ({where}): {error}") from error
         return cls(configuration, **kw)
 
     @classmethod
@@ -148,7 +152,10 @@ class Kube:
         from kubernetes import client, config
 
         configuration = client.Configuration()
-        config.load_incluster_config(client_configuration=configuration)  # type: ignore[no-untyped-call]
+        try:
+            config.load_incluster_config(client_configuration=configuration)  # type: ignore[no-untyped-call]
+        except config.ConfigException as error:
+            raise errors.StencilError(f"no kubeconfig found and not running in a cluster: {error}") from error
         return cls(configuration, **kw)
 
     @classmethod

@@ -13,9 +13,35 @@ if TYPE_CHECKING:
     from engine.core import kinds, offline
 
 
-@click.group()
+class _Commands(click.Group):
+    """The ``stencil`` group: every failure of every command is one line and a non-zero exit.
+
+    Expected failures (``StencilError``: bad input, an unreachable cluster) say
+    what and where; anything else is reported the same way with its type, so a
+    user never meets a traceback unless they ask for one with ``--debug``.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from engine.core.errors import StencilError
+
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as error:
+            if ctx.params.get("debug"):
+                raise
+            if isinstance(error, StencilError):
+                raise click.ClickException(str(error)) from error
+            raise click.ClickException(
+                f"{type(error).__name__}: {error} (run `stencil --debug ...` for the traceback)"
+            ) from error
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="stencil-operator")
-def main() -> None:
+@click.option("--debug", is_flag=True, envvar="STENCIL_DEBUG", help="Show a traceback when a command fails.")
+def main(debug: bool) -> None:
     """Stencil: a Kubernetes operator engine where a kind is a folder of templates."""
 
 
