@@ -1,0 +1,580 @@
+"""Static checks of a kind folder: every branch of its templates and status rules, read without running.
+
+Rendering the examples finds only the mistakes the examples reach.  A typo in
+``{% if spec.replicsa is defined %}`` renders without complaint and silently
+drops what the branch would have made, so the checks here read the Jinja syntax
+tree of every template and rule instead, every branch alike:
+
+* every filter, test and called function must exist in the environment the
+  template (``engine.core.sandbox``) or rule (``engine.core.expressions``) runs in;
+* every path into the parent (``spec.a.b``, ``parent.spec.a``, ``metadata.labels``,
+  ``spec['a']``) must exist in the parent CRD's ``openAPIV3Schema``;
+* every child kind a template or rule looks up (``child('Kind', ...)``,
+  ``children.Kind``, ``related.Kind``) must be one the kind renders or observes.
+
+What the tree cannot tell, which branches the examples never take, comes from
+rendering the examples with a line tracer on the compiled templates
+(``render_traced``, then ``check_coverage``): the Python lines of each branch
+body are learnt from Jinja's own code generator, so a body of plain text counts
+as well as one of expressions.
+
+Problems are values (``Finding``), never raised, so one run reports them all;
+``engine.tools.linter`` reads the folders and CRDs and gathers the findings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any, Literal
+
+from jinja2 import Environment, nodes
+from jinja2.compiler import CodeGenerator
+from jinja2.exceptions import TemplateSyntaxError
+
+from engine.core import expressions, kinds, rendering, sandbox
+from engine.core.errors import StencilError
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem, where it is: ``check`` is a short id such as ``unknown-filter``."""
+
+    file: str
+    line: int | None
+    column: int | None
+    severity: Severity
+    message: str
+    check: str
+
+    def __str__(self) -> str:
+        where = self.file
+        for part in (self.line, self.column if self.line is not None else None):
+            if part is not None:
+                where += f":{part}"
+        return f"{where}: {self.severity}: {self.message}"
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.file, self.line or 0, self.column or 0, self.severity, self.message)
+
+    def as_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def of_error(cls, error: StencilError, check: str, *, default_file: str = "") -> Finding:
+        """A finding for an error raised by the loader, an admission or a render."""
+        message = f"{error.field}: {error.message}" if error.field else error.message
+        return cls(error.file or default_file, error.line, None, "error", message, check)
+
+
+def _closest(word: str, candidates: Iterable[str]) -> str | None:
+    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1)
+    return close[0] if close else None
+
+
+def _did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    close = _closest(word, candidates)
+    return f" (did you mean {close}?)" if close else ""
+
+
+# -- what each environment offers ----------------------------------------------------------
+
+# Names Jinja itself provides inside loops, macros and call blocks.
+_JINJA_NAMES = frozenset({"loop", "caller", "varargs", "kwargs", "self", "super"})
+
+
+@dataclass(frozen=True)
+class _Offer:
+    """What an expression may name: filters, tests, names, and which of the names are functions."""
+
+    filters: frozenset[str]
+    tests: frozenset[str]
+    names: frozenset[str]
+    functions: frozenset[str]
+
+    @classmethod
+    def of(cls, environment: Environment, context: Mapping[str, Any]) -> _Offer:
+        both = {**environment.globals, **context}
+        return cls(
+            filters=frozenset(environment.filters),
+            tests=frozenset(environment.tests),
+            names=frozenset(both) | _JINJA_NAMES,
+            functions=frozenset(name for name, value in both.items() if callable(value)),
+        )
+
+
+def _template_offer(environment: sandbox.Sandbox) -> _Offer:
+    return _Offer.of(environment, sandbox.template_context({}, ()))
+
+
+# The rules' environment is the expressions module's own, so the two cannot disagree.
+_RULE_ENVIRONMENT: Environment = expressions._ENV
+_RULE_OFFER = _Offer.of(_RULE_ENVIRONMENT, expressions.status_context({}, ()))
+
+
+# -- paths into the parent --------------------------------------------------------------------
+
+_STRINGS: dict[str, Any] = {"type": "object", "additionalProperties": {"type": "string"}}
+# The API server's ObjectMeta: a CRD's schema says only `metadata: {type: object}`.
+OBJECT_META: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        **{
+            name: {"type": "string"}
+            for name in ("name", "generateName", "namespace", "uid", "resourceVersion", "selfLink")
+        },
+        **{name: {"type": "string"} for name in ("creationTimestamp", "deletionTimestamp")},
+        "generation": {"type": "integer"},
+        "deletionGracePeriodSeconds": {"type": "integer"},
+        "labels": _STRINGS,
+        "annotations": _STRINGS,
+        "finalizers": {"type": "array", "items": {"type": "string"}},
+        "ownerReferences": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    **{name: {"type": "string"} for name in ("apiVersion", "kind", "name", "uid")},
+                    **{name: {"type": "boolean"} for name in ("controller", "blockOwnerDeletion")},
+                },
+            },
+        },
+        "managedFields": {"type": "array", "items": {"x-kubernetes-preserve-unknown-fields": True}},
+    },
+}
+# What a mapping answers that is not a field: the sandbox gives a CR field of the name first.
+_MAPPING_METHODS = frozenset({"items", "keys", "values", "get"})
+_ANY = object()  # the index of a `spec.ports[i]` whose i is not a constant
+_Key = str | int | object
+
+
+@dataclass(frozen=True)
+class _Missing:
+    known: tuple[str, ...]
+
+
+def _step(schema: Mapping[str, Any], key: _Key) -> Mapping[str, Any] | _Missing | None:
+    """The schema of ``key`` under ``schema``; ``_Missing`` if it cannot be there; None if not known."""
+    if isinstance(key, int) or key is _ANY:
+        items = schema.get("items")
+        if isinstance(items, Mapping):
+            return items
+        extra = schema.get("additionalProperties")
+        return extra if key is _ANY and isinstance(extra, Mapping) else None
+    assert isinstance(key, str)
+    properties: Mapping[str, Any] = schema.get("properties") or {}
+    if schema.get("x-kubernetes-embedded-resource"):
+        properties = {"apiVersion": {"type": "string"}, "kind": {"type": "string"}, **properties}
+        properties = {**properties, "metadata": OBJECT_META}
+    if key in properties:
+        sub = properties[key]
+        return sub if isinstance(sub, Mapping) else None
+    extra = schema.get("additionalProperties")
+    if schema.get("x-kubernetes-preserve-unknown-fields") or extra is True:
+        return None
+    if isinstance(extra, Mapping):
+        return extra
+    if key in _MAPPING_METHODS or (schema.get("type") != "object" and not properties):
+        return None  # a method (`.items()`, a string's `.upper()`), not a field
+    return _Missing(tuple(properties))
+
+
+def _chain(node: nodes.Node) -> tuple[str, list[_Key]] | None:
+    """``spec.a['b'][0]`` -> ``("spec", ["a", "b", 0])``; None if it is not a chain from a name."""
+    path: list[_Key] = []
+    while isinstance(node, nodes.Getattr | nodes.Getitem):
+        if isinstance(node, nodes.Getattr):
+            path.append(node.attr)
+        elif isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str | int):
+            path.append(node.arg.value)
+        elif isinstance(node.arg, nodes.Slice):
+            pass  # a slice of a list is a list of the same items
+        else:
+            path.append(_ANY)
+        node = node.node
+    if not isinstance(node, nodes.Name) or node.ctx != "load":
+        return None
+    return node.name, path[::-1]
+
+
+def _path_text(root: str, path: Sequence[_Key]) -> str:
+    text = root
+    for key in path:
+        text = f"{text}[…]" if key is _ANY else sandbox.join_path(text, key)
+    return text
+
+
+# -- walking one template or rule ---------------------------------------------------------------
+
+
+def _walk(
+    node: nodes.Node, parent: nodes.Node | None = None
+) -> Iterator[tuple[nodes.Node, nodes.Node | None]]:
+    yield node, parent
+    for child in node.iter_child_nodes():
+        yield from _walk(child, node)
+
+
+def _declared(tree: nodes.Node) -> set[str]:
+    """Every name a template or rule defines itself (set, for, macro, parameters, imports)."""
+    names = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")}
+    names |= {m.name for m in tree.find_all(nodes.Macro)}
+    names |= {i.target for i in tree.find_all(nodes.Import)}
+    for imported in tree.find_all(nodes.FromImport):
+        names |= {n[1] if isinstance(n, tuple) else n for n in imported.names}
+    return names
+
+
+@dataclass(frozen=True)
+class _Source:
+    """What a finding needs to say where it is: the file, and the line the tree's line 1 is."""
+
+    file: str
+    lines: tuple[str, ...] = ()  # the template's text; empty for a rule (one line of kind.yaml)
+    line: int | None = None  # the kind.yaml line of a rule
+
+    def at(self, node: nodes.Node, word: str) -> tuple[int | None, int | None]:
+        if self.line is not None:
+            return self.line, None
+        column = None
+        if 0 < node.lineno <= len(self.lines):
+            found = re.search(rf"(?<![\w.]){re.escape(word)}\b", self.lines[node.lineno - 1])
+            found = found or re.search(rf"\b{re.escape(word)}\b", self.lines[node.lineno - 1])
+            column = found.start() + 1 if found else None
+        return node.lineno, column
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """What one template or rule is checked against."""
+
+    offer: _Offer
+    roots: Mapping[str, Mapping[str, Any]]  # `spec` -> its schema...; empty without a CRD
+    parent_kind: str
+    child_kinds: Set[str]
+    observed_kinds: Set[str]
+    check_names: bool  # rules' names are checked when the kind loads; templates' here
+
+
+def _check_tree(tree: nodes.Node, source: _Source, scope: _Scope, declared: Set[str]) -> list[Finding]:
+    findings: list[Finding] = []
+
+    def report(node: nodes.Node, word: str, check: str, message: str) -> None:
+        line, column = source.at(node, word)
+        findings.append(Finding(source.file, line, column, "error", message, check))
+
+    names = scope.offer.names | declared
+    functions = scope.offer.functions | declared
+    for node, parent in _walk(tree):
+        if isinstance(node, nodes.Filter) and node.name not in scope.offer.filters:
+            hint = _did_you_mean(node.name, scope.offer.filters)
+            report(node, node.name, "unknown-filter", f"unknown filter {node.name!r}{hint}")
+        elif isinstance(node, nodes.Test) and node.name not in scope.offer.tests:
+            hint = _did_you_mean(node.name, scope.offer.tests)
+            report(node, node.name, "unknown-test", f"unknown test {node.name!r}{hint}")
+        elif isinstance(node, nodes.Call) and isinstance(node.node, nodes.Name):
+            called = node.node.name
+            if called not in functions:
+                hint = _did_you_mean(called, functions)
+                if not hint and _closest(called, scope.offer.filters):
+                    hint = f" (did you mean the filter `| {_closest(called, scope.offer.filters)}`?)"
+                what = "not a function" if called in names else "unknown function"
+                report(node, called, "unknown-function", f"{what} {called!r}{hint}")
+            elif called == "child" and called not in declared:
+                findings += _check_child_call(node, source, scope)
+        elif isinstance(node, nodes.Name) and node.ctx == "load" and scope.check_names:
+            is_called = isinstance(parent, nodes.Call) and parent.node is node
+            if node.name not in names and not is_called:
+                hint = _did_you_mean(node.name, names)
+                report(node, node.name, "unknown-name", f"unknown name {node.name!r}{hint}")
+        if isinstance(node, nodes.Getattr | nodes.Getitem) and not (
+            isinstance(parent, nodes.Getattr | nodes.Getitem) and parent.node is node
+        ):
+            findings += _check_chain(node, source, scope, declared)
+    return findings
+
+
+def _check_chain(node: nodes.Node, source: _Source, scope: _Scope, declared: Set[str]) -> list[Finding]:
+    """The first step of a chain such as ``spec.a.b`` that the parent's schema has no room for."""
+    found = _chain(node)
+    if found is None or found[0] in declared:
+        return []
+    root, path = found
+    # Lower-case keys of `children` are template ids, not kinds: their check is the ordering's.
+    if root in ("children", "related") and path and isinstance(path[0], str) and path[0][:1].isupper():
+        return _check_kind_name(node, source, scope, f"{root}.{path[0]}", path[0], root == "related")
+    schema = scope.roots.get(root)
+    for index, key in enumerate(path):
+        if schema is None:
+            return []
+        step = _step(schema, key)
+        if isinstance(step, _Missing):
+            field = _path_text(root, path[: index + 1])
+            under = f" under {_path_text(root, path[:index])}" if index else ""
+            hint = _did_you_mean(str(key), step.known)
+            message = f"{field}: the CRD of {scope.parent_kind} has no field {key}{under}{hint}"
+            line, column = source.at(node, str(key))
+            return [Finding(source.file, line, column, "error", message, "unknown-field")]
+        schema = step
+    return []
+
+
+def _check_child_call(node: nodes.Call, source: _Source, scope: _Scope) -> list[Finding]:
+    if not node.args or not isinstance(node.args[0], nodes.Const) or not isinstance(node.args[0].value, str):
+        return []
+    kind = node.args[0].value
+    return _check_kind_name(node, source, scope, f"child({kind!r}, …)", kind, False)
+
+
+def _check_kind_name(
+    node: nodes.Node, source: _Source, scope: _Scope, written: str, kind: str, related: bool
+) -> list[Finding]:
+    known = scope.observed_kinds if related else scope.child_kinds
+    if kind in known:
+        return []
+    does = "observes" if related else "renders"
+    listed = f" (it {does} {', '.join(sorted(known))})" if known else ""
+    message = f"{written}: the kind never {does} a {kind}{listed}{_did_you_mean(kind, known)}"
+    line, column = source.at(node, kind)
+    return [Finding(source.file, line, column, "error", message, "unknown-child-kind")]
+
+
+def _roots(schema: Mapping[str, Any] | None, *, status: bool) -> dict[str, Mapping[str, Any]]:
+    """The names a template or rule reads the parent by, each with its schema."""
+    if schema is None:
+        return {}
+    properties = dict(schema.get("properties") or {})
+    properties["metadata"] = OBJECT_META
+    parent = {**schema, "properties": properties}
+    roots: dict[str, Mapping[str, Any]] = {"parent": parent, "metadata": OBJECT_META}
+    for name in ("spec", "status") if status else ("spec",):
+        if isinstance(properties.get(name), Mapping):
+            roots[name] = properties[name]
+        else:
+            roots[name] = {"type": "object", "properties": {}}
+    return roots
+
+
+# -- the checks --------------------------------------------------------------------------------
+
+
+def check_templates(
+    kind: kinds.Kind, schema: Mapping[str, Any] | None, child_kinds: Set[str]
+) -> list[Finding]:
+    """Every branch of every template: filters, tests, functions, names, parent fields, child kinds.
+
+    ``schema`` is the parent CRD's ``openAPIV3Schema`` (None: parent fields are not
+    checked); ``child_kinds`` the kinds the kind renders.
+    """
+    environment = sandbox.make_environment(kind.templates)
+    scope = _Scope(
+        offer=_template_offer(environment),
+        roots=_roots(schema, status=False),
+        parent_kind=kind.kind,
+        child_kinds=child_kinds,
+        observed_kinds=frozenset(k for _, k in kind.observe),
+        check_names=True,
+    )
+    trees: list[tuple[kinds.Template, nodes.Template]] = []
+    findings: list[Finding] = []
+    for template in kind.templates:
+        try:
+            trees.append((template, environment.parse(template.text, template.name, str(template.path))))
+        except TemplateSyntaxError as error:
+            findings.append(
+                Finding(
+                    str(template.path), error.lineno, None, "error", error.message or "syntax error", "syntax"
+                )
+            )
+    # An {% include %}d template sees the names its includer sets: names are the kind's, not the file's.
+    declared = set().union(*(_declared(tree) for _, tree in trees))
+    for template, tree in trees:
+        source = _Source(str(template.path), tuple(template.text.splitlines()))
+        findings += _check_tree(tree, source, scope, declared)
+    return findings
+
+
+def rule_expressions(kind: kinds.Kind) -> list[expressions.Expression]:
+    """Every status rule of the kind: conditions' status, reason and message, fields, deleteWhen."""
+    rules = [r for c in kind.conditions for r in (c.status, c.reason, c.message) if r is not None]
+    rules += [f.value for f in kind.fields]
+    return [*rules, kind.delete_when] if kind.delete_when is not None else rules
+
+
+def check_rules(kind: kinds.Kind, schema: Mapping[str, Any] | None, child_kinds: Set[str]) -> list[Finding]:
+    """Every status rule: filters, tests, functions, parent fields, child and related kinds."""
+    scope = _Scope(
+        offer=_RULE_OFFER,
+        roots=_roots(schema, status=True),
+        parent_kind=kind.kind,
+        child_kinds=child_kinds,
+        observed_kinds=frozenset(k for _, k in kind.observe),
+        check_names=False,
+    )
+    findings: list[Finding] = []
+    for rule in rule_expressions(kind):
+        tree = _RULE_ENVIRONMENT.parse("{{ " + rule.text + " }}")
+        findings += _check_tree(tree, _Source(rule.file, line=rule.line), scope, set())
+    return findings
+
+
+def check_ordering(kind: kinds.Kind) -> list[Finding]:
+    """The order children are applied in (``after:`` in kind.yaml): unknown ids and cycles.
+
+    Not checked yet; ``engine.tools.linter`` already gathers what this returns.
+    """
+    return []
+
+
+# -- which branches the examples take ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Traced:
+    """What rendering some parents gave: the children, the template lines run, and the failures."""
+
+    children: tuple[dict[str, Any], ...]
+    executed: frozenset[tuple[str, int]]  # (template file, line of its compiled Python code)
+    findings: tuple[Finding, ...]
+
+
+def render_traced(
+    kind: kinds.Kind,
+    parents: Sequence[tuple[str, dict[str, Any]]],
+    *,
+    is_namespaced: Callable[[str, str], bool] | None = None,
+) -> Traced:
+    """Render each ``(where, parent)`` as the engine would, noting which lines of the templates ran.
+
+    The tracer is on only around the renders, and only frames of this kind's
+    compiled templates report their lines, so the rest of the render runs at
+    full speed.  A parent that fails to render is a finding naming ``where``.
+    """
+    files = frozenset(str(t.path) for t in kind.templates)
+    executed: set[tuple[str, int]] = set()
+
+    def lines(frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "line":
+            executed.add((frame.f_code.co_filename, frame.f_lineno))
+        return lines
+
+    def calls(frame: FrameType, event: str, arg: Any) -> Any:
+        return lines if frame.f_code.co_filename in files else None
+
+    children: list[dict[str, Any]] = []
+    findings: list[Finding] = []
+    for where, parent in parents:
+        before = sys.gettrace()
+        sys.settrace(calls)
+        try:
+            children += rendering.render(kind, parent, [], is_namespaced=is_namespaced)
+        except StencilError as error:
+            failed = Finding.of_error(error, "render", default_file=str(kind.directory))
+            message = f"{failed.message} (rendering the example at {where})"
+            findings.append(dataclasses.replace(failed, message=message))
+        finally:
+            sys.settrace(before)
+    return Traced(tuple(children), frozenset(executed), tuple(findings))
+
+
+@dataclass(frozen=True)
+class _Branch:
+    line: int
+    what: str
+    body: list[nodes.Node]
+
+
+class _BranchLines(CodeGenerator):
+    """Notes the Python lines of every block a code generator writes, and changes nothing it writes.
+
+    Mixed in before the environment's own generator (``_generator``), so the code is the code that ran.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.block_lines: dict[int, tuple[int, int]] = {}
+
+    def blockvisit(self, body: Iterable[nodes.Node], frame: Any) -> None:
+        start = self.code_lineno
+        super().blockvisit(body, frame)
+        # Lines (start, end]; a block begins with a `pass` line, which runs whenever the block is entered.
+        self.block_lines.setdefault(id(body), (start, self.code_lineno))
+
+
+def _generator(environment: Environment, name: str, file: str) -> _BranchLines:
+    mixed = type("BranchLines", (_BranchLines, environment.code_generator_class), {})
+    generator: _BranchLines = mixed(environment, name, file)
+    return generator
+
+
+def _branches_at(node: nodes.Node) -> list[_Branch]:
+    """The bodies an {% if %} (with its elifs and else) or a {% for %} (with its else) chooses between."""
+    if isinstance(node, nodes.If):
+        found = [_Branch(node.lineno, "this {% if %} branch", node.body)]
+        found += [_Branch(e.lineno, "this {% elif %} branch", e.body) for e in node.elif_]
+        if node.else_:
+            what = f"the {{% else %}} branch of the {{% if %}} at line {node.lineno}"
+            found.append(_Branch(node.else_[0].lineno, what, node.else_))
+        return found
+    if isinstance(node, nodes.For):
+        found = [_Branch(node.lineno, "the body of this {% for %}", node.body)]
+        if node.else_:
+            what = f"the {{% else %}} of the {{% for %}} at line {node.lineno} (for an empty loop)"
+            found.append(_Branch(node.else_[0].lineno, what, node.else_))
+        return found
+    return []
+
+
+def _untaken(body: Iterable[nodes.Node], taken: Callable[[_Branch], bool]) -> Iterator[_Branch]:
+    """The branches under ``body`` that were not taken; one not taken stands for every branch inside it."""
+    for node in body:
+        branches = _branches_at(node)
+        if not branches:
+            yield from _untaken(node.iter_child_nodes(), taken)
+        for branch in branches:
+            if not branch.body:
+                continue
+            if taken(branch):
+                yield from _untaken(branch.body, taken)
+            else:
+                yield branch
+
+
+def _taken(blocks: Mapping[int, tuple[int, int]], ran: Sequence[int], branch: _Branch) -> bool:
+    if id(branch.body) not in blocks:
+        return True  # no code of its own (optimised away): nothing to say about it
+    start, end = blocks[id(branch.body)]
+    return any(start < line <= end for line in ran)
+
+
+def check_coverage(kind: kinds.Kind, executed: Set[tuple[str, int]]) -> list[Finding]:
+    """A warning for each template branch that no rendered parent took (``render_traced``'s lines)."""
+    environment = sandbox.make_environment(kind.templates)
+    findings: list[Finding] = []
+    for template in kind.templates:
+        file = str(template.path)
+        try:
+            tree = environment.parse(template.text, template.name, file)
+            generator = _generator(environment, template.name, file)
+            generator.visit(tree)
+            compiled = environment.get_template(template.name)
+        except TemplateSyntaxError:
+            continue  # check_templates reports it
+        # The same generator over the same tree writes the same code: a different line table would
+        # mean the lines that ran are not the lines noted here.
+        if "&".join(f"{t}={p}" for t, p in generator.debug_info) != compiled._debug_info:
+            continue
+        ran = sorted(line for name, line in executed if name == file)
+        for branch in _untaken(tree.body, functools.partial(_taken, generator.block_lines, ran)):
+            message = f"{branch.what} is taken by no example, so only the static checks read it"
+            findings.append(Finding(file, branch.line, None, "warning", message, "coverage"))
+    return findings

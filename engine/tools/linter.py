@@ -1,0 +1,181 @@
+"""Every offline check of kind folders, gathered into one sorted list of findings.
+
+``stencil lint`` prints what ``lint`` returns, and ``stencil dev`` shows it above
+its live view, so the gathering lives here rather than in either command: load
+each kind folder, find its CRDs, admit its examples (and any extra CR files) as
+the API server would, render them with the templates traced, then run the static
+checks of ``engine.core.linting`` over every template and status rule.
+
+Each source of findings is one small function of the kind and what is known
+about it (``_CHECKS``), so a new check is one more entry, not a new pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.core import documents, kinds, linting, offline, rbac
+from engine.core.errors import KindError, StencilError
+from engine.core.linting import Finding
+
+# A CR that names no namespace is linted where `stencil render` would put it.
+_NAMESPACE = "default"
+
+
+def kind_folders(templates_dir: Path) -> list[Path]:
+    """The kind folders under ``templates_dir``, as the engine finds them (not ``.``/``_`` folders)."""
+    return sorted(p for p in templates_dir.iterdir() if p.is_dir() and p.name[:1] not in "._")
+
+
+def lint(
+    kind_dirs: Sequence[Path], *, crds_dir: Path | None = None, files: Sequence[Path] = ()
+) -> list[Finding]:
+    """Every finding for the kind folders ``kind_dirs``, sorted by file, line and column.
+
+    ``crds_dir`` overrides where each kind's CRDs are looked for (by default its own
+    ``crds/``, else ``crds/`` beside the templates folder); ``files`` are CRs to
+    check and render besides each kind's examples.
+    """
+    findings: list[Finding] = []
+    loaded: list[kinds.Kind] = []
+    for directory in kind_dirs:
+        try:
+            loaded.append(kinds.load_kind(directory))
+        except KindError as error:
+            findings.append(Finding.of_error(error, "kind", default_file=str(directory / kinds.KIND_FILE)))
+    findings += _clashes(loaded)
+    extra: list[documents.Document] = []
+    for file in files:
+        try:
+            extra += documents.Document.read_all(file, StencilError)
+        except StencilError as error:
+            findings.append(Finding.of_error(error, "cr", default_file=str(file)))
+    for kind in loaded:
+        findings += _lint_kind(kind, crds_dir, extra)
+    return sorted(set(findings), key=lambda finding: finding.sort_key)
+
+
+def _clashes(loaded: Iterable[kinds.Kind]) -> list[Finding]:
+    """Two folders serving one parent: the engine would refuse both."""
+    by_parent: dict[tuple[str, str], list[kinds.Kind]] = {}
+    for kind in loaded:
+        by_parent.setdefault((kind.api_version, kind.kind), []).append(kind)
+    findings = []
+    for (api_version, parent_kind), serving in by_parent.items():
+        if len(serving) > 1:
+            names = ", ".join(k.name for k in serving)
+            message = f"parent: {parent_kind} ({api_version}) is served by more than one kind folder: {names}"
+            findings += [
+                Finding(str(k.directory / kinds.KIND_FILE), None, None, "error", message, "kind")
+                for k in serving
+            ]
+    return findings
+
+
+# -- one kind -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What the checks of one kind share: its CRD schema, the CRs rendered, what rendering gave."""
+
+    kind: kinds.Kind
+    crds: offline.OfflineCrds
+    schema: dict[str, Any] | None
+    traced: linting.Traced
+    child_kinds: frozenset[str]
+    crd_place: str
+
+
+def _lint_kind(kind: kinds.Kind, crds_dir: Path | None, extra: Sequence[documents.Document]) -> list[Finding]:
+    place = crds_dir or offline.find_crds_dir(kind.directory, (kind.api_version, kind.kind))
+    crds = offline.OfflineCrds.read(place) if place is not None else offline.OfflineCrds([])
+    findings: list[Finding] = []
+    parents: list[tuple[str, dict[str, Any]]] = []
+    for example in kind.examples:
+        try:
+            in_example = documents.Document.read_all(example, StencilError)
+        except StencilError as error:
+            findings.append(Finding.of_error(error, "example", default_file=str(example)))
+            continue
+        found, problems = _admitted(crds, kind, in_example)
+        parents += found
+        findings += problems
+    found, problems = _admitted(crds, kind, extra)
+    parents += found
+    findings += problems
+    traced = linting.render_traced(kind, parents, is_namespaced=crds.is_namespaced)
+    literal = {k for t in kind.templates for _, k in rbac.literal_child_kinds(t.text)}
+    known = _Known(
+        kind=kind,
+        crds=crds,
+        schema=crds.schemas.get((kind.api_version, kind.kind)),
+        traced=traced,
+        child_kinds=frozenset(literal | {str(child.get("kind")) for child in traced.children}),
+        crd_place=str(place or offline.crd_places(kind.directory)[-1]),
+    )
+    for check in _CHECKS:
+        findings += check(known, parents)
+    # A template that cannot compile fails every render too; the static finding already says where.
+    static = {(f.file, f.line) for f in findings if f.severity == "error"}
+    return findings + [f for f in traced.findings if (f.file, f.line) not in static]
+
+
+def _admitted(
+    crds: offline.OfflineCrds, kind: kinds.Kind, found: Sequence[documents.Document]
+) -> tuple[list[tuple[str, dict[str, Any]]], list[Finding]]:
+    """The CRs of ``kind`` among ``found`` as the API server would keep them, and the ones it would refuse."""
+    parents: list[tuple[str, dict[str, Any]]] = []
+    findings: list[Finding] = []
+    for document in found:
+        where = f"{document.file}:{document.line}"
+        try:
+            parent = crds.admit(document, kind, _NAMESPACE)
+        except StencilError as error:
+            findings.append(Finding.of_error(error, "example", default_file=str(document.file)))
+            continue
+        if parent is not None:
+            parents.append((where, parent))
+    return parents, findings
+
+
+Check = Callable[[_Known, Sequence[tuple[str, dict[str, Any]]]], list[Finding]]
+
+
+def _crd(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    if known.schema is not None:
+        return []
+    kind = known.kind
+    message = (
+        f"no CRD in {known.crd_place} serves {kind.kind} ({kind.api_version}): "
+        "the examples are not validated and the templates' parent fields are not checked"
+    )
+    return [Finding(str(kind.directory / kinds.KIND_FILE), None, None, "warning", message, "no-crd")]
+
+
+def _templates(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    return linting.check_templates(known.kind, known.schema, known.child_kinds)
+
+
+def _rules(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    return linting.check_rules(known.kind, known.schema, known.child_kinds)
+
+
+def _ordering(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    return linting.check_ordering(known.kind)
+
+
+def _coverage(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    kind = known.kind
+    if not parents:
+        message = f"no example of {kind.kind} in {kind.directory / kinds.EXAMPLES_DIR}: nothing is rendered"
+        return [Finding(str(kind.directory / kinds.KIND_FILE), None, None, "warning", message, "coverage")]
+    if known.traced.findings:
+        return []  # a failed render stops early: its untaken branches would be noise beside its error
+    return linting.check_coverage(kind, known.traced.executed)
+
+
+_CHECKS: tuple[Check, ...] = (_crd, _templates, _rules, _ordering, _coverage)
