@@ -88,7 +88,10 @@ def test_sample_is_ready_lists_its_pods_follows_size_and_keeps_replicas(
         assert stateful_set["spec"]["serviceName"] == NAME
         assert stateful_set["status"]["readyReplicas"] == size
         container = stateful_set["spec"]["template"]["spec"]["containers"][0]
-        assert container["image"] == f"mysql:{parent['spec']['version']}"
+        # The sample's unquoted `version: 8.0` is kept by the API server as the number 8, which
+        # the kind reads as MySQL's major.minor.
+        assert parent["spec"]["version"] == 8
+        assert container["image"] == "mysql:8.0"
         assert [p["containerPort"] for p in container["ports"]] == [3306]
         password = next(e for e in container["env"] if e["name"] == "MYSQL_ROOT_PASSWORD")
         assert password == {
