@@ -1,0 +1,88 @@
+"""Child names follow the rule the API server applies to their kind ("Object Names and IDs")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.core import childschemas
+from tests.unit._schema_children import configmap, errors_at, metadata, service
+
+NAME = ("metadata", "name")
+
+
+def named(child: dict[str, Any], name: str) -> dict[str, Any]:
+    return {**child, "metadata": {**child["metadata"], "name": name}}
+
+
+def namespace(name: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+
+
+def role(name: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "Role",
+        "metadata": metadata(name),
+        "rules": [],
+    }
+
+
+def job(name: str) -> dict[str, Any]:
+    pod = {"spec": {"restartPolicy": "Never", "containers": [{"name": "run", "image": "busybox"}]}}
+    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata(name), "spec": {"template": pod}}
+
+
+ACCEPTED = [
+    pytest.param(named(configmap(), "shop.config-1"), id="a subdomain may have dots"),
+    pytest.param(named(configmap(), "a" * 253), id="a subdomain of 253"),
+    pytest.param(named(service(), "shop-1"), id="a service named as a DNS label"),
+    pytest.param(namespace("9-lives"), id="a namespace may start with a digit"),
+    pytest.param(role("system:shop:reader"), id="an RBAC name is a path segment"),
+    pytest.param(job("j" * 63), id="a job of 63"),
+]
+REFUSED = [
+    pytest.param(named(configmap(), "Shop"), id="no capitals"),
+    pytest.param(named(configmap(), "shop_config"), id="no underscores"),
+    pytest.param(named(configmap(), "shop-"), id="no dash at the end"),
+    pytest.param(named(configmap(), "a" * 254), id="a subdomain of 254"),
+    pytest.param(named(service(), "shop.web"), id="a service name has no dots"),
+    pytest.param(named(service(), "1shop"), id="a service name starts with a letter"),
+    pytest.param(named(service(), "s" * 64), id="a service name of 64"),
+    pytest.param(namespace("team.a"), id="a namespace name is a DNS label"),
+    pytest.param(role("shop/reader"), id="an RBAC name has no slash"),
+    pytest.param(job("j" * 64), id="a job name becomes its pods' label value"),
+]
+
+
+@pytest.mark.parametrize("child", ACCEPTED)
+def test_a_name_the_server_accepts_has_no_problem(child: dict[str, Any]) -> None:
+    assert childschemas.check(child) == []
+
+
+@pytest.mark.parametrize("child", REFUSED)
+def test_a_name_the_server_refuses_is_an_error_quoting_it(child: dict[str, Any]) -> None:
+    problems = childschemas.check(child)
+
+    assert errors_at(problems) == {NAME}
+    assert all(child["metadata"]["name"][:20] in problem.message for problem in problems)
+
+
+def test_a_statefulset_whose_pod_names_overflow_a_label_is_a_warning() -> None:
+    def statefulset(replicas: int) -> dict[str, Any]:
+        pod = {
+            "metadata": {"labels": {"app": "db"}},
+            "spec": {"containers": [{"name": "db", "image": "mysql"}]},
+        }
+        spec = {
+            "replicas": replicas,
+            "serviceName": "db",
+            "selector": {"matchLabels": {"app": "db"}},
+            "template": pod,
+        }
+        return {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": metadata("d" * 61), "spec": spec}
+
+    # Pods are named <name>-<ordinal>: the tenth is d...d-9 (63 characters), the eleventh d...d-10 (64).
+    assert childschemas.check(statefulset(10)) == []
+    assert [(p.path, p.severity) for p in childschemas.check(statefulset(11))] == [(NAME, "warning")]
