@@ -21,6 +21,16 @@ Two choices shape this module:
 
 Expressions run in ``ImmutableSandboxedEnvironment``: a rule can read the
 objects it is given but cannot modify them or reach Python internals.
+
+``children`` holds two kinds of keys side by side, which cannot clash since
+kinds are CamelCase and template ids lower-case: ``children.Deployment`` maps
+names to that kind's observed children, and ``children.<id>`` (or
+``children['redis-leader']``) is the observed child of the template with that id.
+A template that renders one child gives that child; one that renders several (or
+none) gives the list of those observed, in render order.  A rule then reads the
+common case without ``[0]``, and a template that is a loop is a list, as the
+template itself reads; an id is left out while its one child does not exist, so
+it reads as ``none`` like ``child()`` does.
 """
 
 from __future__ import annotations
@@ -29,15 +39,18 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from jinja2 import ChainableUndefined, TemplateSyntaxError, UndefinedError, meta
+from jinja2 import ChainableUndefined, TemplateSyntaxError, UndefinedError, meta, nodes
 from jinja2.exceptions import SecurityError
 from jinja2.runtime import Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from engine.core import conditions, health
+from engine.core import conditions, health, ordering
 from engine.core.errors import KindError
 
 _ENV = ImmutableSandboxedEnvironment(undefined=ChainableUndefined, autoescape=False)
+
+# ``children.<name>`` finds a mapping's own attribute before a key: these cannot be template ids.
+RESERVED_IDS = frozenset(name for name in dir(dict) if not name.startswith("_"))
 
 # The names status_context() provides; compile_expression() refuses any other free name.
 CONTEXT_NAMES = frozenset(
@@ -111,28 +124,55 @@ def compile_expression(text: str, *, file: str, line: int, field: str) -> Expres
     return Expression(text=text, file=file, line=line, field=field, compiled=compiled)
 
 
+def child_ids_read(expression: Expression) -> set[str]:
+    """The template ids ``expression`` reads as ``children.<id>`` or ``children['<id>']``.
+
+    Keys that start with a capital are kinds, not ids, and a mapping's own methods
+    (``children.items()``) are not keys at all.
+    """
+    tree = _ENV.parse("{{ " + expression.text + " }}")
+    found: set[str] = set()
+    for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
+        assert isinstance(node, nodes.Getattr | nodes.Getitem)
+        if not (isinstance(node.node, nodes.Name) and node.node.name == "children"):
+            continue
+        key: object = None
+        if isinstance(node, nodes.Getattr):
+            key = node.attr
+        elif isinstance(node.arg, nodes.Const):
+            key = node.arg.value
+        if isinstance(key, str) and key[:1].islower() and key not in RESERVED_IDS:
+            found.add(key)
+    return found
+
+
 def status_context(
     parent: dict[str, Any],
     observed: Sequence[dict[str, Any]],
     related: Sequence[dict[str, Any]] = (),
     now: str | None = None,
+    *,
+    origins: Sequence[ordering.Origin] = (),
 ) -> dict[str, Any]:
     """What a status rule can see: the parent, its observed children, related objects, and helpers.
 
     ``related`` are the objects of the kind's ``observe`` list labelled with the
     parent's uid, as lists by kind sorted by name (``related.Pod``).  ``now`` (RFC 3339) is
     the time ``health()`` judges at, so a rule's value does not depend on the wall clock.
+    ``origins`` say which template made each rendered child (``ordering.origins``): they
+    give ``children.<id>``.
     """
     metadata = parent.get("metadata") or {}
-    children: dict[str, dict[str, dict[str, Any]]] = {}
+    of_kind: dict[str, dict[str, dict[str, Any]]] = {}
     for obj in observed:
-        children.setdefault(str(obj.get("kind", "")), {})[_name(obj)] = obj
+        of_kind.setdefault(str(obj.get("kind", "")), {})[_name(obj)] = obj
+    children: dict[str, Any] = {**of_kind, **_by_template(observed, origins)}
     by_kind: dict[str, list[dict[str, Any]]] = {}
     for obj in sorted(related, key=_name):
         by_kind.setdefault(str(obj.get("kind", "")), []).append(obj)
 
     def child(kind: str, name: str) -> dict[str, Any] | None:
-        return children.get(kind, {}).get(name)
+        return of_kind.get(kind, {}).get(name)
 
     def condition(obj: Any, type: str) -> dict[str, Any] | None:
         return conditions.find(obj, type) if isinstance(obj, Mapping) else None
@@ -158,6 +198,22 @@ def status_context(
         "condition_status": condition_status,
         "health": health_of,
     }
+
+
+def _by_template(observed: Sequence[dict[str, Any]], origins: Sequence[ordering.Origin]) -> dict[str, Any]:
+    """``children.<id>``: the one observed child of a template that renders one, else a list."""
+    by_identity = {ordering.identity_of(obj): obj for obj in observed}
+    made: dict[str, list[dict[str, Any] | None]] = {}
+    for template_id, reference in origins:
+        made.setdefault(template_id, []).append(by_identity.get(ordering.identity(*reference)))
+    found: dict[str, Any] = {}
+    for template_id, objects in made.items():
+        present = [obj for obj in objects if obj is not None]
+        if len(objects) != 1:
+            found[template_id] = present
+        elif present:
+            found[template_id] = present[0]
+    return found
 
 
 def _name(obj: Mapping[str, Any]) -> str:

@@ -6,6 +6,13 @@ file in the folder is a child template; ``examples/`` holds sample CRs.  Loading
 is pure apart from reading the folder, and every problem is a ``KindError`` that
 names the file, line and field.
 
+Each template has an id, a DNS-1123 label (its file name without ``.yaml`` by
+default): status rules read its child as ``children.<id>``, and ``after:`` names
+the templates whose children must be healthy before its own are created
+(``engine.core.ordering``).  Ids are checked here, once, so that a typo in
+``after:`` or in ``children.<id>``, or two templates waiting for each other, is
+a load error at its line rather than a parent that waits for ever.
+
 ``kind.yaml`` is checked against the published JSON Schema
 (``engine/schemas/kind.schema.json``) by a small walker over the YAML *nodes*
 rather than a JSON Schema library: the schema stays the single statement of the
@@ -17,26 +24,52 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from engine.core import expressions
 from engine.core.documents import Document
 from engine.core.errors import KindError
 from engine.core.expressions import Expression
 
 KIND_FILE = "kind.yaml"
 EXAMPLES_DIR = "examples"
+TEMPLATE_SUFFIXES = (".yaml.j2", ".yaml")
+
+_ID = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_MAX_ID = 63
+
+
+def default_id(file_name: str) -> str:
+    """The id of a template that is not given one: its file name without ``.yaml`` or ``.yaml.j2``."""
+    for suffix in TEMPLATE_SUFFIXES:
+        if file_name.endswith(suffix):
+            return file_name[: -len(suffix)]
+    return file_name
 
 
 @dataclass(frozen=True)
 class Template:
-    """One child template: its path (for error messages) and its text."""
+    """One child template: its path (for error messages), its text, its id and what it waits for.
+
+    ``after`` holds the ids of the templates whose children must all be healthy before
+    this template's children are created.
+    """
 
     path: Path
     text: str
+    id: str = ""  # "" stands for the default, the file name without its suffix
+    after: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            object.__setattr__(self, "id", default_id(self.path.name))
 
     @property
     def name(self) -> str:
@@ -113,29 +146,33 @@ def load_kind(directory: Path) -> Kind:
     parent = data["parent"]
     placement = data.get("placement", {})
     status = data.get("status", {})
+    templates = _templates(directory, document)
+    conditions = _conditions(document, status.get("conditions", []))
+    fields = tuple(
+        FieldRule(name, document.expression(value, ("status", "fields", name)))
+        for name, value in status.get("fields", {}).items()
+    )
+    delete_when = document.expression(data["deleteWhen"], ("deleteWhen",)) if "deleteWhen" in data else None
+    rules = [rule for c in conditions for rule in (c.status, c.reason, c.message) if rule is not None]
+    _check_child_ids(templates, [*rules, *(f.value for f in fields), *([delete_when] if delete_when else [])])
     return Kind(
         name=directory.name,
         directory=directory,
         api_version=parent["apiVersion"],
         kind=parent["kind"],
-        templates=_templates(directory, document),
+        templates=templates,
         placement=Placement(
             namespaces=tuple(placement.get("namespaces", ())),
             cluster_scoped=placement.get("clusterScoped", False),
             rbac=placement.get("rbac", False),
         ),
-        conditions=_conditions(document, status.get("conditions", [])),
-        fields=tuple(
-            FieldRule(name, document.expression(value, ("status", "fields", name)))
-            for name, value in status.get("fields", {}).items()
-        ),
+        conditions=conditions,
+        fields=fields,
         examples=tuple(sorted(p for p in (directory / EXAMPLES_DIR).glob("*.yaml") if p.is_file())),
         digest=_digest(directory),
         service_account=_service_account(data.get("serviceAccount")),
         observe=tuple((o["apiVersion"], o["kind"]) for o in data.get("observe", ())),
-        delete_when=(
-            document.expression(data["deleteWhen"], ("deleteWhen",)) if "deleteWhen" in data else None
-        ),
+        delete_when=delete_when,
     )
 
 
@@ -193,27 +230,146 @@ def _parent_of(directory: Path) -> tuple[str | None, str | None]:
 
 
 def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
-    names = document.data.get("templates")
-    if names is None:
+    entries = document.data.get("templates")
+    if entries is None:
         paths = sorted(
             p
             for p in directory.iterdir()
-            if p.is_file() and p.name != KIND_FILE and p.name.endswith((".yaml", ".yaml.j2"))
+            if p.is_file() and p.name != KIND_FILE and p.name.endswith(TEMPLATE_SUFFIXES)
         )
-    else:
-        paths = []
-        for index, name in enumerate(names):
-            path = directory / name
-            if not path.is_file():
-                raise document.error(f"no template file {name!r} in {directory}", ("templates", index))
-            paths.append(path)
+        templates = [_read(Template(path, "")) for path in paths]
+        _check_ids(templates, document, listed=False)
+        return tuple(templates)
     templates = []
-    for path in paths:
-        try:
-            templates.append(Template(path, path.read_text(encoding="utf-8")))
-        except UnicodeDecodeError as error:
-            raise KindError(f"not UTF-8 text: {error}", file=str(path)) from error
+    for index, entry in enumerate(entries):
+        where = ("templates", index)
+        at_file = (*where, "file") if isinstance(entry, dict) else where
+        entry = _entry(document, entry, where)
+        path = directory / entry["file"]
+        if not path.is_file():
+            raise document.error(f"no template file {entry['file']!r} in {directory}", at_file)
+        template = Template(path, "", entry.get("id", ""), tuple(entry.get("after", ())))
+        if any(t.path == path for t in templates):
+            raise document.error(f"{entry['file']!r} is listed twice", where)
+        templates.append(_read(template))
+    _check_ids(templates, document, listed=True)
+    _check_after(templates, document)
     return tuple(templates)
+
+
+def _entry(document: Document, entry: object, where: tuple[str, int]) -> dict[str, Any]:
+    """A ``templates:`` entry as a mapping, checked against the schema's form for it.
+
+    The schema picks the form by the entry's type (``if``/``then``/``else``), so that a
+    problem is reported at the field it is about rather than as "matches neither form";
+    checking the chosen form here again keeps that true whichever checker read the schema.
+    """
+    forms = _schema()["properties"]["templates"]["items"]
+    file_name, mapping = forms["then"], forms["else"]
+    if isinstance(entry, str):
+        document.validate(file_name, where, data=entry)
+        return {"file": entry}
+    if isinstance(entry, dict):
+        document.validate(mapping, where, data=entry)
+        return entry
+    raise document.error(
+        f"must be a file name or a mapping with file, id and after, not {type(entry).__name__}", where
+    )
+
+
+def _read(template: Template) -> Template:
+    try:
+        text = template.path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise KindError(f"not UTF-8 text: {error}", file=str(template.path)) from error
+    return Template(template.path, text, template.id, template.after)
+
+
+def _check_ids(templates: Sequence[Template], document: Document, *, listed: bool) -> None:
+    """Every id a DNS-1123 label, none used twice, none hidden by the children mapping's methods.
+
+    A listed template's problem is at its line of ``templates:``; a template found by
+    looking in the folder has no line there, so its problem names its file.
+    """
+    seen: dict[str, str] = {}
+    for index, template in enumerate(templates):
+        entry = document.data["templates"][index] if listed else None
+        given = isinstance(entry, dict) and "id" in entry
+        problem = _id_problem(template.id)
+        if problem is not None and not given:
+            problem += f" (from the file name {template.name!r}; give it one: {{file: ..., id: ...}})"
+        elif problem is None and template.id in seen:
+            problem = f"the id {template.id!r} is used twice: by {seen[template.id]} and {template.name}"
+        if problem is not None:
+            if not listed:
+                raise KindError(problem, file=str(template.path))
+            raise _located(document, ("templates", index, "id") if given else ("templates", index), problem)
+        seen[template.id] = template.name
+
+
+def _located(document: Document, where: tuple[str | int, ...], message: str) -> KindError:
+    """``document.error`` typed as the ``KindError`` it is for kind.yaml."""
+    error = document.error(message, where)
+    assert isinstance(error, KindError)
+    return error
+
+
+def _id_problem(template_id: str) -> str | None:
+    if len(template_id) > _MAX_ID or not _ID.match(template_id):
+        return f"the id {template_id!r} is not a DNS-1123 label (a-z, 0-9 and '-', at most 63 characters)"
+    if template_id in expressions.RESERVED_IDS:
+        return f"the id {template_id!r} cannot be read as children.{template_id}, a method of the mapping"
+    return None
+
+
+def _check_after(templates: Sequence[Template], document: Document) -> None:
+    """Every id in ``after`` names a template, and no template waits for itself, however indirectly."""
+    ids = {t.id for t in templates}
+    for index, template in enumerate(templates):
+        for position, needed in enumerate(template.after):
+            if needed not in ids:
+                known = ", ".join(sorted(ids))
+                raise _located(
+                    document,
+                    ("templates", index, "after", position),
+                    f"no template has the id {needed!r} (ids: {known})",
+                )
+    waits = {t.id: t.after for t in templates}
+    for index, template in enumerate(templates):
+        cycle = _cycle_from(template.id, waits)
+        if cycle:
+            chain = ", ".join(f"{a} waits for {b}" for a, b in itertools.pairwise(cycle))
+            raise _located(document, ("templates", index, "after"), f"templates wait for each other: {chain}")
+
+
+def _cycle_from(start: str, waits: dict[str, tuple[str, ...]]) -> list[str]:
+    """A path of waits from ``start`` back to ``start`` (``[a, b, a]``), or ``[]``."""
+    stack: list[tuple[str, list[str]]] = [(start, [start])]
+    visited: set[str] = set()
+    while stack:
+        node, path = stack.pop()
+        for needed in waits.get(node, ()):
+            if needed == start:
+                return [*path, start]
+            if needed not in visited:
+                visited.add(needed)
+                stack.append((needed, [*path, needed]))
+    return []
+
+
+def _check_child_ids(templates: Sequence[Template], rules: Sequence[Expression]) -> None:
+    """A rule that reads ``children.<id>`` of no template is a typo: say so at load."""
+    ids = {t.id for t in templates}
+    for rule in rules:
+        unknown = sorted(expressions.child_ids_read(rule) - ids)
+        if unknown:
+            known = ", ".join(sorted(ids))
+            raise KindError(
+                f"children.{unknown[0]}: no template has the id {unknown[0]!r} (ids: {known})",
+                file=rule.file,
+                line=rule.line,
+                field=rule.field,
+            )
 
 
 def _conditions(document: Document, rules: list[dict[str, str]]) -> tuple[ConditionRule, ...]:

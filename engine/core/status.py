@@ -16,7 +16,11 @@ Conditions form one ``ConditionSet`` with ``Ready`` at the root:
     └── <custom>…           one per ``conditions:`` rule of kind.yaml
 
 A step that did not run is ``Unknown`` rather than a stale ``True``: when the
-templates fail, nothing claims the children were applied or are ready.
+templates fail, nothing claims the children were applied or are ready.  A child
+that waits for others (``after:``, ``engine.core.ordering``) was not applied,
+so ``ChildrenApplied`` is False with reason ``WaitingForDependencies`` and a
+message naming what it waits for; it is not an error, and comes after a
+conflict or a failed apply, which say more.
 ``Ready`` carries the reason and message of the first dependent that is False
 (else Unknown), so ``kubectl get`` shows why a parent is not ready.
 """
@@ -30,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 
-from engine.core import apis, conditions, expressions, health
+from engine.core import apis, conditions, expressions, health, ordering
 from engine.core.errors import KindError, StencilError
 
 if TYPE_CHECKING:
@@ -56,6 +60,8 @@ class Outcome:
     conflicts: tuple[str, ...] = ()  # "Deployment web-deployment is controlled by ReplicaSet other"
     desired: tuple[tuple[str, str, str], ...] = ()  # (apiVersion, kind, name) of every rendered child
     kind_error: StencilError | None = None  # the kind folder itself is broken
+    waiting: tuple[str, ...] = ()  # "frontend waits for redis-leader (InProgress: ...)", ordering.Waiting
+    origins: tuple[ordering.Origin, ...] = ()  # which template made each rendered child: children.<id>
 
 
 def derive_status(
@@ -79,7 +85,11 @@ def derive_status(
     )
     manager = condition_set.manage(conditions.of(parent), generation=generation, now=now)
     context = expressions.status_context(
-        dict(parent), [dict(obj) for obj in observed], [dict(obj) for obj in related], now
+        dict(parent),
+        [dict(obj) for obj in observed],
+        [dict(obj) for obj in related],
+        now,
+        origins=outcome.origins,
     )
 
     # 1. Did the kind load and the templates render?
@@ -176,6 +186,8 @@ def _mark_applied(manager: conditions.ConditionManager, outcome: Outcome) -> Non
         manager.mark_false(CHILDREN_APPLIED, "ChildConflict", _clip("; ".join(problems)))
     elif outcome.apply_error is not None:
         manager.mark_false(CHILDREN_APPLIED, _reason(outcome.apply_error, "ApplyFailed"), _clip(problems[0]))
+    elif outcome.waiting:
+        manager.mark_false(CHILDREN_APPLIED, "WaitingForDependencies", _clip("; ".join(outcome.waiting)))
     else:
         manager.mark_true(CHILDREN_APPLIED, "Applied", f"{_children(len(outcome.desired))} applied")
 
@@ -292,15 +304,22 @@ def should_delete(
     observed: Sequence[Mapping[str, Any]],
     related: Sequence[Mapping[str, Any]] = (),
     now: str | None = None,
+    *,
+    origins: Sequence[ordering.Origin] = (),
 ) -> bool:
     """Whether the kind's ``deleteWhen`` rule holds for the parent with its new status.
 
     Only a plain ``true`` deletes: missing data (``None``) or an error never does.
+    ``origins`` (``Outcome.origins``) let the rule read ``children.<id>``.
     """
     if kind.delete_when is None:
         return False
     context = expressions.status_context(
-        {**parent, "status": dict(new_status)}, [dict(o) for o in observed], [dict(o) for o in related], now
+        {**parent, "status": dict(new_status)},
+        [dict(o) for o in observed],
+        [dict(o) for o in related],
+        now,
+        origins=origins,
     )
     try:
         return kind.delete_when.evaluate(context) is True
