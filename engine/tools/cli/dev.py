@@ -1,16 +1,32 @@
-"""``stencil dev``: a local cluster, the CRDs, the engine and every example, watched live."""
+"""``stencil dev``: a local cluster, the CRDs, the engine and every example, watched live.
+
+On a terminal the parents are one table, redrawn in place (``rich``): a row per
+parent with Ready, its reason, what it waits for and its age, under the lint
+findings of the kinds, which are gathered again whenever a file of a kind folder
+or of the CRDs changes.  Piped, the output is a stream of timestamped lines, one
+each time a condition changes, so a log or a script reads what it always did.
+"""
 
 from __future__ import annotations
 
+import sys
+import threading
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from engine.tools import parents
 from engine.tools.cli._common import crds_option, main, stop_event, templates_option
 
 if TYPE_CHECKING:
+    from rich.console import Group
+
     from engine.runtime import manager
+
+REFRESH = 0.5  # seconds between looks at the parents and at the kind folders' files
 
 
 @main.command()
@@ -27,7 +43,6 @@ if TYPE_CHECKING:
 def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubeconfig: Path | None) -> None:
     """Local cluster + CRDs + engine + every kind's examples, with their conditions shown live."""
     import logging
-    import time
 
     from engine.core import kinds
     from engine.localcluster.plane import LocalCluster
@@ -49,16 +64,28 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
         for kind in loaded.values():
             applied = manifests.apply_all(kube, manifests.read(kind.examples), namespace)
             click.echo(f"applied {len(applied)} example(s) of {kind.kind}")
-        click.echo("watching conditions (Ctrl-C to stop)")
         stop = stop_event()
-        shown: dict[str, str] = {}
-        while not stop.wait(0.5):
-            for line_key, line in _condition_lines(engine):
-                if shown.get(line_key) != line:
-                    shown[line_key] = line
-                    click.echo(f"{time.strftime('%H:%M:%S')} {line}")
+        if sys.stdout.isatty():
+            _watch_table(engine, templates_dir, crds_dir, stop)
+        else:
+            _watch_lines(engine, stop)
         click.echo("stopping")
         engine.stop()
+
+
+# -- piped: a line per change -------------------------------------------------------------------
+
+
+def _watch_lines(engine: manager.Engine, stop: threading.Event) -> None:
+    import time
+
+    click.echo("watching conditions (Ctrl-C to stop)")
+    shown: dict[str, str] = {}
+    while not stop.wait(REFRESH):
+        for line_key, line in _condition_lines(engine):
+            if shown.get(line_key) != line:
+                shown[line_key] = line
+                click.echo(f"{time.strftime('%H:%M:%S')} {line}")
 
 
 def _condition_lines(engine: manager.Engine) -> list[tuple[str, str]]:
@@ -73,3 +100,60 @@ def _condition_lines(engine: manager.Engine) -> list[tuple[str, str]]:
                     text += f": {cond['message']}"
                 lines.append((f"{who} {cond['type']}", f"{who} {cond['type']:<22} {text}"))
     return lines
+
+
+# -- on a terminal: one table, redrawn ---------------------------------------------------------
+
+_READY_STYLE = {"True": "green", "False": "red"}
+
+
+def view(rows: Sequence[parents.Row], findings: Sequence[str]) -> Group:
+    """What the terminal shows: the lint findings, then one row per parent."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title="parents (Ctrl-C to stop)", title_justify="left", expand=True)
+    for column in ("KIND", "NAME", "READY", "REASON"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("WAITING ON", overflow="ellipsis", no_wrap=True, ratio=1)
+    table.add_column("AGE", justify="right", no_wrap=True)
+    for row in rows:
+        ready = Text(row.ready, style=_READY_STYLE.get(row.ready, "yellow"))
+        table.add_row(row.kind, row.name, ready, row.reason, row.blocking, row.age)
+    lint = Text("\n".join(findings), style="yellow") if findings else Text("lint: no findings", style="dim")
+    return Group(lint, table)
+
+
+def lint_findings(templates_dir: Path, crds_dir: Path) -> list[str]:
+    """The lint findings of the kinds served, one line each (``file:line:col: severity: message``)."""
+    try:
+        from engine.tools import linter
+
+        findings = linter.lint(linter.kind_folders(templates_dir), crds_dir=crds_dir)
+    except Exception as error:  # a linter that fails must not take the live view down with it
+        return [f"lint failed: {type(error).__name__}: {error}"]
+    return [str(finding) for finding in findings]
+
+
+def folder_digests(templates_dir: Path, crds_dir: Path) -> dict[str, str]:
+    """A digest of each kind folder and of the CRDs: the lint is run again when one changes."""
+    from engine.core import kinds
+
+    folders = [p for p in sorted(templates_dir.iterdir()) if p.is_dir()] if templates_dir.is_dir() else []
+    # The kinds' own digest of a folder: what makes the engine serve a kind again.
+    return {str(folder): kinds._digest(folder) for folder in [*folders, crds_dir] if folder.is_dir()}
+
+
+def _watch_table(engine: manager.Engine, templates_dir: Path, crds_dir: Path, stop: threading.Event) -> None:
+    from rich.live import Live
+
+    digests: dict[str, str] | None = None
+    findings: list[str] = []
+    with Live(view([], findings), auto_refresh=False, transient=False) as live:
+        while not stop.wait(REFRESH):
+            current = folder_digests(templates_dir, crds_dir)
+            if current != digests:
+                digests, findings = current, lint_findings(templates_dir, crds_dir)
+            listed = [parent for ctrl in list(engine.controllers.values()) for parent in ctrl.parents.list()]
+            live.update(view(parents.rows(listed, datetime.now(UTC)), findings), refresh=True)
