@@ -1,0 +1,50 @@
+"""Rendered children with their templates, and observed copies at chosen health, for the ordering tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine.core.kinds import Template
+
+NOW = "2026-03-01T12:00:00Z"
+FOLDER = Path("templates/guestbook")
+
+
+def template(template_id: str, *after: str) -> Template:
+    return Template(FOLDER / f"{template_id}.yaml", "", template_id, after)
+
+
+def deployment(name: str, replicas: int = 1) -> dict[str, Any]:
+    """A Deployment as rendered: no status."""
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "namespace": "ns"},
+        "spec": {"replicas": replicas},
+    }
+
+
+def service(name: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "namespace": "ns"}, "spec": {}}
+
+
+def observed(child: dict[str, Any], *, available: bool, uid: str = "u-1") -> dict[str, Any]:
+    """``child`` as the cache has it: with a uid, and a status whose replicas are all available or none."""
+    wanted = child["spec"].get("replicas", 1)
+    ready = wanted if available else 0
+    condition = {"type": "Available", "status": "True" if available else "False", "reason": "X"}
+    progressing = {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable"}
+    return {
+        **child,
+        "apiVersion": child["apiVersion"],
+        "metadata": {**child["metadata"], "uid": uid, "generation": 1},
+        "status": {
+            "observedGeneration": 1,
+            "replicas": wanted,
+            "updatedReplicas": wanted,
+            "readyReplicas": ready,
+            "availableReplicas": ready,
+            "conditions": [progressing, condition],
+        },
+    }
