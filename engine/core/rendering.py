@@ -31,19 +31,22 @@ and puts the values back.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
-from jinja2 import TemplateNotFound
+from jinja2 import TemplateNotFound, nodes
+from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 
 from engine.core import apis, kinds, placement, sandbox
-from engine.core.documents import StrictLoader, check_no_anchors, yaml_problem
+from engine.core.documents import FieldPath, StrictLoader, check_no_anchors, yaml_problem
 from engine.core.errors import RenderError
 
-# -- the entry point ------------------------------------------------------------------
+# -- the entry points -----------------------------------------------------------------
 
 
 def render(
@@ -56,8 +59,6 @@ def render(
 ) -> list[dict[str, Any]]:
     """The children ``kind``'s templates make for ``parent``, placed, labelled and owned.
 
-    ``render_by_template`` gives the same children, each with the template that made it.
-
     ``observed`` are the parent's children as the cluster has them (templates
     can read, say, a Service's assigned clusterIP).  ``is_namespaced`` tells the
     scope of a child kind; without it the built-in table is used.  A parent
@@ -65,37 +66,86 @@ def render(
     Raises ``RenderError`` (or ``PlacementError``) naming the template, line and
     CR field involved.
     """
-    made = render_by_template(kind, parent, observed, is_namespaced=is_namespaced, limits=limits)
-    return [child for _, child in made]
+    return [located.child for located in _render(kind, parent, observed, is_namespaced, limits)]
 
 
-def render_by_template(
+def render_located(
     kind: kinds.Kind,
     parent: dict[str, Any],
     observed: Sequence[dict[str, Any]],
     *,
     is_namespaced: Callable[[str, str], bool] | None = None,
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
-) -> list[tuple[kinds.Template, dict[str, Any]]]:
-    """``render``'s children in the same order, each with the template that made it: a child
-    is known by its template's id in status rules and ``after:`` (``engine.core.ordering``)."""
+) -> list[Located]:
+    """What ``render`` returns, each child with the template that made it and the line of each field.
+
+    For a checker that finds a problem in a rendered child (a field its schema
+    refuses, say) and must report it where the author can fix it: not at a line
+    of the rendered text, which nobody sees, but at the template's own line::
+
+        for located in rendering.render_located(kind, parent, []):
+            for path, problem in check(located.child):
+                file, line = located.where(path)
+                print(f"{file}:{line}: {problem}")
+
+    Same arguments, errors and children as ``render``.
+    """
+    return _render(kind, parent, observed, is_namespaced, limits)
+
+
+@dataclass(frozen=True)
+class Located:
+    """A rendered child, the template that made it, and where in that template each field was written.
+
+    ``where(path)`` takes a field path inside ``child`` (``("spec", "ports", 0,
+    "port")``) to the template file and line that wrote it.  A field the
+    template did not write itself (a label the engine adds, a key inside a
+    value that came whole from the CR) is placed at the nearest field above it
+    that the template wrote.  The file is ``template``'s, unless the text came
+    from a template it includes, which is placed at the ``{% include %}`` line.
+    """
+
+    child: dict[str, Any]
+    template: kinds.Template
+    _node: yaml.Node = field(repr=False, compare=False)
+    _output: _Output = field(repr=False, compare=False)
+
+    def where(self, path: FieldPath) -> tuple[str, int]:
+        """The template file and line that wrote the field ``path``, or the nearest field above it."""
+        return self._output.place(_rendered_line(self._node, path, self._output.run))
+
+    def line_of(self, path: FieldPath) -> int:
+        """The line of ``where(path)``."""
+        return self.where(path)[1]
+
+
+def _render(
+    kind: kinds.Kind,
+    parent: dict[str, Any],
+    observed: Sequence[dict[str, Any]],
+    is_namespaced: Callable[[str, str], bool] | None,
+    limits: sandbox.Limits,
+) -> list[Located]:
     owner = placement.Owner.of(kind, parent)
     scope = is_namespaced or apis.builtin_is_namespaced
     environment = sandbox.make_environment(kind.templates)
     context = sandbox.template_context(parent, observed)
-    children: list[tuple[kinds.Template, dict[str, Any]]] = []
+    children: list[Located] = []
     seen: dict[tuple[str, str, str, str], str] = {}
     for template in kind.templates:
-        for document in _render_template(environment, template, context, limits):
+        output, documents = _render_template(environment, kind.templates, template, context, limits)
+        for document, node in documents:
             child = placement.place(document, owner, kind, scope, template)
             meta = child["metadata"]
             group = apis.group_of(child["apiVersion"])
             identity = (group, child["kind"], meta.get("namespace", ""), meta["name"])
             if identity in seen:
-                raise RenderError(f"{placement.describe(child)} is rendered twice (also by {seen[identity]})",
-                                  file=str(template.path))
+                raise RenderError(
+                    f"{placement.describe(child)} is rendered twice (also by {seen[identity]})",
+                    file=str(template.path),
+                )
             seen[identity] = template.name
-            children.append((template, child))
+            children.append(Located(child, template, node, output))
     return children
 
 
@@ -103,34 +153,53 @@ def render_by_template(
 
 
 def _render_template(
-    environment: sandbox.Sandbox, template: kinds.Template, context: dict[str, Any], limits: sandbox.Limits
-) -> list[Any]:
-    """Render one template to its documents, values filled in, empty documents dropped."""
+    environment: sandbox.Sandbox,
+    templates: tuple[kinds.Template, ...],
+    template: kinds.Template,
+    context: dict[str, Any],
+    limits: sandbox.Limits,
+) -> tuple[_Output, list[tuple[Any, yaml.Node]]]:
+    """Render one template to its documents (values filled in, empty ones dropped), each with its node."""
     run = sandbox.Run(limits)
     token = sandbox.CURRENT_RUN.set(run)
     try:
-        text = _generate(environment, template, context, run)
-        return [doc for doc in _parse(text, run, template) if doc is not None]
+        output = _generate(environment, templates, template, context, run)
+        return output, [(doc, node) for doc, node in _parse(output) if doc is not None]
     finally:
         sandbox.CURRENT_RUN.reset(token)
 
 
 def _generate(
-    environment: sandbox.Sandbox, template: kinds.Template, context: dict[str, Any], run: sandbox.Run
-) -> str:
+    environment: sandbox.Sandbox,
+    templates: tuple[kinds.Template, ...],
+    template: kinds.Template,
+    context: dict[str, Any],
+    run: sandbox.Run,
+) -> _Output:
     file = str(template.path)
     chunks: list[str] = []
+    spots: list[tuple[str, int]] = []
     try:
-        for chunk in environment.get_template(template.name).generate(context):
+        # A generator (typed Any: its gi_ attributes are read): generate() delegates to the
+        # template's root function, which delegates in turn to a {% block %}'s.
+        generator: Any = environment.get_template(template.name).generate(context)
+        for chunk in generator:
             run.tick()
             run.charge(len(chunk))
             chunks.append(chunk)
+            # Where the compiled template is suspended, innermost first.
+            inner = generator
+            while (deeper := inner.gi_yieldfrom) is not None:
+                inner = deeper
+            frame = inner.gi_frame
+            spots.append((frame.f_code.co_filename, frame.f_lineno))
     except TemplateSyntaxError as error:
-        raise RenderError(f"template syntax error: {error.message}", file=error.filename or file,
-                          line=error.lineno) from error
+        raise RenderError(
+            f"template syntax error: {error.message}", file=error.filename or file, line=error.lineno
+        ) from error
     except Exception as error:  # every failure inside a template is reported with its location
         raise _located(error, environment, file) from error
-    return "".join(chunks)
+    return _Output(environment, templates, template, run, chunks, spots)
 
 
 def _located(error: Exception, environment: sandbox.Sandbox, default_file: str) -> RenderError:
@@ -189,41 +258,69 @@ class _RenderLoader(StrictLoader):
     yaml_constructors = {**StrictLoader.yaml_constructors, "tag:yaml.org,2002:str": _construct_str}
 
 
-def _parse(text: str, run: sandbox.Run, template: kinds.Template) -> list[Any]:
-    """The documents of the rendered ``text``, with the values filled in."""
+def _parse(output: _Output) -> list[tuple[Any, yaml.Node]]:
+    """The documents of the rendered text, with the values filled in, each with its YAML node."""
+    text, run, template = output.text, output.run, output.template
     if len(re.findall(run.nonce, text, re.IGNORECASE)) != len(run.token.findall(text)):
         raise RenderError(
             "an interpolation was altered after it was printed (by a `{% filter %}` block?); "
             "apply filters to values inside {{ }} instead",
             file=str(template.path),
         )
-    documents: list[Any] = []
+    documents: list[tuple[Any, yaml.Node]] = []
     try:
         check_no_anchors(text)
         loader = _RenderLoader(text)
         loader.run = run
         try:
             while loader.check_node():
-                documents.append(loader.construct_document(loader.get_node()))
+                node = loader.get_node()
+                if node is not None:
+                    documents.append((loader.construct_document(node), node))
         finally:
             loader.dispose()
     except yaml.YAMLError as error:
         line, problem = yaml_problem(error)
-        raise RenderError(_quote_problem(text, line, problem, run), file=str(template.path)) from error
-    return [_Filler(run, template).fill(doc, "") for doc in documents]
+        raise _yaml_error(output, line, problem) from error
+    filler = _Filler(run, template)
+    return [(filler.fill(doc, ""), node) for doc, node in documents]
 
 
-def _quote_problem(text: str, line: int | None, problem: str, run: sandbox.Run) -> str:
-    """A YAML problem in rendered output, quoting the rendered line with ``{{…}}`` for each value.
+def _yaml_error(output: _Output, line: int | None, problem: str) -> RenderError:
+    """A YAML problem in rendered text, at its template line, quoting the rendered line with ``{{…}}``
+    for each value.
 
     The values themselves are left out: they may be secrets, and the message
     ends up in conditions and events.
     """
+    file = str(output.template.path)
     if line is None:
-        return f"the rendered output is not valid YAML: {problem}"
-    lines = text.splitlines()
-    quoted = run.token.sub("{{…}}", lines[line - 1]) if 0 < line <= len(lines) else ""
-    return f"the rendered output is not valid YAML at rendered line {line}: {problem}: {quoted.strip()!r}"
+        return RenderError(f"the rendered output is not valid YAML: {problem}", file=file)
+    file, template_line = output.place(line)
+    lines = output.text.splitlines()
+    quoted = output.run.token.sub("{{…}}", lines[line - 1]).strip() if 0 < line <= len(lines) else ""
+    return RenderError(
+        f"the rendered output is not valid YAML: {problem}: rendered line {line} reads {quoted!r}",
+        file=file,
+        line=template_line,
+    )
+
+
+def _rendered_line(node: yaml.Node, path: FieldPath, run: sandbox.Run) -> int:
+    """The rendered line where the field ``path`` is named (its key), or the nearest field above it."""
+    mark = node.start_mark
+    for part in path:
+        if isinstance(node, yaml.MappingNode):
+            found = next((pair for pair in node.value if run.resolve(str(pair[0].value)) == part), None)
+            if found is None:
+                break
+            mark, node = found[0].start_mark, found[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+            node = node.value[part]
+            mark = node.start_mark
+        else:
+            break
+    return int(mark.line) + 1
 
 
 class _Filler:
@@ -241,12 +338,15 @@ class _Filler:
         if isinstance(value, dict):
             filled: dict[Any, Any] = {}
             for key, item in value.items():
-                name = self.run.text(key.index) if isinstance(key, _Slot) else (
-                    self.run.resolve(key) if isinstance(key, str) else key
+                name = (
+                    self.run.text(key.index)
+                    if isinstance(key, _Slot)
+                    else (self.run.resolve(key) if isinstance(key, str) else key)
                 )
                 if name in filled:
                     raise RenderError(
-                        f"duplicate key {name!r} once the values are filled in", file=str(self.template.path),
+                        f"duplicate key {name!r} once the values are filled in",
+                        file=str(self.template.path),
                         field=path or None,
                     )
                 filled[name] = self.fill(item, sandbox.join_path(path, name))
@@ -255,3 +355,149 @@ class _Filler:
             return [self.fill(item, f"{path}[{index}]") for index, item in enumerate(value)]
         return value
 
+
+# -- from rendered lines back to template lines ----------------------------------------------
+
+
+class _Output:
+    """One template's rendered text, able to say which template line each rendered line came from.
+
+    Jinja yields a template's output in chunks: runs of the template's own
+    text, copied verbatim, and the tokens that stand for values, which hold no
+    newline.  ``_generate`` notes, for each chunk, the line of compiled code
+    that yielded it; nothing more is done while rendering, so that rendering
+    stays as fast as it was.  Only when a place is asked for (a YAML error, a
+    checker's ``Located.where``) is a rendered line traced back: to the chunk
+    it starts with, then to the template line that chunk starts on, plus the
+    newlines before it inside the chunk.
+    """
+
+    def __init__(
+        self,
+        environment: sandbox.Sandbox,
+        templates: tuple[kinds.Template, ...],
+        template: kinds.Template,
+        run: sandbox.Run,
+        chunks: list[str],
+        spots: list[tuple[str, int]],
+    ) -> None:
+        self.environment = environment
+        self.templates = templates
+        self.template = template
+        self.run = run
+        self.text = "".join(chunks)
+        self._chunks = chunks
+        self._spots = spots  # per chunk: the compiled template's file, and the code line that yielded it
+        self._starts: list[tuple[int, int]] | None = None
+
+    def place(self, rendered_line: int) -> tuple[str, int]:
+        """The template file and line that rendered line ``rendered_line`` (1-based) came from."""
+        starts = self._line_starts()
+        if not starts:
+            return str(self.template.path), 1
+        index, newlines = starts[min(max(rendered_line, 1), len(starts)) - 1]
+        file, code_line = self._spots[index]
+        compiled = next((t for t in self.templates if str(t.path) == file), None)
+        if compiled is None:  # not code of this kind's templates: only the template itself is known
+            return str(self.template.path), 1
+        pieces = _text_lines(self.environment, compiled).get(code_line)
+        if pieces is not None:
+            return file, _line_in(pieces, newlines)
+        # A value's token, or text passed on from an {% include %}: the line of that statement.
+        return file, self.environment.get_template(compiled.name).get_corresponding_lineno(code_line)
+
+    def _line_starts(self) -> list[tuple[int, int]]:
+        """For each rendered line, the chunk it starts in and how many of that chunk's newlines precede it.
+
+        A line that starts right after a chunk ending in a newline starts with the
+        next chunk: the tag between them (``{% if %}``, trimmed away with its
+        newline) may have moved the template on by lines.
+        """
+        if self._starts is None:
+            starts: list[tuple[int, int]] = []
+            at_line_start = True
+            for index, chunk in enumerate(self._chunks):
+                if not chunk:
+                    continue
+                if at_line_start:
+                    starts.append((index, 0))
+                at_line_start = chunk.endswith("\n")
+                inside = chunk.count("\n") - (1 if at_line_start else 0)
+                starts.extend((index, newlines) for newlines in range(1, inside + 1))
+            self._starts = starts
+        return self._starts
+
+
+# A run of template text as Jinja yields it: the pieces it joined, each (template line it starts on, text).
+_Pieces = tuple[tuple[int, str], ...]
+
+
+def _line_in(pieces: _Pieces, newlines: int) -> int:
+    """The template line of the rendered line that starts after ``newlines`` newlines of a run of text.
+
+    A run may join pieces that were not adjacent in the template (text on both
+    sides of a ``{# comment #}``), so each newline is counted within its piece.
+    """
+    seen = 0
+    for index, (start, text) in enumerate(pieces):
+        count = text.count("\n")
+        if seen + count >= newlines:
+            within = newlines - seen
+            if within and within == count and text.endswith("\n") and index + 1 < len(pieces):
+                return pieces[index + 1][0]  # the line starts with the next piece
+            return start + within
+        seen += count
+    return pieces[-1][0]
+
+
+class _TextLines(CodeGenerator):
+    """Jinja's code generator, noting where in the template each ``yield`` of template text comes from.
+
+    Jinja's own line table (``Template.debug_info``) has no entry for those
+    yields, since no node is written with them, so a run of text would be placed
+    at whatever statement came before it (an ``{% if %}`` many lines up).  The
+    generated code is the same, so its line numbers are those of the compiled template.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.text_lines: dict[int, _Pieces] = {}
+        self._runs: list[_Pieces] = []
+        self._pending: _Pieces | None = None
+
+    def visit_Output(self, node: nodes.Output, frame: Frame) -> None:
+        # Jinja joins each run of adjacent template data into one constant; with the
+        # sandbox's finalize no expression is ever constant, so the runs are exactly these.
+        runs: list[list[tuple[int, str]]] = []
+        previous: nodes.Node | None = None
+        for child in node.nodes:
+            if isinstance(child, nodes.TemplateData):
+                if not isinstance(previous, nodes.TemplateData):
+                    runs.append([])
+                runs[-1].append((child.lineno, child.data))
+            previous = child
+        self._runs = [tuple(run) for run in reversed(runs)]
+        super().visit_Output(node, frame)
+
+    def _output_const_repr(self, group: Iterable[Any]) -> str:
+        self._pending = self._runs.pop() if self._runs else None
+        return super()._output_const_repr(group)
+
+    def writeline(self, x: str, node: nodes.Node | None = None, extra: int = 0) -> None:
+        super().writeline(x, node, extra)
+        if self._pending is not None:
+            self.text_lines[self.code_lineno] = self._pending
+            self._pending = None
+
+
+@functools.lru_cache(maxsize=256)
+def _text_lines(environment: sandbox.Sandbox, template: kinds.Template) -> dict[int, _Pieces]:
+    """Code line of each ``yield`` of template text in ``template``'s compiled code -> the text's pieces."""
+    generator_class = type("_TextLinesOf", (_TextLines, environment.code_generator_class), {})
+    tree = environment.parse(template.text, template.name, str(template.path))
+    generator = generator_class(
+        environment, template.name, str(template.path), None, False, environment.optimized
+    )
+    generator.visit(tree)
+    lines: dict[int, _Pieces] = generator.text_lines
+    return lines

@@ -21,9 +21,7 @@ def test_invalid_yaml_output_quotes_the_rendered_line_without_the_values() -> No
     with pytest.raises(RenderError) as caught:
         rendering.render(_kinds.kind(template), _kinds.parent({"secret": "hunter2"}), [])
     message = str(caught.value)
-    assert message.startswith(
-        "templates/web/t0.yaml: the rendered output is not valid YAML at rendered line 7"
-    )
+    assert message.startswith("templates/web/t0.yaml:7: the rendered output is not valid YAML")
     assert "'c: {{…}}'" in message
     assert "hunter2" not in message
 
