@@ -300,6 +300,8 @@ def _check_tree(tree: nodes.Node, source: _Source, scope: _Scope, declared: Set[
             isinstance(parent, nodes.Getattr | nodes.Getitem) and parent.node is node
         ):
             findings += _check_chain(node, source, scope, declared)
+        if isinstance(node, nodes.For):
+            findings += _check_loop(node, source, scope)
     return findings
 
 
@@ -312,20 +314,71 @@ def _check_chain(node: nodes.Node, source: _Source, scope: _Scope, declared: Set
     # Lower-case keys of `children` are template ids, not kinds: their check is the ordering's.
     if root in ("children", "related") and path and isinstance(path[0], str) and path[0][:1].isupper():
         return _check_kind_name(node, source, scope, f"{root}.{path[0]}", path[0], root == "related")
-    schema = scope.roots.get(root)
+    schema = _resolve(scope.roots, root, path)
+    if not isinstance(schema, tuple):
+        return []
+    index, missing = schema
+    key = path[index]
+    field = _path_text(root, path[: index + 1])
+    under = f" under {_path_text(root, path[:index])}" if index else ""
+    message = f"{field}: the CRD of {scope.parent_kind} has no field {key}{under}"
+    line, column = source.at(node, str(key))
+    return [
+        Finding(
+            source.file,
+            line,
+            column,
+            "error",
+            message + _did_you_mean(str(key), missing.known),
+            "unknown-field",
+        )
+    ]
+
+
+def _resolve(
+    roots: Mapping[str, Mapping[str, Any]], root: str, path: Sequence[_Key]
+) -> Mapping[str, Any] | tuple[int, _Missing] | None:
+    """The schema at ``root`` + ``path``; ``(index, missing)`` for the first step that cannot be; None if
+    not known (no schema, or a part the schema leaves open)."""
+    schema = roots.get(root)
     for index, key in enumerate(path):
         if schema is None:
-            return []
+            return None
         step = _step(schema, key)
         if isinstance(step, _Missing):
-            field = _path_text(root, path[: index + 1])
-            under = f" under {_path_text(root, path[:index])}" if index else ""
-            hint = _did_you_mean(str(key), step.known)
-            message = f"{field}: the CRD of {scope.parent_kind} has no field {key}{under}{hint}"
-            line, column = source.at(node, str(key))
-            return [Finding(source.file, line, column, "error", message, "unknown-field")]
+            return index, step
         schema = step
-    return []
+    return schema
+
+
+# Filters that keep a list's items what they were, so a loop over their result loops over those items.
+_SAME_ITEMS = frozenset(
+    {"default", "d", "sort", "list", "reverse", "unique", "select", "reject", "selectattr", "rejectattr"}
+)
+
+
+def _check_loop(loop: nodes.For, source: _Source, scope: _Scope) -> list[Finding]:
+    """Fields read through a loop variable (``{% for p in spec.ports %}{{ p.prot }}``), against the items."""
+    if not isinstance(loop.target, nodes.Name):
+        return []
+    iterable = loop.iter
+    while isinstance(iterable, nodes.Filter) and iterable.node is not None and iterable.name in _SAME_ITEMS:
+        iterable = iterable.node
+    found = _chain(iterable)
+    listed = _resolve(scope.roots, *found) if found is not None else None
+    items = listed.get("items") if isinstance(listed, Mapping) else None
+    if not isinstance(items, Mapping):
+        return []
+    name = loop.target.name
+    inner = dataclasses.replace(scope, roots={name: items})
+    findings: list[Finding] = []
+    for part in loop.body:
+        for node, parent in _walk(part):
+            outermost = not (isinstance(parent, nodes.Getattr | nodes.Getitem) and parent.node is node)
+            chain = _chain(node) if outermost else None
+            if chain is not None and chain[0] == name:
+                findings += _check_chain(node, source, inner, frozenset())
+    return findings
 
 
 def _check_child_call(node: nodes.Call, source: _Source, scope: _Scope) -> list[Finding]:
@@ -518,17 +571,20 @@ def _generator(environment: Environment, name: str, file: str) -> _BranchLines:
 
 def _branches_at(node: nodes.Node) -> list[_Branch]:
     """The bodies an {% if %} (with its elifs and else) or a {% for %} (with its else) chooses between."""
+    untaken = "no example takes this {% if %} branch"
     if isinstance(node, nodes.If):
-        found = [_Branch(node.lineno, "this {% if %} branch", node.body)]
-        found += [_Branch(e.lineno, "this {% elif %} branch", e.body) for e in node.elif_]
+        found = [_Branch(node.lineno, untaken, node.body)]
+        found += [_Branch(e.lineno, "no example takes this {% elif %} branch", e.body) for e in node.elif_]
         if node.else_:
-            what = f"the {{% else %}} branch of the {{% if %}} at line {node.lineno}"
+            what = f"no example takes the {{% else %}} branch of the {{% if %}} at line {node.lineno}"
             found.append(_Branch(node.else_[0].lineno, what, node.else_))
         return found
     if isinstance(node, nodes.For):
-        found = [_Branch(node.lineno, "the body of this {% for %}", node.body)]
+        found = [_Branch(node.lineno, "the body of this {% for %} runs for no example", node.body)]
         if node.else_:
-            what = f"the {{% else %}} of the {{% for %}} at line {node.lineno} (for an empty loop)"
+            what = (
+                f"no example takes the {{% else %}} of the {{% for %}} at line {node.lineno} (an empty loop)"
+            )
             found.append(_Branch(node.else_[0].lineno, what, node.else_))
         return found
     return []
@@ -575,6 +631,6 @@ def check_coverage(kind: kinds.Kind, executed: Set[tuple[str, int]]) -> list[Fin
             continue
         ran = sorted(line for name, line in executed if name == file)
         for branch in _untaken(tree.body, functools.partial(_taken, generator.block_lines, ran)):
-            message = f"{branch.what} is taken by no example, so only the static checks read it"
+            message = f"{branch.what}: only the static checks read it"
             findings.append(Finding(file, branch.line, None, "warning", message, "coverage"))
     return findings
