@@ -1,26 +1,25 @@
-"""Strict YAML documents: loaded without surprises, checked field by field with their lines.
+"""Strict YAML documents: loaded without surprises, checked against a schema with their lines.
 
 One set of YAML rules serves ``kind.yaml``, rendered templates, CR files and CRDs:
 no duplicate keys, no anchors or aliases, JSON data only (``StrictLoader``),
 so a document means what it says to every reader.  ``Document`` keeps the YAML
-*nodes* next to the data, so a check of a field (against a JSON Schema, by a small
-walker rather than a JSON Schema library) can name the file, line and field it is
-about.
+*nodes* next to the data, so a problem found in the data (by ``jsonschema``, with the
+keywords of ``engine.core.structural``) can name the file, line and field it is about.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
+import jsonschema
 import yaml
 from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.error import Mark, MarkedYAMLError
 
+from engine.core import structural
 from engine.core.errors import KindError, StencilError
 from engine.core.expressions import Expression, compile_expression
 
@@ -101,47 +100,14 @@ def _field(path: FieldPath) -> str:
     return text
 
 
-def _kind_of(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "a mapping",
-    }.get(type(value), type(value).__name__)
-
-
-_TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,),
-    "array": (list,),
-    "string": (str,),
-    "boolean": (bool,),
-    "integer": (int,),
-    "number": (int, float),
-}
-_TYPE_NAMES = {
-    "object": "a mapping",
-    "array": "a list",
-    "string": "a string",
-    "boolean": "true or false",
-    "integer": "an integer",
-    "number": "a number",
-}
-
-
 @dataclass(frozen=True)
 class Document:
     """One YAML document as data, with its nodes kept so every field can be reported with its line.
 
-    Serves ``kind.yaml`` and CR files alike.  ``validate`` checks the data
-    against the subset of JSON Schema / OpenAPI that kind.schema.json and CRD
-    schemas use (type, const, enum, not, pattern, min/max length and value,
-    required, properties, additionalProperties, items, uniqueItems,
-    propertyNames, nullable, x-kubernetes-int-or-string and
-    x-kubernetes-preserve-unknown-fields); CEL rules are the API server's.
+    Serves ``kind.yaml``, CR files and CRDs alike.  ``validate`` and ``problems``
+    check the data against a JSON Schema: one that names its draft (``$schema``, as
+    kind.schema.json does) is read as that draft, any other as a CRD's OpenAPI v3
+    schema, Kubernetes extensions included (``engine.core.structural``).
     """
 
     file: Path
@@ -217,110 +183,34 @@ class Document:
     def validate(
         self, schema: dict[str, Any], path: FieldPath = (), *, data: Any = None, closed: bool = False
     ) -> None:
-        """Check the data at ``path`` (or ``data``, if given) against ``schema``.
+        """Raise the most telling problem of the data at ``path`` (or ``data``) against ``schema``, if any."""
+        found = self._errors(schema, path, data, closed)
+        if found:
+            raise self._located(found[0], path)  # the shallowest: a missing parent before its fields
 
-        ``closed`` treats an object schema with ``properties`` and nothing else
-        allowed as closed, the way ``kubectl`` strict field validation reads a CRD.
+    def problems(
+        self, schema: dict[str, Any], path: FieldPath = (), *, data: Any = None, closed: bool = False
+    ) -> list[StencilError]:
+        """Every problem of the data at ``path`` (or ``data``) against ``schema``, in line order.
+
+        ``closed`` reads ``schema`` as the API server reads a CRD's under strict field
+        validation: a field the schema does not name is an error (``structural.strict``).
         """
+        located = [self._located(error, path) for error in self._errors(schema, path, data, closed)]
+        return sorted(located, key=lambda error: error.line or 0)
+
+    def _errors(
+        self, schema: dict[str, Any], path: FieldPath, data: Any, closed: bool
+    ) -> list[jsonschema.ValidationError]:
         value: Any = data
         if data is None:
             value = self.data
             for part in path:
                 value = value[part]
-        _Checker(self, closed).check(value, schema, path)
+        return structural.problems(structural.strict(schema) if closed else schema, value)
 
-
-@dataclass(frozen=True)
-class _Checker:
-    document: Document
-    closed: bool
-
-    def check(self, value: Any, schema: dict[str, Any], path: FieldPath) -> None:
-        def fail(message: str) -> StencilError:
-            return self.document.error(message, path)
-
-        if value is None and schema.get("nullable"):
-            return
-        if "const" in schema and value != schema["const"]:
-            raise fail(f"must be {schema['const']!r}, not {value!r}")
-        expected = schema.get("type")
-        if (
-            expected is not None
-            and not schema.get("x-kubernetes-int-or-string")
-            and (
-                not isinstance(value, _TYPES[expected]) or (expected != "boolean" and isinstance(value, bool))
-            )
-        ):
-            raise fail(f"must be {_TYPE_NAMES[expected]}, not {_kind_of(value)}")
-        if "not" in schema:
-            try:
-                self.check(value, schema["not"], path)
-            except StencilError:
-                pass
-            else:
-                raise fail(f"{value!r} is reserved for the engine's own use")
-        if "enum" in schema and value not in schema["enum"]:
-            raise fail(f"must be one of {', '.join(map(repr, schema['enum']))}, not {value!r}")
-        if isinstance(value, str):
-            self._string(value, schema, fail)
-        elif isinstance(value, int | float) and not isinstance(value, bool):
-            if "minimum" in schema and value < schema["minimum"]:
-                raise fail(f"must be at least {schema['minimum']}, not {value}")
-            if "maximum" in schema and value > schema["maximum"]:
-                raise fail(f"must be at most {schema['maximum']}, not {value}")
-        elif isinstance(value, list):
-            self._list(value, schema, path)
-        elif isinstance(value, dict):
-            self._mapping(value, schema, path)
-
-    @staticmethod
-    def _string(value: str, schema: dict[str, Any], fail: Callable[[str], StencilError]) -> None:
-        if len(value) < schema.get("minLength", 0):
-            raise fail(
-                "must not be empty"
-                if schema["minLength"] == 1
-                else f"must be at least {schema['minLength']} characters long"
-            )
-        if len(value) > schema.get("maxLength", len(value)):
-            raise fail(f"must be at most {schema['maxLength']} characters long")
-        pattern = schema.get("pattern")
-        if pattern is not None and not re.search(pattern, value):
-            hint = schema.get("description") or f"expected to match {pattern}"
-            raise fail(f"{value!r} is not valid: {hint}")
-
-    def _list(self, value: list[Any], schema: dict[str, Any], path: FieldPath) -> None:
-        for index, item in enumerate(value):
-            if schema.get("uniqueItems") and item in value[:index]:
-                raise self.document.error(f"{item!r} is listed twice", (*path, index))
-            if "items" in schema:
-                self.check(item, schema["items"], (*path, index))
-
-    def _mapping(self, value: dict[str, Any], schema: dict[str, Any], path: FieldPath) -> None:
-        for key in schema.get("required", ()):
-            if key not in value:
-                raise self.document.error(f"missing required field {key!r}", path)
-        properties: dict[str, Any] = schema.get("properties", {})
-        extra = schema.get("additionalProperties", True)
-        if (
-            self.closed
-            and properties
-            and "additionalProperties" not in schema
-            and not schema.get("x-kubernetes-preserve-unknown-fields")
-        ):
-            extra = False
-        for key, item in value.items():
-            where = (*path, key)
-            if not isinstance(key, str):
-                raise self.document.error(f"field names must be strings, not {_kind_of(key)}", where)
-            if "propertyNames" in schema:
-                self.check(key, schema["propertyNames"], where)
-            if key in properties:
-                self.check(item, properties[key], where)
-            elif extra is False:
-                known = ", ".join(properties)
-                raise self.document.error(f"unknown field {key!r} (known fields: {known})", where)
-            elif isinstance(extra, dict):
-                self.check(item, extra, where)
+    def _located(self, error: jsonschema.ValidationError, path: FieldPath) -> StencilError:
+        return self.error(error.message, (*path, *error.absolute_path))
 
 
 def load_all(file: Path, error_type: type[StencilError] = StencilError) -> list[dict[str, Any]]:

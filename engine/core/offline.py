@@ -1,20 +1,71 @@
 """What the API server would do to a custom resource, learnt from CRD files instead.
 
-``stencil render`` and ``stencil rbac`` work without a cluster, yet a CR should
-render offline as it would online: validated against its CRD's schema, given
-the schema's defaults, and placed by the CRD's scope.  ``OfflineCrds`` reads a
-folder of CRDs and does those three things.
+``stencil render``, ``stencil lint`` and ``stencil rbac`` work without a cluster, yet a
+CR should be taken offline as it would be online: given its CRD schema's defaults,
+checked against the schema (``engine.core.structural``: types, formats, patterns with
+RE2, unknown fields refused as strict field validation refuses them), then against the
+CRD's CEL rules (``engine.core.validation_rules``), and placed by the CRD's scope.
+``OfflineCrds`` reads a folder of CRDs and does those things.
+
+Each problem is a ``StencilError`` naming the CR's file, line and field.  What could
+not be checked offline (a CEL rule cel-python cannot run) is a note, never a silent
+pass: ``OfflineCrds.problems`` gives both, for a caller that lists everything;
+``admit`` raises the first problem.
+
+CRD files are themselves checked when read, against the parts of the CRD format read
+here (``_CRD_FORMAT``, with ``structural.SCHEMA_FORMAT`` for the schemas), so a broken
+CRD is an error naming its file, line and field rather than a crash later.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from engine.core import apis, documents, kinds, placement
+from engine.core import apis, documents, kinds, placement, structural, validation_rules
+from engine.core.errors import StencilError
 
 _CRD = "CustomResourceDefinition"
+_CRD_FORMAT: structural.Schema = {
+    "definitions": {"schema": structural.SCHEMA_FORMAT},
+    "type": "object",
+    "required": ["spec"],
+    "properties": {
+        "spec": {
+            "type": "object",
+            "required": ["group", "names", "versions"],
+            "properties": {
+                "group": {"type": "string"},
+                "scope": {"enum": ["Namespaced", "Cluster"]},
+                "names": {
+                    "type": "object",
+                    "required": ["kind"],
+                    "properties": {"kind": {"type": "string", "minLength": 1}},
+                },
+                "versions": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["name"],
+                        "properties": {
+                            "name": {"type": "string", "minLength": 1},
+                            "schema": {
+                                "type": "object",
+                                "properties": {"openAPIV3Schema": {"$ref": "#/definitions/schema"}},
+                            },
+                        },
+                    },
+                },
+            },
+        }
+    },
+}
+# Type errors, missing required fields and values outside an enum stop the API server
+# before the CEL rules, which could not run on such an object; so do they here.
+_BLOCKING = frozenset({"type", "required", "enum", "x-kubernetes-int-or-string"})
+_SKIPPED_RULES = "the CRD's validation rules were not checked because the object is invalid"
 
 
 class OfflineCrds:
@@ -32,17 +83,21 @@ class OfflineCrds:
         },
     }
 
-    def __init__(self, crds: list[dict[str, Any]]) -> None:
+    def __init__(self, crds: Iterable[dict[str, Any]]) -> None:
+        """From CRDs already checked against the CRD format (``read_crds``)."""
         self.namespaced: dict[tuple[str, str], bool] = {}
         self.schemas: dict[tuple[str, str], dict[str, Any]] = {}
+        self._strict: dict[tuple[str, str], dict[str, Any]] = {}
         for crd in crds:
-            spec = crd.get("spec") or {}
-            group, kind = spec.get("group", ""), (spec.get("names") or {}).get("kind", "")
+            spec = crd["spec"]
+            group, kind = spec["group"], spec["names"]["kind"]
             self.namespaced[(group, kind)] = spec.get("scope") != "Cluster"
-            for version in spec.get("versions") or ():
+            for version in spec["versions"]:
                 schema = (version.get("schema") or {}).get("openAPIV3Schema")
                 if schema:
-                    self.schemas[(f"{group}/{version.get('name')}", kind)] = schema
+                    key = (f"{group}/{version['name']}", kind)
+                    self.schemas[key] = schema
+                    self._strict[key] = structural.strict(schema)
 
     @classmethod
     def read(cls, directory: Path) -> OfflineCrds:
@@ -58,17 +113,15 @@ class OfflineCrds:
         return with_defaults(schema, parent) if schema else parent
 
     def admit(self, document: documents.Document, kind: kinds.Kind, namespace: str) -> dict[str, Any] | None:
-        """The CR as the API server would keep it (checked, defaulted, namespaced); None for other kinds."""
-        data = document.data
-        if not isinstance(data, dict):
-            raise document.error("a manifest must be a mapping", ())
-        if (data.get("apiVersion"), data.get("kind")) != (kind.api_version, kind.kind):
+        """The CR as the API server would keep it (checked, defaulted, namespaced); None for other kinds.
+
+        Raises the first problem ``problems`` would list."""
+        found, _ = self.problems(document, kind, namespace)
+        if found:
+            raise found[0]
+        if not self._serves(document, kind):
             return None
-        document.validate(self._OBJECT)
-        schema = self.schemas.get((kind.api_version, kind.kind))
-        parent: dict[str, Any] = with_defaults(schema, data) if schema else data
-        if schema:
-            document.validate(schema, data=parent, closed=True)
+        parent = self.defaulted(document.data)
         metadata = dict(parent["metadata"])
         metadata.setdefault("uid", placement.NO_UID)  # as if created: templates may read the uid
         if self.is_namespaced(kind.api_version, kind.kind):
@@ -77,15 +130,69 @@ class OfflineCrds:
             metadata.pop("namespace", None)
         return {**parent, "metadata": metadata}
 
+    def problems(
+        self, document: documents.Document, kind: kinds.Kind, namespace: str
+    ) -> tuple[list[StencilError], list[str]]:
+        """Everything the API server would refuse in the CR ``document``, in line order, and notes
+        on the checks that could not run offline; nothing for a document of another kind.
+
+        ``namespace`` is where the CR would be created; the checks do not depend on it today.
+        """
+        del namespace
+        data = document.data
+        if not isinstance(data, dict):
+            return [document.error("a manifest must be a mapping", ())], []
+        if not self._serves(document, kind):
+            return [], []
+        found = document.problems(self._OBJECT)
+        if found:
+            return found, []  # without a name the server reads no further
+        key = (kind.api_version, kind.kind)
+        schema = self.schemas.get(key)
+        if schema is None:
+            return [], []
+        parent = with_defaults(schema, data)
+        errors = structural.problems(self._strict[key], parent)
+        found = [document.error(error.message, tuple(error.absolute_path)) for error in errors]
+        notes: list[str] = []
+        if any(error.validator in _BLOCKING for error in errors):
+            notes.append(f"{document.file}:{document.line}: {_SKIPPED_RULES}")
+        else:
+            violations, unchecked = validation_rules.check(schema, parent)
+            found += [_rule_error(document, violation) for violation in violations]
+            notes += [str(document.error(str(note), note.path)) for note in unchecked]
+        return sorted(found, key=lambda error: error.line or 0), notes
+
+    @staticmethod
+    def _serves(document: documents.Document, kind: kinds.Kind) -> bool:
+        data = document.data
+        return isinstance(data, dict) and (data.get("apiVersion"), data.get("kind")) == (
+            kind.api_version,
+            kind.kind,
+        )
+
+
+def _rule_error(document: documents.Document, violation: validation_rules.Violation) -> StencilError:
+    """A broken CEL rule as the API server words it, with the rule and the value it judged."""
+    said = validation_rules.reason_text(violation.reason)
+    value = structural.shown(violation.value)
+    return document.error(f"{violation.message} ({said}: {value}; rule: {violation.rule})", violation.path)
+
 
 def with_defaults(schema: dict[str, Any], value: Any) -> Any:
-    """``value`` with the OpenAPI ``default``s of ``schema`` filled in where fields are missing."""
+    """``value`` with the OpenAPI ``default``s of ``schema`` filled in where fields are missing.
+
+    As on the API server, inside lists and maps too, and after dropping the nulls of
+    fields that are not ``nullable`` (so that a null field takes its default).
+    """
     if isinstance(value, dict):
         properties: dict[str, Any] = schema.get("properties") or {}
         extra = schema.get("additionalProperties")
         filled = {}
         for key, item in value.items():
             sub = properties.get(key, extra if isinstance(extra, dict) else None)
+            if item is None and isinstance(sub, dict) and key in properties and not sub.get("nullable"):
+                continue
             filled[key] = with_defaults(sub, item) if sub else item
         for key, sub in properties.items():
             if key not in filled and "default" in sub:
@@ -98,12 +205,19 @@ def with_defaults(schema: dict[str, Any], value: Any) -> Any:
 
 def read_crds(directory: Path) -> list[dict[str, Any]]:
     """Every CustomResourceDefinition in the YAML files under ``directory`` (at any depth), read
-    strictly; none if there is no such folder.  The one reader of CRD files: offline rendering,
-    RBAC derivation and installing CRDs all ask it."""
+    strictly and checked against the parts of the CRD format Stencil reads; none if there is no
+    such folder.  The one reader of CRD files: offline rendering, RBAC derivation and installing
+    CRDs all ask it."""
     if not directory.is_dir():
         return []
     files = sorted(p for p in directory.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
-    return [doc for file in files for doc in documents.load_all(file) if doc.get("kind") == _CRD]
+    crds = []
+    for file in files:
+        for document in documents.Document.read_all(file, StencilError):
+            if isinstance(document.data, dict) and document.data.get("kind") == _CRD:
+                document.validate(_CRD_FORMAT)
+                crds.append(document.data)
+    return crds
 
 
 # -- where a kind's CRDs are -------------------------------------------------------------

@@ -72,7 +72,11 @@ def test_a_cr_the_crd_would_refuse_fails_with_its_file_line_and_field(tmp_path: 
     (tmp_path / "cr.yaml").write_text(CR + "  replicas: -1\n")
     result = stencil("-f", tmp_path / "cr.yaml")
     assert result.exit_code != 0
-    assert f"{tmp_path / 'cr.yaml'}:7: spec.replicas: must be at least 0, not -1" in result.output
+    crd = yaml.safe_load((ROOT / "crds" / "deploywebservice.yaml").read_text())
+    replicas = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
+    (rule,) = replicas["replicas"]["x-kubernetes-validations"]
+    assert f"{tmp_path / 'cr.yaml'}:7: spec.replicas: {rule['message']}" in result.output
+    assert f"rule: {rule['rule']}" in result.output
 
 
 def test_a_template_error_names_the_template_and_the_cr(tmp_path: Path) -> None:
