@@ -382,7 +382,7 @@ class _Running:
     namespace: str
     parents: list[tuple[str, str | None]]  # name and namespace of each parent it applied
     started: float
-    expected_status: Any = None  # from the companion file, if there is one
+    expected_status: documents.Document | None = None  # the companion file, if there is one
     last: list[Obj | None] = field(default_factory=list)  # the parents as last seen
 
     def done(self) -> bool:
@@ -397,7 +397,9 @@ class _Running:
             difference
             for parent in self.last
             for difference in differences(
-                self.expected_status, (parent or {}).get("status", _ABSENT), ("status",), subset=True
+                self.expected_status.data if self.expected_status else None,
+                (parent or {}).get("status", _ABSENT),
+                subset=True,
             )
         ]
 
@@ -406,9 +408,12 @@ class _Running:
         if gone or not self.last:
             return f"not done after {timeout:.0f}s: parent {', '.join(gone) or '?'} does not exist"
         if self.expected_status is not None:
-            where = self.example.expected_status
-            found = "; ".join(d.describe() for d in self.status_differences()[:5])
-            return f"not done after {timeout:.0f}s: the status does not match {where}: {found}"
+            document = self.expected_status
+            found = "; ".join(
+                f"{document.file}:{document.line_of(d.path)}: status.{d.describe()}"
+                for d in self.status_differences()[:5]
+            )
+            return f"not done after {timeout:.0f}s: the status does not match what is expected: {found}"
         waiting = [
             f"{parent['metadata']['name']}: {parents.why_not_ready(parent)}"
             for parent in self.last
@@ -507,7 +512,7 @@ def _start(kube: Kube, example: Example, namespace: str) -> _Running:
 
     expected = None
     if example.expected_status.is_file():
-        expected = documents.Document.read(example.expected_status, errors.StencilError).data
+        expected = documents.Document.read(example.expected_status, errors.StencilError)
     started = time.monotonic()
     applied = manifests.apply_all(kube, manifests.read([example.path]), namespace)
     kind = example.kind
