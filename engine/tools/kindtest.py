@@ -225,14 +225,13 @@ def golden_text(forms: Iterable[Obj]) -> str:
 # -- comparing (pure) ---------------------------------------------------------------------------
 
 _ABSENT = object()
-Path_ = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
 class Difference:
     """One field where what was expected and what is live differ; ``_ABSENT`` where there is none."""
 
-    path: Path_
+    path: documents.FieldPath
     expected: Any
     live: Any
 
@@ -244,7 +243,7 @@ class Difference:
         return f"{self.field or '(whole object)'}: expected {_shown(self.expected)}, live {_shown(self.live)}"
 
 
-def dotted(path: Path_) -> str:
+def dotted(path: documents.FieldPath) -> str:
     """``("spec", "ports", 0, "port")`` as ``spec.ports[0].port``."""
     text = ""
     for part in path:
@@ -259,7 +258,9 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 80 else text[:79] + "…"
 
 
-def differences(expected: Any, live: Any, path: Path_ = (), *, subset: bool = False) -> list[Difference]:
+def differences(
+    expected: Any, live: Any, path: documents.FieldPath = (), *, subset: bool = False
+) -> list[Difference]:
     """Where ``live`` differs from ``expected``, field by field.
 
     With ``subset``, only what ``expected`` names is compared (a map may have more keys
@@ -446,6 +447,8 @@ def run(
         )
         echo(f"FAIL {kind.name}: no examples in {kind.directory / kinds.EXAMPLES_DIR}")
     crds = crds_dirs(chosen)
+    if not examples:
+        return Report(tuple(outcomes), time.monotonic() - began)
     echo(f"starting a local control plane with one node for {len(examples)} example(s)...")
     with LocalCluster(nodes=1) as cluster, _served(chosen) as root:
         plane_seconds = time.monotonic() - began
