@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.core import errors, kinds, placement, planning, rendering, status
+from engine.core import errors, kinds, ordering, placement, planning, rendering, status
 from engine.runtime import events
 from engine.runtime.informers import Across
 from engine.runtime.kube import Obj, Resource
@@ -193,13 +193,15 @@ class KindController:
             raise self.broken.error
         # 3. Render the desired children (pure; a template error is terminal until the input changes).
         try:
-            desired = rendering.render(
+            located = rendering.render_located(
                 self.kind, parent, observed, is_namespaced=self.engine.kube.is_namespaced
             )
         except errors.StencilError as exc:
             self._finish(parent, observed, related, status.Outcome(render_error=exc))
             self.engine.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
             raise
+        rendered = [(child.template, child.child) for child in located]
+        desired = [child for _, child in rendered]
         # Plan only against complete caches: a child kind whose first listing is still under
         # way (or failing) would look like missing children.  Its sync wakes nobody, so look again.
         if not self.engine.children.watch(desired):
@@ -210,9 +212,13 @@ class KindController:
         # created only under a finalizer, so the engine can delete them with the parent.
         if planning.needs_finalizer(desired):
             parent = self._set_finalizer(parent, hold=True)
-        # 4. Plan: what differs from the cache, what to prune, what belongs to someone else.
-        plan = planning.plan(desired, observed, uid)
+        # 4. Plan: what differs from the cache, what to prune, what belongs to someone else; a child
+        # whose `after:` templates are not all healthy yet is not created (its dependency's events wake us).
+        gate = ordering.gate(rendered, observed, _now())
+        plan = planning.plan(gate.ready, observed, uid)
         desired_refs = tuple((c["apiVersion"], c["kind"], c["metadata"]["name"]) for c in desired)
+        origins = ordering.origins(rendered)
+        waiting = tuple(w.message for w in gate.waiting)
         for _ in plan.unchanged:
             self.engine.count("skip", self.name)
         # 5. Apply every child that is missing or drifted (server-side apply, one field manager);
@@ -224,7 +230,8 @@ class KindController:
                 if conflict:
                     conflicts[planning.ref(apply.obj)] = conflict
         except errors.ApiError as exc:
-            self._finish(parent, observed, related, status.Outcome(apply_error=exc, desired=desired_refs))
+            outcome = status.Outcome(apply_error=exc, desired=desired_refs, waiting=waiting, origins=origins)
+            self._finish(parent, observed, related, outcome)
             self.engine.recorder.emit(parent, events.WARNING, "ApplyFailed", str(exc))
             raise
         self.engine.children.wait_for_names(self.queue, key, conflicts)
@@ -238,7 +245,9 @@ class KindController:
             parent,
             observed,
             related,
-            status.Outcome(conflicts=tuple(conflicts.values()), desired=desired_refs),
+            status.Outcome(
+                conflicts=tuple(conflicts.values()), desired=desired_refs, waiting=waiting, origins=origins
+            ),
         )
         for conflict in conflicts.values():
             self.engine.recorder.emit(parent, events.WARNING, "ChildConflict", conflict)
@@ -250,6 +259,7 @@ class KindController:
             "unchanged": len(plan.unchanged),
             "pruned": 0 if conflicts else len(plan.prunes),
             "conflicts": len(conflicts),
+            "waiting": sum(len(w.children) for w in gate.waiting),
         }
         log.log(
             logging.INFO if plan.applies or plan.prunes or conflicts else logging.DEBUG,
@@ -384,9 +394,7 @@ class KindController:
                 )
         self._set_finalizer(parent, hold=False)
 
-    def _finish(
-        self, parent: Obj, observed: list[Obj], related: list[Obj], outcome: status.Outcome
-    ) -> bool:
+    def _finish(self, parent: Obj, observed: list[Obj], related: list[Obj], outcome: status.Outcome) -> bool:
         """Write the parent's status through the status subresource, once, only if it changed;
         then delete the parent if the kind's ``deleteWhen`` rule says its work is done.
 
@@ -413,7 +421,7 @@ class KindController:
             # Read our own write: the next reconcile must not see the old status and write again.
             self.parents.observe(written)
             self.engine.count("status", self.name)
-        if not status.should_delete(kind, parent, new, observed, related, now):
+        if not status.should_delete(kind, parent, new, observed, related, now, origins=outcome.origins):
             return True
         if self.engine.kube.delete(self.resource, meta["name"], meta.get("namespace"), uid=meta["uid"]):
             message = f"Deleted {parent['kind']} {meta['name']}: its deleteWhen rule holds"

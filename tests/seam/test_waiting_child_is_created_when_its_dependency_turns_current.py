@@ -1,0 +1,89 @@
+"""A child that waits for another template (``after:``) is created by the reconcile that the
+dependency's own status event queues, once that dependency is Current; until then the parent
+says what it waits for.  No timer is involved: the event alone wakes the parent."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from engine.runtime import controller, manager
+from tests.integration._widgets import write_kind
+from tests.seam._fake import FakeKube
+from tests.seam._harness import NAMESPACE, conditions, parent
+
+GADGET = """\
+apiVersion: tests.stencil.dev/v1
+kind: Gadget
+metadata:
+  name: {{ name }}-gadget
+spec: {}
+"""
+CONFIG = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ name }}-config
+data: {}
+"""
+KIND_YAML = "templates:\n  - gadget.yaml\n  - {file: config.yaml, after: [gadget]}\n"
+GADGET_KEY = ("tests.stencil.dev/v1", "Gadget", NAMESPACE, "w-gadget")
+CONFIG_KEY = ("v1", "ConfigMap", NAMESPACE, "w-config")
+
+
+@contextlib.contextmanager
+def widget_engine(fake: FakeKube, tmp_path: Path) -> Iterator[controller.KindController]:
+    templates = write_kind(tmp_path / "templates", {"gadget.yaml": GADGET, "config.yaml": CONFIG}, KIND_YAML)
+    engine = manager.Engine(fake, templates, manager.Options(run_workers=False))
+    try:
+        engine.load()
+        (kind_controller,) = engine.controllers.values()
+        assert kind_controller.parents.wait_for_sync(5)
+        yield kind_controller
+    finally:
+        engine.stop(grace=0)
+
+
+def gadget_reports(fake: FakeKube, ready: str) -> None:
+    """The Gadget's own controller writes its Ready condition."""
+    gadget = fake.objects[GADGET_KEY]
+    condition = {"type": "Ready", "status": ready, "reason": "Warming" if ready != "True" else "Up"}
+    fake.add({**gadget, "status": {"conditions": [condition]}})
+
+
+def work_the_queue(kind_controller: controller.KindController) -> list[str]:
+    processed = []
+    while (key := kind_controller.queue.get(timeout=0.5)) is not None:
+        kind_controller.process(key)
+        processed.append(key)
+    return processed
+
+
+def test_the_waiting_child_is_created_by_the_dependencys_status_event(tmp_path: Path) -> None:
+    fake = FakeKube()
+    parent(fake)
+    with widget_engine(fake, tmp_path) as kind_controller:
+
+        def gadget_starts_not_ready(verb: str, written: dict[str, Any]) -> None:
+            if verb == "APPLY" and written["kind"] == "Gadget":
+                fake.before_response = None
+                gadget_reports(fake, "False")
+
+        fake.before_response = gadget_starts_not_ready
+        kind_controller.reconcile("ns/w")
+        work_the_queue(kind_controller)
+
+        assert GADGET_KEY in fake.objects
+        assert CONFIG_KEY not in fake.objects
+        ready = conditions(fake)["Ready"]
+        assert (ready["status"], ready["reason"]) == ("False", "WaitingForDependencies")
+        assert ready["message"].startswith("config waits for gadget (InProgress: ")
+
+        gadget_reports(fake, "True")
+        assert kind_controller.queue.get(timeout=5) == "ns/w"  # the Gadget's event, routed to its parent
+        kind_controller.process("ns/w")
+
+        assert CONFIG_KEY in fake.objects
+        assert conditions(fake)["ChildrenApplied"]["reason"] == "Applied"
