@@ -14,8 +14,11 @@ cluster, the way ``kubectl apply --validate=strict`` and the server would:
   built-in ``ObjectMeta``.  The schemas are read by the ``jsonschema`` library with
   a ``referencing`` registry for their ``$ref``s, once per kind;
 - **the metadata rules** the server applies beyond the schema: names (a DNS
-  subdomain for most kinds, a DNS label or a path segment for some), label keys
-  and values, annotation keys and their total size.
+  subdomain for most kinds, a DNS label or a path segment for some, shorter for
+  a Job or CronJob whose name the server copies into longer ones), label keys and
+  values (on the child, its templates and its selectors), annotation keys and
+  their total size; and, as a warning, a StatefulSet whose pods' names will not
+  fit the label each pod carries.
 
 The OpenAPI that Kubernetes serves is read as the server's decoder reads JSON,
 which is not quite JSON Schema, so each schema is adapted once, when its
@@ -25,7 +28,9 @@ unless ``x-kubernetes-preserve-unknown-fields`` (the served schemas never say
 ``null`` is accepted anywhere (the server reads it as "not set"); an
 int-or-string takes either; a Quantity is a number or a quantity string; the
 ``int32``, ``int64``, ``byte`` and ``date-time`` formats are checked as the
-server parses them.  CRD schemas are OpenAPI 3.0, whose ``exclusiveMinimum`` is
+server parses them; and, the one keyword added to the library's, the entries
+of an ``x-kubernetes-list-type`` ``map`` or ``set`` are unique, as server-side
+apply requires.  CRD schemas are OpenAPI 3.0, whose ``exclusiveMinimum`` is
 a boolean, so they are read with the draft-4 dialect that shares it.
 
 Too-long names made from the parent's.  A child's name and labels are often
@@ -60,7 +65,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
-from jsonschema import Draft4Validator, FormatChecker, ValidationError
+from jsonschema import Draft4Validator, FormatChecker, ValidationError, validators
+from jsonschema.protocols import Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 
@@ -183,7 +189,7 @@ def snapshot_version() -> str:
     return _snapshot().version
 
 
-def _validator(api_version: str, kind: str, crds: OfflineCrds | None) -> Draft4Validator | None:
+def _validator(api_version: str, kind: str, crds: OfflineCrds | None) -> Validator | None:
     name = _snapshot().kinds.get(api_version, {}).get(kind)
     if name is not None:
         return _builtin_validator(name)
@@ -195,12 +201,12 @@ def _validator(api_version: str, kind: str, crds: OfflineCrds | None) -> Draft4V
 
 
 @functools.cache
-def _builtin_validator(name: str) -> Draft4Validator:
-    return Draft4Validator({"$ref": _REF + name}, registry=_snapshot().registry, format_checker=_FORMATS)
+def _builtin_validator(name: str) -> Validator:
+    return _Validator({"$ref": _REF + name}, registry=_snapshot().registry, format_checker=_FORMATS)
 
 
 @functools.lru_cache(maxsize=256)
-def _custom_validator(schema_text: str) -> Draft4Validator:
+def _custom_validator(schema_text: str) -> Validator:
     schema = _as_served(json.loads(schema_text))
     # The API server checks a custom resource's metadata as it does any object's, whatever its CRD says.
     schema["properties"] = {
@@ -210,7 +216,36 @@ def _custom_validator(schema_text: str) -> Draft4Validator:
         "metadata": {"$ref": _REF + _OBJECT_META},
     }
     schema.setdefault("additionalProperties", False)
-    return Draft4Validator(schema, registry=_snapshot().registry, format_checker=_FORMATS)
+    return _Validator(schema, registry=_snapshot().registry, format_checker=_FORMATS)
+
+
+def _unique_entries(
+    validator: Validator, list_type: Any, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    """``x-kubernetes-list-type``: server-side apply refuses a ``map`` list with two entries of the same
+    keys (two containers named ``web``) and a ``set`` list with an item twice."""
+    if list_type not in ("map", "set") or not isinstance(instance, list):
+        return
+    keys = schema.get("x-kubernetes-list-map-keys") or ()
+    seen: set[str] = set()
+    for index, item in enumerate(instance):
+        if list_type == "map":
+            if not isinstance(item, dict):
+                continue
+            identity = ", ".join(f"{key}={json.dumps(item.get(key))}" for key in keys)
+        else:
+            identity = json.dumps(item, sort_keys=True)
+        if identity in seen:
+            yield ValidationError(
+                f"duplicate entry ({_clipped(identity)}) in a list of unique entries", path=(index,)
+            )
+        seen.add(identity)
+
+
+# types-jsonschema leaves ``extend`` untyped; what it makes is a validator class like the one it extends.
+_Validator: type[Validator] = validators.extend(  # type: ignore[no-untyped-call]
+    Draft4Validator, {"x-kubernetes-list-type": _unique_entries}
+)
 
 
 def _as_served(schema: Any) -> Any:
@@ -296,7 +331,7 @@ def _quantity(value: object) -> bool:
     return not isinstance(value, str) or bool(_QUANTITY_TEXT.fullmatch(value))
 
 
-def _schema_problems(validator: Draft4Validator, child: Mapping[str, Any]) -> list[Problem]:
+def _schema_problems(validator: Validator, child: Mapping[str, Any]) -> list[Problem]:
     problems: dict[tuple[FieldPath, str], Problem] = {}  # one problem per field and message, in order found
     for error in validator.iter_errors(child):
         for problem in _problems_of(error):
@@ -323,6 +358,8 @@ def _problems_of(error: ValidationError) -> Iterator[Problem]:
     elif error.validator == "enum":
         allowed = ", ".join(json.dumps(v) for v in expected if v is not None)
         yield Problem(path, f"must be one of {allowed}, not {_clip(instance)}")
+    elif error.validator == "x-kubernetes-list-type":
+        yield Problem(path, error.message)
     elif error.validator == "format":
         yield Problem(path, f"{_clip(instance)} is not a valid {expected}")
     else:
@@ -355,8 +392,11 @@ def _kind_of(value: Any) -> str:
     return "null"
 
 
-def _clip(value: Any, limit: int = 60) -> str:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+def _clip(value: Any) -> str:
+    return _clipped(json.dumps(value, ensure_ascii=False, sort_keys=True))
+
+
+def _clipped(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
