@@ -39,6 +39,7 @@ KUBERNETES_VERSION = "v1.34.4"
 ETCD_VERSION = "v3.6.16"
 KWOK_VERSION = "v0.7.0"
 HELM_VERSION = "v3.19.5"
+KRO_VERSION = "v0.9.4"
 
 KUBE_COMMANDS = ("kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl")
 
@@ -60,7 +61,10 @@ ETCD = Component(f"etcd-{ETCD_VERSION}", ("etcd",))
 KWOK = Component(f"kwok-{KWOK_VERSION}", ("kwok",))
 HELM = Component(f"helm-{HELM_VERSION}", ("helm",))
 COMPONENTS = (ETCD, KUBERNETES, KWOK, HELM)
-_BY_BINARY = {name: c for c in COMPONENTS for name in c.binaries}
+# kro is what the benchmarks compare Stencil with, not part of a plane: `stencil cluster
+# prepare` leaves it out, and it is built when something asks for it by name.
+KRO = Component(f"kro-{KRO_VERSION}", ("kro",))
+_BY_BINARY = {name: c for c in (*COMPONENTS, KRO) for name in c.binaries}
 
 
 def cache_root() -> Path:
@@ -144,6 +148,7 @@ def _build(component: Component, log: _Log) -> None:
             ETCD.key: _build_etcd,
             KWOK.key: _build_kwok,
             HELM.key: _build_helm,
+            KRO.key: _build_kro,
         }[component.key]
         builder(staging, log)
         if target.exists():
@@ -320,6 +325,24 @@ def helm_ldflags(helm_version: str, helm_gomod: str) -> str:
 def _build_helm(out: Path, log: _Log) -> None:
     gomod = _download_gomod("helm.sh/helm/v3", HELM_VERSION, out, log, env={"GOFLAGS": ""})
     _go_install("helm.sh/helm/v3/cmd/helm", HELM_VERSION, out, log, ldflags=helm_ldflags(HELM_VERSION, gomod))
+
+
+def _build_kro(out: Path, log: _Log) -> None:
+    """kro's controller, named ``kro``, with the CRDs of the same release beside it in ``crds/``.
+
+    The CRDs are not compiled in: they ship in the module's ``helm/crds``, so they are taken
+    from the module cache that the download fills.
+    """
+    args = ["mod", "download", "-json", f"github.com/kubernetes-sigs/kro@{KRO_VERSION}"]
+    downloaded = _go(args, out, "download kro", log, env={"GOFLAGS": ""})
+    info = json.loads(downloaded[downloaded.index("{") :])
+    _go_install("github.com/kubernetes-sigs/kro/cmd/controller", KRO_VERSION, out, log)
+    (out / "controller").rename(out / "kro")
+    shutil.copytree(Path(info["Dir"]) / "helm" / "crds", out / "crds")
+    # The module cache is read-only; the copies must not be, or replacing the build fails.
+    for crd in (out / "crds").iterdir():
+        crd.chmod(0o644)
+    (out / "crds").chmod(0o755)
 
 
 ALL_BINARIES = tuple(name for c in COMPONENTS for name in c.binaries)
