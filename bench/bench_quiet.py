@@ -28,17 +28,18 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import accounts
+
 from engine.localcluster.plane import LocalCluster
 from engine.runtime import manager
 from engine.runtime.kube import Kube
-from engine.testing import dispatched_requests, service_account_token, token_kubeconfig, write_requests
+from engine.testing import dispatched_requests, write_requests
 from engine.tools import manifests
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMESPACE = "quiet"
 ACCOUNT = "stencil-bench"
 FLOW_SCHEMA = "stencil-bench"
-ADMIN = "cluster-admin"  # the engine's rights are not what is measured here
 # Writes only the engine makes here: its children's creates, claims and applies, and the
 # parents' status (the controllers write Deployments' status with PUT, pods, and events).
 ENGINE_WRITES = {
@@ -70,43 +71,10 @@ def parents(n: int) -> list[dict[str, Any]]:
     return web + nets
 
 
-def own_flow_schema() -> dict[str, Any]:
-    """The engine's account, alone in a FlowSchema (served at the workload-low level)."""
-    account = {"kind": "ServiceAccount", "serviceAccount": {"name": ACCOUNT, "namespace": NAMESPACE}}
-    everything = {"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"], "clusterScope": True}
-    return {
-        "apiVersion": "flowcontrol.apiserver.k8s.io/v1",
-        "kind": "FlowSchema",
-        "metadata": {"name": FLOW_SCHEMA},
-        "spec": {
-            "priorityLevelConfiguration": {"name": "workload-low"},
-            "matchingPrecedence": 500,
-            "distinguisherMethod": {"type": "ByUser"},
-            "rules": [
-                {
-                    "subjects": [account],
-                    "resourceRules": [{**everything, "namespaces": ["*"]}],
-                    "nonResourceRules": [{"verbs": ["*"], "nonResourceURLs": ["*"]}],
-                }
-            ],
-        },
-    }
-
-
 def engine_account(admin: Kube, kubeconfig: Path, directory: Path) -> Kube:
-    admin.request("POST", f"/api/v1/namespaces/{NAMESPACE}/serviceaccounts", {"metadata": {"name": ACCOUNT}})
-    admin.request(
-        "POST",
-        "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
-        {
-            "metadata": {"name": ACCOUNT},
-            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": ADMIN},
-            "subjects": [{"kind": "ServiceAccount", "name": ACCOUNT, "namespace": NAMESPACE}],
-        },
-    )
-    admin.apply(own_flow_schema())
-    token = service_account_token(admin, NAMESPACE, ACCOUNT)
-    return Kube.from_kubeconfig(str(token_kubeconfig(kubeconfig, token, directory / "engine.kubeconfig")))
+    accounts.create_account(admin, NAMESPACE, ACCOUNT, FLOW_SCHEMA)
+    path = accounts.account_kubeconfig(admin, kubeconfig, NAMESPACE, ACCOUNT, directory / "engine.kubeconfig")
+    return Kube.from_kubeconfig(str(path))
 
 
 def ready(kube: Kube, api_version: str, kind: str) -> int:
@@ -144,8 +112,10 @@ def main(n: int, quiet: float) -> None:
         manifests.apply_all(admin, parents(n), NAMESPACE)
         wait(
             f"{n} DeployWebServices and {n} Networks Ready",
-            lambda: ready(admin, "operator.wujiuye.com/v1beta1", "DeployWebService") == n
-            and ready(admin, "samplecrd.k8s.io/v1", "Network") == n,
+            lambda: (
+                ready(admin, "operator.wujiuye.com/v1beta1", "DeployWebService") == n
+                and ready(admin, "samplecrd.k8s.io/v1", "Network") == n
+            ),
         )
         converged = time.monotonic() - started
         wait("the engine's queues to empty", lambda: settled(engine))

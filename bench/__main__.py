@@ -1,0 +1,132 @@
+"""``python -m bench``: Stencil next to the floor of its API server and next to kro, in one run.
+
+One local control plane (etcd, kube-apiserver, controller-manager, scheduler and enough
+kwok nodes for every pod) is started; on it, one after another, for each workload and N,
+the floor, Stencil and kro each converge N parents (``bench.converging``), and the
+offline render rate of every shipped kind is measured (``bench.render_rate``).  The table
+is printed; the JSON and the plot go to ``--out`` (``bench/results/``), named by the date.
+
+    python -m bench                 # N = 100, 1,000 and 3,000, both workloads, all contenders
+    python -m bench --quick         # N = 100 only
+    python -m bench --sizes 10 --idle 5 --out /tmp/bench   # the smoke test's run
+
+kro is built on first use (``engine.localcluster.binaries``); if it cannot be built or run,
+the reason goes into the notes and the run goes on without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shlex
+import sys
+import tempfile
+import traceback
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bench import converging, render_rate, report
+from bench.contenders import Contender, ContenderError
+from bench.workloads import ROOT, WORKLOADS
+from engine.localcluster import binaries
+from engine.localcluster.plane import LocalCluster
+from engine.runtime.kube import Kube
+from engine.tools import manifests
+
+RESULTS = Path(__file__).resolve().parent / "results"
+PODS_PER_NODE = 100  # a kwok node takes 110
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="N = 100 only")
+    parser.add_argument("--sizes", default="100,1000,3000", help="comma-separated N (default: %(default)s)")
+    parser.add_argument("--workloads", default=",".join(WORKLOADS), help="default: %(default)s")
+    parser.add_argument("--contenders", default="floor,stencil,kro", help="default: %(default)s")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=4,
+        help="concurrency of every contender (default: stencil run's, %(default)s)",
+    )
+    parser.add_argument(
+        "--stencil-tuned",
+        default="",
+        help="flags for a second Stencil run, e.g. '--workers 16' (default: none)",
+    )
+    parser.add_argument("--idle", type=float, default=60.0, help="seconds of the idle window")
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=5.0,
+        help="seconds to wait after Ready and after a restart before counting writes",
+    )
+    parser.add_argument("--render-seconds", type=float, default=1.0, help="CPU seconds per kind; 0: skip")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="folder for the JSON and PNG")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.sizes = "100"
+    return args
+
+
+def contenders(args: argparse.Namespace) -> list[Contender]:
+    chosen = [name.strip() for name in args.contenders.split(",") if name.strip()]
+    found = [Contender(name, name, workers=args.workers) for name in chosen]
+    if args.stencil_tuned:
+        tuned = tuple(shlex.split(args.stencil_tuned))
+        found.insert(
+            chosen.index("stencil") + 1 if "stencil" in chosen else len(found),
+            Contender(f"stencil {args.stencil_tuned}", "stencil", tuned, workers=args.workers),
+        )
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    sizes = [int(size) for size in args.sizes.split(",")]
+    workloads = [WORKLOADS[name.strip()] for name in args.workloads.split(",")]
+    notes: dict[str, str] = {}
+    rates = render_rate.measure(args.render_seconds) if args.render_seconds > 0 else []
+    chosen = contenders(args)
+    if any(c.program == "kro" for c in chosen):
+        try:
+            binaries.ensure(["kro"])
+        except binaries.BuildError as error:
+            notes["kro"] = f"not built, left out: {error}"
+            chosen = [c for c in chosen if c.program != "kro"]
+    nodes = max(1, math.ceil(max(sizes) / PODS_PER_NODE))
+    results: list[converging.Result] = []
+    with (
+        tempfile.TemporaryDirectory(prefix="stencil-bench-") as scratch,
+        LocalCluster(nodes=nodes) as cluster,
+    ):
+        admin = Kube.from_kubeconfig(str(cluster.kubeconfig))
+        manifests.install_crds(admin, ROOT / "crds")
+        if any(c.program == "kro" for c in chosen):
+            manifests.install_crds(admin, binaries.ensure(["kro"])["kro"].parent / "crds")
+        plane = converging.Plane.prepare(admin, cluster.kubeconfig, Path(scratch))
+        for workload in workloads:
+            for n in sizes:
+                for contender in chosen:
+                    print(f"[bench] {workload.name} N={n}: {contender.label}", file=sys.stderr, flush=True)
+                    try:
+                        results.append(converging.run(plane, contender, workload, n, args.idle, args.settle))
+                    except (ContenderError, TimeoutError) as error:
+                        if contender.program != "kro":
+                            raise
+                        notes[f"kro {workload.name} N={n}"] = f"failed, left out: {error}"
+                        traceback.print_exc()
+    args.out.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    json_path, png_path = args.out / f"bench-{stamp}.json", args.out / f"bench-{stamp}.png"
+    why_not = report.plot(png_path, results) if results else "no convergence runs: no plot"
+    if why_not:
+        notes["plot"] = why_not
+    report.write_json(json_path, results, rates, notes)
+    report.print_all(results, rates, notes)
+    print(f"\nwritten: {json_path}" + ("" if why_not else f", {png_path}"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,172 @@
+"""The three contenders of ``python -m bench``, each run as a process of its own on the same plane.
+
+The floor (``bench.floor``), Stencil (``stencil run``) and kro's controller are started
+the same way, from a command line and a kubeconfig of the benchmark's ServiceAccount,
+with their output in a file (a pipe nobody reads fills and blocks the writer), so their
+peak memory and CPU time are read alike from ``/proc`` and their requests alike from the
+API server's count for that account.  Each says when it is ready in its own way: Stencil
+and kro answer ``/readyz``, the floor prints ``ready``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.workloads import Workload
+
+
+class ContenderError(RuntimeError):
+    """A contender did not start or did not become ready; the message quotes its log."""
+
+
+@dataclass(frozen=True)
+class Contender:
+    """A way to converge a workload: ``floor``, ``stencil`` or ``kro``, with extra flags."""
+
+    label: str  # as the table shows it: "stencil", "stencil --workers 8"
+    program: str  # "floor", "stencil" or "kro"
+    args: tuple[str, ...] = ()
+    workers: int = 4  # `stencil run`'s default, which the floor and kro are given too
+
+    def command(self, workload: Workload, kubeconfig: Path, namespace: str, port: int) -> list[str]:
+        """The command line; Stencil is given a templates folder with the workload's kind alone
+        (beside the kubeconfig), as kro is given only the workload's graph."""
+        if self.program == "floor":
+            return [
+                sys.executable,
+                "-m",
+                "bench.floor",
+                "--kubeconfig",
+                str(kubeconfig),
+                "--kind",
+                str(workload.kind_dir),
+                "--namespace",
+                namespace,
+                "--workers",
+                str(self.workers),
+                *self.args,
+            ]
+        if self.program == "stencil":
+            templates = kubeconfig.parent / f"templates-{workload.name}"
+            if not templates.is_dir():
+                templates.mkdir()
+                (templates / workload.name).symlink_to(workload.kind_dir)
+            return [
+                sys.executable,
+                "-m",
+                "engine.tools.cli",
+                "run",
+                "--kubeconfig",
+                str(kubeconfig),
+                "--templates",
+                str(templates),
+                "--namespace",
+                namespace,
+                "--metrics-bind-address",
+                f"127.0.0.1:{port}",
+                "--log-level",
+                "WARNING",
+                "--workers",
+                str(self.workers),
+                *self.args,
+            ]
+        if self.program == "kro":
+            from engine.localcluster import binaries
+
+            kro = binaries.ensure(["kro"])["kro"]
+            return [
+                str(kro),
+                "--kubeconfig",
+                str(kubeconfig),
+                "--metrics-bind-address",
+                "0",
+                "--health-probe-bind-address",
+                f"127.0.0.1:{port}",
+                "--dynamic-controller-concurrent-reconciles",
+                str(self.workers),
+                *self.args,
+            ]
+        raise ValueError(f"unknown contender program {self.program!r}")
+
+
+@dataclass
+class Running:
+    """One started contender."""
+
+    contender: Contender
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    def ready(self) -> bool:
+        if self.process.poll() is not None:
+            raise ContenderError(
+                f"{self.contender.label} exited with {self.process.returncode}:\n{self.tail()}"
+            )
+        if self.contender.program == "floor":
+            return b"ready" in self.log.read_bytes()
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/readyz", timeout=2) as answer:
+                return bool(answer.status == 200)
+        except (urllib.error.URLError, OSError):
+            return False
+
+    def wait_ready(self, timeout: float = 120.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.ready():
+            if time.monotonic() > deadline:
+                raise ContenderError(
+                    f"{self.contender.label} not ready after {timeout:.0f} s:\n{self.tail()}"
+                )
+            time.sleep(0.2)
+
+    def peak_rss_mib(self) -> float:
+        """The process's peak resident memory (``VmHWM``) so far."""
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time of the process so far."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self, timeout: float = 60.0) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def tail(self, chars: int = 4000) -> str:
+        return self.log.read_text(errors="replace")[-chars:]
+
+
+def start(contender: Contender, workload: Workload, kubeconfig: Path, namespace: str, log: Path) -> Running:
+    port = _free_port()
+    with log.open("ab") as sink:
+        process = subprocess.Popen(
+            contender.command(workload, kubeconfig, namespace, port),
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    return Running(contender, process, port, log)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
