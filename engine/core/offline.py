@@ -138,7 +138,6 @@ class OfflineCrds:
 
         ``namespace`` is where the CR would be created; the checks do not depend on it today.
         """
-        del namespace
         data = document.data
         if not isinstance(data, dict):
             return [document.error("a manifest must be a mapping", ())], []
@@ -156,7 +155,8 @@ class OfflineCrds:
         found = [document.error(error.message, tuple(error.absolute_path)) for error in errors]
         notes: list[str] = []
         if any(error.validator in _BLOCKING for error in errors):
-            notes.append(f"{document.file}:{document.line}: {_SKIPPED_RULES}")
+            if validation_rules.has_rules(schema):
+                notes.append(f"{document.file}:{document.line}: {_SKIPPED_RULES}")
         else:
             violations, unchecked = validation_rules.check(schema, parent)
             found += [_rule_error(document, violation) for violation in violations]

@@ -31,6 +31,7 @@ import base64
 import binascii
 import copy
 import datetime
+import difflib
 import functools
 import ipaddress
 import json
@@ -304,16 +305,19 @@ def _bound(keyword: str, kind: type, unit: str) -> Keyword:
     """min/max Length, Items or Properties: the same check over a different size."""
     at_least = keyword.startswith("min")
 
+    def counted(bound: Any) -> str:
+        return f"{bound} {unit}" if bound == 1 else f"{bound} {unit}s"
+
     def check(validator: Validator, bound: Any, instance: Any, schema: Schema) -> Iterator[ValidationError]:
         if not isinstance(instance, kind):
             return
         size = len(cast(Sized, instance))
         if at_least and size < bound:
             yield _error(
-                "must not be empty" if bound == 1 else f"must have at least {bound} {unit}, not {size}"
+                "must not be empty" if bound == 1 else f"must have at least {counted(bound)}, not {size}"
             )
         elif not at_least and size > bound:
-            yield _error(f"must have at most {bound} {unit}, not {size}")
+            yield _error(f"must have at most {counted(bound)}, not {size}")
 
     return check
 
@@ -405,10 +409,17 @@ def _additional_properties(
         if name in known or any(search(p, name) for p in patterns):
             continue
         if extra is False:
-            listed = ", ".join(known) if known else "none"
-            yield _error(f"unknown field {name!r} (known fields: {listed})", (name,))
+            yield _error(f"unknown field {name!r} ({_known(name, list(known))})", (name,))
         elif isinstance(extra, dict):
             yield from validator.descend(value, extra, path=name)
+
+
+def _known(name: str, known: list[str]) -> str:
+    """The fields a misspelt one might have meant: all of them if few, else the nearest."""
+    near = difflib.get_close_matches(name, known, n=3, cutoff=0.6) if len(known) > 8 else []
+    if near:
+        return f"did you mean {' or '.join(map(repr, near))}?"
+    return f"known fields: {', '.join(known) or 'none'}"
 
 
 def _any_of(validator: Validator, options: Any, instance: Any, schema: Schema) -> Iterator[ValidationError]:
@@ -453,12 +464,12 @@ _KEYWORDS: dict[str, Keyword] = {
     "minimum": _minimum,
     "maximum": _maximum,
     "multipleOf": _multiple_of,
-    "minLength": _bound("minLength", str, "characters"),
-    "maxLength": _bound("maxLength", str, "characters"),
-    "minItems": _bound("minItems", list, "items"),
-    "maxItems": _bound("maxItems", list, "items"),
-    "minProperties": _bound("minProperties", dict, "fields"),
-    "maxProperties": _bound("maxProperties", dict, "fields"),
+    "minLength": _bound("minLength", str, "character"),
+    "maxLength": _bound("maxLength", str, "character"),
+    "minItems": _bound("minItems", list, "item"),
+    "maxItems": _bound("maxItems", list, "item"),
+    "minProperties": _bound("minProperties", dict, "field"),
+    "maxProperties": _bound("maxProperties", dict, "field"),
     "pattern": _pattern,
     "format": _format,
     "uniqueItems": _unique_items,

@@ -81,6 +81,20 @@ def check(schema: structural.Schema, value: Any) -> tuple[list[Violation], list[
     return violations, unchecked
 
 
+def has_rules(schema: structural.Schema) -> bool:
+    """Whether ``schema`` holds a CEL rule anywhere that ``check`` looks."""
+    if not isinstance(schema, dict):
+        return False
+    if schema.get("x-kubernetes-validations"):
+        return True
+    inner = [
+        *(schema.get("properties") or {}).values(),
+        schema.get("items"),
+        schema.get("additionalProperties"),
+    ]
+    return any(has_rules(sub) for sub in inner)
+
+
 def _nodes(schema: structural.Schema, value: Any, path: FieldPath) -> Iterator[tuple[FieldPath, Any, Any]]:
     """Each value with its schema, outermost first; rules do not run on absent or null values."""
     if value is None or not isinstance(schema, dict):

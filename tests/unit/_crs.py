@@ -1,0 +1,53 @@
+"""CRDs and CRs written to a folder, for the tests of offline CR validation.
+
+``check`` writes a CRD for ``_kinds.KIND`` whose ``spec`` has the given schema, then a
+CR, and returns what ``OfflineCrds.problems`` says of it, as the tests read it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from engine.core import documents, offline
+from engine.core.errors import StencilError
+from tests.unit import _kinds
+
+
+def crd(spec_schema: dict[str, Any], **root: Any) -> dict[str, Any]:
+    """A CRD for ``_kinds.KIND`` whose ``spec`` field has the schema ``spec_schema``."""
+    group, version = _kinds.API_VERSION.split("/")
+    schema = {"type": "object", "properties": {"spec": spec_schema}, **root}
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"webs.{group}"},
+        "spec": {
+            "group": group,
+            "names": {"kind": _kinds.KIND, "plural": "webs"},
+            "scope": "Namespaced",
+            "versions": [
+                {"name": version, "served": True, "storage": True, "schema": {"openAPIV3Schema": schema}}
+            ],
+        },
+    }
+
+
+def cr(spec: Any) -> dict[str, Any]:
+    return {"apiVersion": _kinds.API_VERSION, "kind": _kinds.KIND, "metadata": {"name": "w"}, "spec": spec}
+
+
+def write(folder: Path, name: str, data: Any) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(yaml.safe_dump(data, sort_keys=False))
+    return folder / name
+
+
+def check(tmp_path: Path, spec_schema: dict[str, Any], spec: Any) -> tuple[list[StencilError], list[str]]:
+    """What ``OfflineCrds.problems`` says of a CR with ``spec`` against a CRD giving ``spec_schema``."""
+    write(tmp_path / "crds", "web.yaml", crd(spec_schema))
+    crds = offline.OfflineCrds.read(tmp_path / "crds")
+    document = documents.Document.read(write(tmp_path, "cr.yaml", cr(spec)), StencilError)
+    return crds.problems(document, _kinds.kind(), "default")
