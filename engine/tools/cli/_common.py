@@ -100,7 +100,8 @@ def cr_files_options(command: Callable[..., None]) -> Callable[..., None]:
             default=None,
             type=click.Path(exists=True, file_okay=False, path_type=Path),
             help="CRDs giving custom kinds their scope, defaults and validation "
-            "[default: crds/ beside the templates folder, if there is one].",
+            "[default: the first of KIND_DIR/crds/ and crds/ beside the templates folder "
+            "that holds the parent's CRD].",
         ),
     ]
     for option in reversed(options):
@@ -116,7 +117,7 @@ def read_crs(
     from engine.core import documents, errors, kinds, offline
 
     kind = kinds.load_kind(kind_dir)
-    crds = offline.OfflineCrds.read(crds_dir or kind_dir.resolve().parent.parent / "crds")
+    crds = offline.OfflineCrds.read(crds_dir or parent_crds_dir(kind))
     parents = []
     for file in files:
         for document in documents.Document.read_all(file, errors.StencilError):
@@ -126,3 +127,20 @@ def read_crs(
     if not parents:
         raise errors.StencilError(f"no {kind.kind} ({kind.api_version}) in {', '.join(map(str, files))}")
     return kind, crds, parents
+
+
+def parent_crds_dir(kind: kinds.Kind) -> Path:
+    """The folder holding the CRD of ``kind``'s parent when ``--crds`` names none (``offline.crd_places``),
+    or an error that says where it looked and how to name one."""
+    from engine.core import errors, kinds, offline
+
+    found = offline.find_crds_dir(kind.directory, (kind.api_version, kind.kind))
+    if found is None:
+        places = " or ".join(f"{place}/" for place in offline.crd_places(kind.directory))
+        raise errors.StencilError(
+            f"no CRD for {kind.kind} ({kind.api_version}) in {places}; "
+            "name the folder that holds it with --crds DIR",
+            file=str(kind.directory / kinds.KIND_FILE),
+            field="parent",
+        )
+    return found
