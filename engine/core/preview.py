@@ -109,16 +109,21 @@ def parent_status(
     """The parent with the status the kind's rules derive after a reconcile whose applies all succeeded.
 
     ``observed`` are the cluster's objects (children, and related objects of the
-    kinds ``kind.yaml`` observes), as ``kubectl get -o yaml`` prints them; they
-    are what the templates and the status rules read, and a rendered child
-    missing from them is "not created yet".  Without them, every rendered child
+    kinds ``kind.yaml`` observes), as ``kubectl get -o yaml`` prints them, those
+    in another namespace than the parent's left out; they are what the templates
+    and the status rules read, and a rendered child missing from them is "not
+    created yet".  Without them, every rendered child
     is observed ``healthy``, with the Pods of ``healthy_related``.  Returned as
     ``{apiVersion, kind, metadata: {name, namespace}, status}``.  A template
     error is raised, as ``render`` raises it.
     """
     parent = dict(parent)
     parent["metadata"] = {"generation": 1, **(parent.get("metadata") or {})}
-    inputs = list(observed) if observed is not None else []
+    namespace = parent["metadata"].get("namespace")
+    # One file may hold several parents' objects: those of other namespaces are not this one's.
+    inputs = [
+        obj for obj in observed or () if (obj.get("metadata") or {}).get("namespace") in (None, namespace)
+    ]
     observes = {(apis.group_of(api_version), kind_name) for api_version, kind_name in kind.observe}
     related = [dict(obj) for obj in inputs if _group_kind(obj) in observes]
     children = [dict(obj) for obj in inputs if _group_kind(obj) not in observes]

@@ -12,23 +12,68 @@ from engine.tools.cli._common import cr_files_options, main, read_crs
 
 @main.command("render")
 @cr_files_options
-def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None) -> None:
+@click.option(
+    "--status",
+    "show_status",
+    is_flag=True,
+    help="Print each CR's status as the kind's rules derive it once its children are applied, "
+    "instead of the children.",
+)
+@click.option(
+    "--observed",
+    "observed_file",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="With --status: the children (and observed objects) as the cluster has them, as "
+    "`kubectl get -o yaml` prints them [default: every rendered child, healthy].",
+)
+@click.option(
+    "--now",
+    default=None,
+    callback=lambda _ctx, _param, value: _rfc3339(value),
+    help="With --status: the time the status is derived at, RFC 3339 [default: the current time].",
+)
+def render(
+    kind_dir: Path,
+    files: tuple[Path, ...],
+    namespace: str,
+    crds_dir: Path | None,
+    show_status: bool,
+    observed_file: Path | None,
+    now: str,
+) -> None:
     """Print the children KIND_DIR renders for the CRs in the -f files, exactly as they would be applied.
 
     No cluster is contacted.  Each CR is first validated against its CRD and
     given the CRD's defaults, as the API server would; a CR without a uid gets
     the all-zero one.  Bad input exits non-zero with "file:line: field: message".
+
+    With --status, print instead each CR with the status the kind's rules
+    derive (conditions and fields) after its children are applied and, unless
+    --observed gives them as they are, made healthy by their controllers.
     """
     import yaml
 
-    from engine.core import errors, rendering
+    from engine.core import documents, errors, preview, rendering
 
+    if observed_file is not None and not show_status:
+        raise click.UsageError("--observed is read only with --status")
     try:
         kind, crds, parents = read_crs(kind_dir, files, namespace, crds_dir)
-        children: list[dict[str, Any]] = []
+        observed = None
+        if observed_file is not None:
+            observed = preview.flatten_lists(documents.load_all(observed_file, errors.StencilError))
+        output: list[dict[str, Any]] = []
         for where, parent in parents:
             try:
-                children.extend(rendering.render(kind, parent, [], is_namespaced=crds.is_namespaced))
+                if show_status:
+                    output.append(
+                        preview.parent_status(
+                            kind, parent, now, observed=observed, is_namespaced=crds.is_namespaced
+                        )
+                    )
+                else:
+                    output.extend(rendering.render(kind, parent, [], is_namespaced=crds.is_namespaced))
             except errors.StencilError as error:
                 name = parent["metadata"]["name"]
                 raise click.ClickException(
@@ -36,8 +81,25 @@ def render(kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Pa
                 ) from error
     except errors.StencilError as error:
         raise click.ClickException(str(error)) from error
-    stream = yaml.dump_all(children, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
+    stream = yaml.dump_all(output, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
     click.echo(stream, nl=False)
+
+
+def _rfc3339(value: str | None) -> str:
+    """``--now`` checked, or the current time; as the API server writes times (UTC, seconds, ``Z``)."""
+    import datetime
+
+    if value is None:
+        return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        moment = datetime.datetime.fromisoformat(value)
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise click.BadParameter(
+            f"{value!r} is not an RFC 3339 time with an offset, such as 2024-05-01T12:00:00Z"
+        )
+    return value
 
 
 @main.command("diff")
