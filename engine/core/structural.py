@@ -331,7 +331,7 @@ def _pattern(validator: Validator, pattern: Any, instance: Any, schema: Schema) 
         yield _error(f"cannot check {shown(instance)}: the schema's {error}")
         return
     if not matched:
-        yield _error(f"{shown(instance)} is not valid: it should match {pattern!r}")
+        yield _error(f"{shown(instance)} is not valid: it should match the pattern {pattern}")
 
 
 def _format(validator: Validator, fmt: Any, instance: Any, schema: Schema) -> Iterator[ValidationError]:
@@ -519,14 +519,22 @@ def problems(schema: Schema, value: Any) -> list[ValidationError]:
 # ObjectMeta as a CR may give it: the CRD schema only narrows name and generateName, and
 # the server reads the rest as ObjectMeta, refusing (in strict mode) what ObjectMeta lacks.
 _STRING_MAP: Schema = {"type": "object", "additionalProperties": {"type": "string"}}
+_DNS_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_LABEL_NAME = "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?"
+_LABELS: Schema = {
+    "type": "object",
+    "propertyNames": {"pattern": rf"^({_DNS_LABEL}(\.{_DNS_LABEL})*/)?{_LABEL_NAME}$"},
+    "additionalProperties": {"type": "string", "maxLength": 63, "pattern": f"^({_LABEL_NAME})?$"},
+}
 _OBJECT_META: Schema = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
-        "name": {"type": "string"},
+        # A custom resource's name is a DNS subdomain, as the API server checks it.
+        "name": {"type": "string", "maxLength": 253, "pattern": rf"^{_DNS_LABEL}(\.{_DNS_LABEL})*$"},
         "generateName": {"type": "string"},
-        "namespace": {"type": "string"},
-        "labels": _STRING_MAP,
+        "namespace": {"type": "string", "maxLength": 63, "pattern": f"^{_DNS_LABEL}$"},
+        "labels": _LABELS,
         "annotations": _STRING_MAP,
         "finalizers": {"type": "array", "items": {"type": "string"}},
         "ownerReferences": {"type": "array", "items": {"type": "object"}},
@@ -561,8 +569,12 @@ def _closed(schema: Schema, *, resource: bool) -> Schema:
         for name, sub in _TYPE_META.items():
             properties.setdefault(name, dict(sub))
         metadata = properties.get("metadata") or {}
+        given = metadata.get("properties") or {}
+        # The CRD may narrow name and generateName; ObjectMeta's own rules hold all the same.
         narrowed = {
-            k: v for k, v in (metadata.get("properties") or {}).items() if k in ("name", "generateName")
+            k: {"allOf": [_OBJECT_META["properties"][k], given[k]]}
+            for k in ("name", "generateName")
+            if k in given
         }
         properties["metadata"] = {
             **_OBJECT_META,
