@@ -10,9 +10,12 @@ cluster, the way ``kubectl apply --validate=strict`` and the server would:
   ``engine/schemas/kubernetes-openapi.json.gz`` (written by
   ``hack/openapi-snapshot`` from the kube-apiserver the project builds); a custom
   kind's is its CRD's ``openAPIV3Schema`` from the checkout
-  (``engine.core.offline.OfflineCrds.schemas``), with ``metadata`` checked as the
-  built-in ``ObjectMeta``.  The schemas are read by the ``jsonschema`` library with
-  a ``referencing`` registry for their ``$ref``s, once per kind;
+  (``engine.core.offline.OfflineCrds.schemas``), closed as ``structural.strict``
+  closes it for the kind's own CRs.  Both are read by ``jsonschema`` with the
+  OpenAPI dialect of ``engine.core.structural`` (formats, int32/int64 ranges,
+  RE2 patterns, unique entries of ``x-kubernetes-list-type`` lists, unknown
+  fields), the snapshot's ``$ref``s through a ``referencing`` registry; each
+  kind's validator is built once;
 - **the metadata rules** the server applies beyond the schema: names (a DNS
   subdomain for most kinds, a DNS label or a path segment for some, shorter for
   a Job or CronJob whose name the server copies into longer ones), label keys and
@@ -20,18 +23,13 @@ cluster, the way ``kubectl apply --validate=strict`` and the server would:
   their total size; and, as a warning, a StatefulSet whose pods' names will not
   fit the label each pod carries.
 
-The OpenAPI that Kubernetes serves is read as the server's decoder reads JSON,
-which is not quite JSON Schema, so each schema is adapted once, when its
-validator is built (``_as_served``): an object with ``properties`` is closed
-unless ``x-kubernetes-preserve-unknown-fields`` (the served schemas never say
-``additionalProperties: false``; server-side apply refuses an undeclared field);
-``null`` is accepted anywhere (the server reads it as "not set"); an
-int-or-string takes either; a Quantity is a number or a quantity string; the
-``int32``, ``int64``, ``byte`` and ``date-time`` formats are checked as the
-server parses them; and, the one keyword added to the library's, the entries
-of an ``x-kubernetes-list-type`` ``map`` or ``set`` are unique, as server-side
-apply requires.  CRD schemas are OpenAPI 3.0, whose ``exclusiveMinimum`` is
-a boolean, so they are read with the draft-4 dialect that shares it.
+The OpenAPI that Kubernetes serves for its built-in kinds describes Go types
+rather than what their decoder accepts, so the snapshot is adapted once, when
+it is loaded (``_as_served``): an object with ``properties`` is closed (the
+served schemas never say ``additionalProperties: false``, yet server-side apply
+refuses an undeclared field); every field is nullable (the decoder reads
+``null`` as "not set"); an IntOrString takes either; and a Quantity or a Time,
+served as a bare string, gets the pattern the server parses it with.
 
 Too-long names made from the parent's.  A child's name and labels are often
 made from the parent's name (``{{ name }}-deployment``, ``app: {{ name }}``), so a
@@ -44,36 +42,31 @@ names.  That is how ``stencil lint`` is meant to use this module.  The labels
 Stencil adds itself are checked like the template's (``placement`` bounds the
 parent-name label on its own; the kind label is the folder's name).
 
-What is not checked: CEL ``x-kubernetes-validations``, and the server's
-validation in Go code beyond names, labels and annotations (a container port
-above 65535, say).  A child of a kind neither in the snapshot nor among the
+A custom kind's child is given its CRD's defaults first, and its CRD's CEL rules
+(``engine.core.validation_rules``) run once the schema passes; a rule that
+cannot run offline is a warning.  What is not checked: the server's validation
+in Go code beyond names, labels and annotations (a container port above 65535,
+a container name that is not a DNS label, say).  A child of a kind neither in the snapshot nor among the
 CRDs gives one warning and is not checked.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import copy
-import datetime
 import functools
 import gzip
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-from jsonschema import Draft4Validator, FormatChecker, ValidationError, validators
 from jsonschema.protocols import Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 
-from engine.core import placement
-
-if TYPE_CHECKING:
-    from engine.core.offline import OfflineCrds
+from engine.core import offline, placement, structural, validation_rules
 
 SNAPSHOT_FILE = "kubernetes-openapi.json.gz"
 DEFAULT_NAME_MAX = 253  # a DNS subdomain, the longest name any kind allows
@@ -111,7 +104,7 @@ class Problem:
         return f"{self.field}: {self.message}"
 
 
-def check(child: Mapping[str, Any], crds: OfflineCrds | None = None) -> list[Problem]:
+def check(child: Mapping[str, Any], crds: offline.OfflineCrds | None = None) -> list[Problem]:
     """Everything the API server would refuse in ``child``, and what would break once it runs.
 
     ``crds`` gives the schemas of custom kinds; built-in kinds need nothing.
@@ -120,8 +113,13 @@ def check(child: Mapping[str, Any], crds: OfflineCrds | None = None) -> list[Pro
     api_version, kind = child.get("apiVersion"), child.get("kind")
     if not isinstance(api_version, str) or not isinstance(kind, str):
         return [Problem((), "a child needs a string apiVersion and kind")]
-    validator = _validator(api_version, kind, crds)
-    if validator is None:
+    builtin = _snapshot().kinds.get(api_version, {}).get(kind)
+    schema = crds.schemas.get((api_version, kind)) if crds is not None else None
+    if builtin is not None:
+        problems = _schema_problems(_builtin_validator(builtin), child)
+    elif schema is not None:
+        problems = _custom_problems(schema, child)
+    else:
         known = f"a built-in kind of Kubernetes {_snapshot().version}"
         return [
             Problem(
@@ -130,7 +128,7 @@ def check(child: Mapping[str, Any], crds: OfflineCrds | None = None) -> list[Pro
                 "warning",
             )
         ]
-    return [*_schema_problems(validator, child), *_metadata_problems(api_version, kind, child)]
+    return [*problems, *_metadata_problems(api_version, kind, child)]
 
 
 def longest_name(crd_schema: Mapping[str, Any] | None) -> int:
@@ -162,6 +160,9 @@ def longest_name(crd_schema: Mapping[str, Any] | None) -> int:
 _URI = "urn:stencil:kubernetes-openapi"
 _REF = f"{_URI}#/components/schemas/"
 _QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+_QUANTITY_TEXT = r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
+_TIME = "io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+_RFC3339 = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"
 _OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
 
 
@@ -177,7 +178,9 @@ def _snapshot() -> _Snapshot:
     raw = resources.files("engine").joinpath("schemas", SNAPSHOT_FILE).read_bytes()
     document = json.loads(gzip.decompress(raw))
     schemas = {name: _as_served(schema) for name, schema in document["components"]["schemas"].items()}
-    schemas[_QUANTITY] = {"type": ["string", "number", "null"], "format": "quantity"}
+    # Quantity and Time are strings the server parses in Go code; the schema says only "string".
+    schemas[_QUANTITY] = {"type": ["string", "number"], "nullable": True, "pattern": _QUANTITY_TEXT}
+    schemas[_TIME] = {"type": "string", "nullable": True, "pattern": _RFC3339}
     resource = Resource.from_contents({"components": {"schemas": schemas}}, default_specification=DRAFT4)
     return _Snapshot(
         document["kubernetesVersion"], document["kinds"], Registry().with_resource(_URI, resource)
@@ -189,91 +192,45 @@ def snapshot_version() -> str:
     return _snapshot().version
 
 
-def _validator(api_version: str, kind: str, crds: OfflineCrds | None) -> Validator | None:
-    name = _snapshot().kinds.get(api_version, {}).get(kind)
-    if name is not None:
-        return _builtin_validator(name)
-    schema = crds.schemas.get((api_version, kind)) if crds is not None else None
-    if schema is None:
-        return None
-    # Keyed by the schema's text, so an edited CRD gets a new validator and an unchanged one reuses its own.
-    return _custom_validator(json.dumps(schema, sort_keys=True))
-
-
 @functools.cache
 def _builtin_validator(name: str) -> Validator:
-    return _Validator({"$ref": _REF + name}, registry=_snapshot().registry, format_checker=_FORMATS)
+    validator: Validator = structural.OpenApiValidator({"$ref": _REF + name}, registry=_snapshot().registry)
+    return validator
+
+
+def _custom_problems(schema: dict[str, Any], child: Mapping[str, Any]) -> list[Problem]:
+    """What the API server would refuse in a custom resource: its CRD's schema, then its CEL rules, checked
+    on the child with the CRD's defaults filled in, as the server checks it."""
+    value = offline.with_defaults(schema, dict(child))
+    # Keyed by the schema's text, so an edited CRD gets a new validator and an unchanged one reuses its own.
+    problems = _schema_problems(_custom_validator(json.dumps(schema, sort_keys=True)), value)
+    if problems:
+        return problems  # rules assume the shape the schema promises, as the server's do
+    violations, unchecked = validation_rules.check(schema, value)
+    return [
+        *(Problem(v.path, f"{v.message} (rule: {v.rule}; value: {_clip(v.value)})") for v in violations),
+        *(Problem(u.path, str(u), "warning") for u in unchecked),
+    ]
 
 
 @functools.lru_cache(maxsize=256)
 def _custom_validator(schema_text: str) -> Validator:
-    schema = _as_served(json.loads(schema_text))
-    # The API server checks a custom resource's metadata as it does any object's, whatever its CRD says.
-    schema["properties"] = {
-        **schema.get("properties", {}),
-        "apiVersion": {"type": "string"},
-        "kind": {"type": "string"},
-        "metadata": {"$ref": _REF + _OBJECT_META},
-    }
-    schema.setdefault("additionalProperties", False)
-    return _Validator(schema, registry=_snapshot().registry, format_checker=_FORMATS)
-
-
-def _unique_entries(
-    validator: Validator, list_type: Any, instance: Any, schema: dict[str, Any]
-) -> Iterator[ValidationError]:
-    """``x-kubernetes-list-type``: server-side apply refuses a ``map`` list with two entries of the same
-    keys (two containers named ``web``) and a ``set`` list with an item twice."""
-    if list_type not in ("map", "set") or not isinstance(instance, list):
-        return
-    keys = schema.get("x-kubernetes-list-map-keys") or ()
-    seen: set[str] = set()
-    for index, item in enumerate(instance):
-        if list_type == "map":
-            if not isinstance(item, dict):
-                continue
-            identity = ", ".join(f"{key}={json.dumps(item.get(key))}" for key in keys)
-        else:
-            identity = json.dumps(item, sort_keys=True)
-        if identity in seen:
-            yield ValidationError(
-                f"duplicate entry ({_clipped(identity)}) in a list of unique entries", path=(index,)
-            )
-        seen.add(identity)
-
-
-# types-jsonschema leaves ``extend`` untyped; what it makes is a validator class like the one it extends.
-_Validator: type[Validator] = validators.extend(  # type: ignore[no-untyped-call]
-    Draft4Validator, {"x-kubernetes-list-type": _unique_entries}
-)
+    # A CRD's schema is read as the CRs of its kind are: closed where the server would prune.
+    return structural.validator_for(structural.strict(json.loads(schema_text)))
 
 
 def _as_served(schema: Any) -> Any:
-    """``schema`` read the way the API server reads JSON into it (see the module's docstring)."""
+    """A served schema read the way the API server reads JSON into its kind (see the module's docstring)."""
     if not isinstance(schema, dict):
         return schema
     adapted = {key: _sub_schemas(key, value) for key, value in schema.items()}
-    alternatives = adapted.get("oneOf") or adapted.get("anyOf") or ()
-    int_or_string = adapted.get("x-kubernetes-int-or-string") or adapted.get("format") == "int-or-string"
-    if int_or_string or (alternatives and all(set(a) == {"type"} for a in alternatives)):
-        # IntOrString is served as a oneOf of bare types; null would match neither.
-        types = ["integer", "string"] if int_or_string else [a["type"] for a in alternatives]
-        adapted = {k: v for k, v in adapted.items() if k not in ("oneOf", "anyOf")} | {"type": types}
+    if adapted.get("format") == "int-or-string":  # served as a oneOf of bare types, which null would fail
+        adapted = {k: v for k, v in adapted.items() if k not in ("oneOf", "format")}
+        adapted["x-kubernetes-int-or-string"] = True
     if "properties" in adapted and "additionalProperties" not in adapted:
-        if adapted.get("x-kubernetes-embedded-resource"):
-            adapted["properties"] = {
-                "apiVersion": {"type": "string"},
-                "kind": {"type": "string"},
-                "metadata": {"type": "object"},
-                **adapted["properties"],
-            }
-        if not adapted.get("x-kubernetes-preserve-unknown-fields"):
-            adapted["additionalProperties"] = False
-    if "type" in adapted:
-        types = adapted["type"] if isinstance(adapted["type"], list) else [adapted["type"]]
-        adapted["type"] = [*types, "null"]
-        if "enum" in adapted:
-            adapted["enum"] = [*adapted["enum"], None]
+        adapted["additionalProperties"] = False
+    if "type" in adapted or "x-kubernetes-int-or-string" in adapted:
+        adapted["nullable"] = True
     return adapted
 
 
@@ -287,109 +244,16 @@ def _sub_schemas(key: str, value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-_FORMATS = FormatChecker(formats=())
-_QUANTITY_TEXT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?")
-_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})", re.IGNORECASE)
-
-
-@_FORMATS.checks("int32")
-def _int32(value: object) -> bool:
-    return not isinstance(value, int) or -(2**31) <= value < 2**31
-
-
-@_FORMATS.checks("int64")
-def _int64(value: object) -> bool:
-    return not isinstance(value, int) or -(2**63) <= value < 2**63
-
-
-@_FORMATS.checks("byte")
-def _byte(value: object) -> bool:
-    if not isinstance(value, str):
-        return True
-    try:
-        base64.b64decode(value, validate=True)
-    except binascii.Error:
-        return False
-    return True
-
-
-@_FORMATS.checks("date-time")
-def _date_time(value: object) -> bool:
-    if not isinstance(value, str):
-        return True
-    if not _RFC3339.fullmatch(value):
-        return False
-    try:
-        datetime.datetime.fromisoformat(value.upper())
-    except ValueError:
-        return False
-    return True
-
-
-@_FORMATS.checks("quantity")
-def _quantity(value: object) -> bool:
-    return not isinstance(value, str) or bool(_QUANTITY_TEXT.fullmatch(value))
-
-
 def _schema_problems(validator: Validator, child: Mapping[str, Any]) -> list[Problem]:
-    problems: dict[tuple[FieldPath, str], Problem] = {}  # one problem per field and message, in order found
+    problems = []
     for error in validator.iter_errors(child):
-        for problem in _problems_of(error):
-            problems.setdefault((problem.path, problem.message), problem)
-    return list(problems.values())
-
-
-def _problems_of(error: ValidationError) -> Iterator[Problem]:
-    path: FieldPath = tuple(error.absolute_path)
-    instance: Any = error.instance
-    expected: Any = error.validator_value
-    if error.validator == "additionalProperties" and isinstance(instance, dict):
-        declared = error.schema.get("properties") or {} if isinstance(error.schema, Mapping) else {}
-        for key in instance:
-            if key not in declared:
-                yield Problem((*path, key), "unknown field (the schema does not declare it here)")
-    elif error.validator == "required" and isinstance(instance, dict):
-        for key in expected:
-            if key not in instance:
-                yield Problem((*path, key), "required field is missing")
-    elif error.validator == "type":
-        wanted = " or ".join(_TYPE_NAMES.get(t, t) for t in expected if t != "null")
-        yield Problem(path, f"must be {wanted}, not {_kind_of(instance)}: {_clip(instance)}")
-    elif error.validator == "enum":
-        allowed = ", ".join(json.dumps(v) for v in expected if v is not None)
-        yield Problem(path, f"must be one of {allowed}, not {_clip(instance)}")
-    elif error.validator == "x-kubernetes-list-type":
-        yield Problem(path, error.message)
-    elif error.validator == "format":
-        yield Problem(path, f"{_clip(instance)} is not a valid {expected}")
-    else:
-        yield Problem(path, f"{error.validator} {json.dumps(expected)} not met by {_clip(instance)}")
-
-
-_TYPE_NAMES = {
-    "object": "a mapping",
-    "array": "a list",
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "a boolean",
-}
-
-
-def _kind_of(value: Any) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return "null"
+        message = error.message
+        if error.validator in ("type", "x-kubernetes-int-or-string"):
+            message += (
+                f": {_clip(error.instance)}"  # the dialect's type messages name the type, not the value
+            )
+        problems.append(Problem(tuple(error.absolute_path), message))
+    return problems
 
 
 def _clip(value: Any) -> str:

@@ -14,7 +14,7 @@ def test_two_containers_of_one_name_are_refused_at_the_second() -> None:
     problems = childschemas.check(child)
 
     assert errors_at(problems) == {(*POD, "containers", 1)}
-    assert '"web"' in problems[0].message
+    assert "'web'" in problems[0].message
 
 
 def test_containers_of_different_names_are_accepted() -> None:

@@ -16,8 +16,10 @@ SCHEMA: dict[str, Any] = {
         "metadata": {"type": "object"},
         "spec": {
             "type": "object",
-            "required": ["size"],
+            "required": ["size", "mode"],
+            "x-kubernetes-validations": [{"rule": "self.size % 2 == 1", "message": "size must be odd"}],
             "properties": {
+                "mode": {"type": "string", "default": "lru"},
                 "size": {"type": "integer", "minimum": 1, "exclusiveMaximum": True, "maximum": 10},
                 "port": {
                     "x-kubernetes-int-or-string": True,
@@ -57,7 +59,7 @@ def test_unknown_fields_wrong_types_enums_and_required_fields_are_refused() -> N
     child = cache(port=[6379], tier="bronze", sise=3)
 
     assert errors_at(childschemas.check(child, CRDS)) == {
-        ("spec", "size"),
+        ("spec",),  # size is missing
         ("spec", "port"),
         ("spec", "tier"),
         ("spec", "sise"),
@@ -67,6 +69,20 @@ def test_unknown_fields_wrong_types_enums_and_required_fields_are_refused() -> N
 def test_an_openapi_exclusive_maximum_excludes_the_maximum() -> None:
     assert childschemas.check(cache(size=9), CRDS) == []
     assert errors_at(childschemas.check(cache(size=10), CRDS)) == {("spec", "size")}
+
+
+def test_the_crds_defaults_are_filled_in_before_required_fields_are_checked() -> None:
+    child = cache(size=3)
+
+    assert "mode" not in child["spec"]
+    assert childschemas.check(child, CRDS) == []
+
+
+def test_the_crds_cel_rules_are_run_on_the_child() -> None:
+    problems = childschemas.check(cache(size=4), CRDS)
+
+    assert errors_at(problems) == {("spec",)}
+    assert "size must be odd" in problems[0].message
 
 
 def test_metadata_is_checked_as_object_metadata_whatever_the_crd_says() -> None:
