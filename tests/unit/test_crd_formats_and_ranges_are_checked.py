@@ -7,7 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from engine.core import structural
 from tests.unit import _crs
 
 EMBEDDED = {
@@ -149,3 +152,9 @@ def test_null_is_admitted_only_where_nullable(tmp_path: Path) -> None:
     assert _crs.check(tmp_path / "nullable", nullable, {"x": None}) == ([], [])
     problems, _ = _crs.check(tmp_path / "pruned", required, {"x": None})
     assert [error.message for error in problems] == ["missing required field 'x'"]
+
+
+@given(st.text(max_size=40))
+def test_every_format_answers_yes_or_no_for_any_text(text: str) -> None:
+    for check in structural.STRING_FORMATS.values():
+        assert isinstance(check(text), bool)
