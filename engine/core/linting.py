@@ -38,7 +38,7 @@ from jinja2 import Environment, nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import TemplateSyntaxError
 
-from engine.core import expressions, kinds, rendering, sandbox
+from engine.core import childschemas, expressions, kinds, offline, rendering, sandbox
 from engine.core.errors import StencilError
 
 Severity = Literal["error", "warning"]
@@ -311,7 +311,7 @@ def _check_chain(node: nodes.Node, source: _Source, scope: _Scope, declared: Set
     if found is None or found[0] in declared:
         return []
     root, path = found
-    # Lower-case keys of `children` are template ids, not kinds: their check is the ordering's.
+    # Lower-case keys of `children` are template ids, not kinds: the loader checks those (ordering).
     if root in ("children", "related") and path and isinstance(path[0], str) and path[0][:1].isupper():
         return _check_kind_name(node, source, scope, f"{root}.{path[0]}", path[0], root == "related")
     schema = _resolve(scope.roots, root, path)
@@ -480,14 +480,6 @@ def check_rules(kind: kinds.Kind, schema: Mapping[str, Any] | None, child_kinds:
     return findings
 
 
-def check_ordering(kind: kinds.Kind) -> list[Finding]:
-    """The order children are applied in (``after:`` in kind.yaml): unknown ids and cycles.
-
-    Not checked yet; ``engine.tools.linter`` already gathers what this returns.
-    """
-    return []
-
-
 # -- which branches the examples take ------------------------------------------------------------
 
 
@@ -495,9 +487,13 @@ def check_ordering(kind: kinds.Kind) -> list[Finding]:
 class Traced:
     """What rendering some parents gave: the children, the template lines run, and the failures."""
 
-    children: tuple[dict[str, Any], ...]
+    located: tuple[rendering.Located, ...]  # each child with the template line of each of its fields
     executed: frozenset[tuple[str, int]]  # (template file, line of its compiled Python code)
     findings: tuple[Finding, ...]
+
+    @property
+    def children(self) -> list[dict[str, Any]]:
+        return [one.child for one in self.located]
 
 
 def render_traced(
@@ -523,20 +519,71 @@ def render_traced(
     def calls(frame: FrameType, event: str, arg: Any) -> Any:
         return lines if frame.f_code.co_filename in files else None
 
-    children: list[dict[str, Any]] = []
+    located: list[rendering.Located] = []
     findings: list[Finding] = []
     for where, parent in parents:
         before = sys.gettrace()
         sys.settrace(calls)
         try:
-            children += rendering.render(kind, parent, [], is_namespaced=is_namespaced)
+            located += rendering.render_located(kind, parent, [], is_namespaced=is_namespaced)
         except StencilError as error:
-            failed = Finding.of_error(error, "render", default_file=str(kind.directory))
-            message = f"{failed.message} (rendering the example at {where})"
-            findings.append(dataclasses.replace(failed, message=message))
+            findings.append(_render_failure(kind, error, f"rendering the example at {where}"))
         finally:
             sys.settrace(before)
-    return Traced(tuple(children), frozenset(executed), tuple(findings))
+    return Traced(tuple(located), frozenset(executed), tuple(findings))
+
+
+def _render_failure(kind: kinds.Kind, error: StencilError, context: str) -> Finding:
+    failed = Finding.of_error(error, "render", default_file=str(kind.directory))
+    return dataclasses.replace(failed, message=f"{failed.message} ({context})")
+
+
+# -- would the API server take the children ----------------------------------------------------------
+
+
+def check_children(
+    located: Iterable[rendering.Located], crds: offline.OfflineCrds, *, context: str = ""
+) -> list[Finding]:
+    """What the API server would refuse in each rendered child, at the template line that wrote it."""
+    findings: list[Finding] = []
+    for one in located:
+        for problem in childschemas.check(one.child, crds):
+            file, line = one.where(problem.path)
+            message = f"{one.child.get('kind')} {problem}{context}"
+            findings.append(Finding(file, line, None, problem.severity, message, "child-schema"))
+    return findings
+
+
+def check_long_names(
+    kind: kinds.Kind,
+    parents: Sequence[tuple[str, dict[str, Any]]],
+    crds: offline.OfflineCrds,
+    *,
+    is_namespaced: Callable[[str, str], bool] | None = None,
+) -> list[Finding]:
+    """The children of each parent renamed to the longest name its CRD allows, checked like the others.
+
+    Children's names and labels are made from the parent's, so one that is fine
+    for the examples' short names can overflow for a name the CRD accepts.
+    """
+    longest = childschemas.longest_name(crds.schemas.get((kind.api_version, kind.kind)))
+    renamed_to = f"named with {longest} characters, the longest its CRD allows"
+    findings: list[Finding] = []
+    for where, parent in parents:
+        renamed = {**parent, "metadata": {**parent["metadata"], "name": _LONG_NAME_LETTER * longest}}
+        try:
+            located = rendering.render_located(kind, renamed, [], is_namespaced=is_namespaced)
+        except StencilError as error:
+            found = [_render_failure(kind, error, f"the example at {where} {renamed_to}")]
+        else:
+            found = check_children(located, crds, context=f" (for a parent {renamed_to})")
+        findings += [dataclasses.replace(f, message=_LONG_NAME.sub("{name}", f.message)) for f in found]
+    return findings
+
+
+_LONG_NAME_LETTER = "x"
+# The long name as messages quote it, whole or clipped: shown as `{name}`, as the template writes it.
+_LONG_NAME = re.compile(rf"\"?{_LONG_NAME_LETTER}{{16,}}…?")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ about it (``_CHECKS``), so a new check is one more entry, not a new pass.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,13 +32,19 @@ def kind_folders(templates_dir: Path) -> list[Path]:
 
 
 def lint(
-    kind_dirs: Sequence[Path], *, crds_dir: Path | None = None, files: Sequence[Path] = ()
+    kind_dirs: Sequence[Path],
+    *,
+    crds_dir: Path | None = None,
+    files: Sequence[Path] = (),
+    long_names: bool = False,
 ) -> list[Finding]:
     """Every finding for the kind folders ``kind_dirs``, sorted by file, line and column.
 
     ``crds_dir`` overrides where each kind's CRDs are looked for (by default its own
     ``crds/``, else ``crds/`` beside the templates folder); ``files`` are CRs to
-    check and render besides each kind's examples.
+    check and render besides each kind's examples.  ``long_names`` renders each of
+    them once more with the longest name its CRD allows and checks those children
+    too (names and labels made from the parent's name that would overflow).
     """
     findings: list[Finding] = []
     loaded: list[kinds.Kind] = []
@@ -54,7 +61,7 @@ def lint(
         except StencilError as error:
             findings.append(Finding.of_error(error, "cr", default_file=str(file)))
     for kind in loaded:
-        findings += _lint_kind(kind, crds_dir, extra)
+        findings += _lint_kind(kind, crds_dir, extra, long_names)
     return sorted(set(findings), key=lambda finding: finding.sort_key)
 
 
@@ -88,9 +95,12 @@ class _Known:
     traced: linting.Traced
     child_kinds: frozenset[str]
     crd_place: str
+    child_problems: frozenset[tuple[str, int | None]]  # where the examples' children have problems
 
 
-def _lint_kind(kind: kinds.Kind, crds_dir: Path | None, extra: Sequence[documents.Document]) -> list[Finding]:
+def _lint_kind(
+    kind: kinds.Kind, crds_dir: Path | None, extra: Sequence[documents.Document], long_names: bool
+) -> list[Finding]:
     place = crds_dir or offline.find_crds_dir(kind.directory, (kind.api_version, kind.kind))
     crds = offline.OfflineCrds.read(place) if place is not None else offline.OfflineCrds([])
     findings: list[Finding] = []
@@ -116,8 +126,9 @@ def _lint_kind(kind: kinds.Kind, crds_dir: Path | None, extra: Sequence[document
         traced=traced,
         child_kinds=frozenset(literal | {str(child.get("kind")) for child in traced.children}),
         crd_place=str(place or offline.crd_places(kind.directory)[-1]),
+        child_problems=frozenset((f.file, f.line) for f in linting.check_children(traced.located, crds)),
     )
-    for check in _CHECKS:
+    for check in (*_CHECKS, _long_names) if long_names else _CHECKS:
         findings += check(known, parents)
     # A template that cannot compile fails every render too; the static finding already says where.
     static = {(f.file, f.line) for f in findings if f.severity == "error"}
@@ -131,15 +142,25 @@ def _admitted(
     parents: list[tuple[str, dict[str, Any]]] = []
     findings: list[Finding] = []
     for document in found:
-        where = f"{document.file}:{document.line}"
-        try:
-            parent = crds.admit(document, kind, _NAMESPACE)
-        except StencilError as error:
-            findings.append(Finding.of_error(error, "example", default_file=str(document.file)))
-            continue
+        refused, notes = crds.problems(document, kind, _NAMESPACE)
+        findings += [Finding.of_error(error, "example", default_file=str(document.file)) for error in refused]
+        findings += [_note(note, document) for note in notes]
+        parent = None if refused else crds.admit(document, kind, _NAMESPACE)
         if parent is not None:
-            parents.append((where, parent))
+            parents.append((f"{document.file}:{document.line}", parent))
     return parents, findings
+
+
+_PLACED = re.compile(r"(?P<file>[^:]+):(?P<line>\d+): (?P<message>.*)", re.DOTALL)
+
+
+def _note(note: str, document: documents.Document) -> Finding:
+    """A check that could not run offline (a CEL rule cel-python cannot evaluate), as a warning."""
+    placed = _PLACED.fullmatch(note)
+    if placed is None:
+        return Finding(str(document.file), document.line, None, "warning", note, "unchecked")
+    file, line, message = placed["file"], int(placed["line"]), placed["message"]
+    return Finding(file, line, None, "warning", f"not checked offline: {message}", "unchecked")
 
 
 Check = Callable[[_Known, Sequence[tuple[str, dict[str, Any]]]], list[Finding]]
@@ -164,18 +185,28 @@ def _rules(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list
     return linting.check_rules(known.kind, known.schema, known.child_kinds)
 
 
-def _ordering(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
-    return linting.check_ordering(known.kind)
+def _children(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    return linting.check_children(known.traced.located, known.crds)
+
+
+def _long_names(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    if known.schema is None:
+        return []
+    found = linting.check_long_names(known.kind, parents, known.crds, is_namespaced=known.crds.is_namespaced)
+    # What the examples' own children already show is not repeated for the renamed ones.
+    return [f for f in found if (f.file, f.line) not in known.child_problems]
 
 
 def _coverage(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
     kind = known.kind
     if not parents:
-        message = f"no example of {kind.kind} in {kind.directory / kinds.EXAMPLES_DIR}: nothing is rendered"
+        folder = kind.directory / kinds.EXAMPLES_DIR
+        why = "none is admitted" if kind.examples else "there is none"
+        message = f"no example of {kind.kind} in {folder} to render ({why}): no branch is known to work"
         return [Finding(str(kind.directory / kinds.KIND_FILE), None, None, "warning", message, "coverage")]
     if known.traced.findings:
         return []  # a failed render stops early: its untaken branches would be noise beside its error
     return linting.check_coverage(kind, known.traced.executed)
 
 
-_CHECKS: tuple[Check, ...] = (_crd, _templates, _rules, _ordering, _coverage)
+_CHECKS: tuple[Check, ...] = (_crd, _templates, _rules, _children, _coverage)

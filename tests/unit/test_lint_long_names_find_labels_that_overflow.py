@@ -1,0 +1,28 @@
+"""With long_names, each CR is rendered again with the longest name its CRD allows: a label made
+from the parent's name overflows there, though not for the examples' short names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.tools import linter
+from tests.unit._lintkinds import kind_folder, line_of
+
+TEMPLATE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config\n  labels:\n    app: '{{ name }}'\n"
+
+
+def test_lint_long_names_reports_the_overflowing_label(tmp_path: Path) -> None:
+    folder = kind_folder(tmp_path, {"cm.yaml": TEMPLATE})
+
+    findings = linter.lint([folder], long_names=True)
+
+    assert [(f.file, f.line, f.severity) for f in findings] == [
+        (str(folder / "cm.yaml"), line_of(TEMPLATE, "app:"), "error")
+    ]
+    assert "63" in findings[0].message
+
+
+def test_lint_without_long_names_renders_the_examples_as_they_are(tmp_path: Path) -> None:
+    folder = kind_folder(tmp_path, {"cm.yaml": TEMPLATE})
+
+    assert linter.lint([folder]) == []
