@@ -163,7 +163,6 @@ _QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 _QUANTITY_TEXT = r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
 _TIME = "io.k8s.apimachinery.pkg.apis.meta.v1.Time"
 _RFC3339 = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"
-_OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
 
 
 @dataclass(frozen=True)
@@ -249,19 +248,13 @@ def _schema_problems(validator: Validator, child: Mapping[str, Any]) -> list[Pro
     for error in validator.iter_errors(child):
         message = error.message
         if error.validator in ("type", "x-kubernetes-int-or-string"):
-            message += (
-                f": {_clip(error.instance)}"  # the dialect's type messages name the type, not the value
-            )
+            message += f": {_clip(error.instance)}"  # the dialect names the type it found, not the value
         problems.append(Problem(tuple(error.absolute_path), message))
     return problems
 
 
 def _clip(value: Any) -> str:
-    return _clipped(json.dumps(value, ensure_ascii=False, sort_keys=True))
-
-
-def _clipped(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return structural.shown(value, limit=60)
 
 
 # -- the metadata rules -----------------------------------------------------------------------

@@ -20,7 +20,7 @@ def test_a_quoted_replica_count_is_refused_and_the_value_is_quoted() -> None:
 
     assert errors_at(problems) == {("spec", "replicas")}
     assert "integer" in problems[0].message
-    assert '"3"' in problems[0].message
+    assert "'3'" in problems[0].message
 
 
 @pytest.mark.parametrize(
