@@ -1,0 +1,58 @@
+"""``python -m bench`` runs end to end at N=10 and writes its table and JSON, so it cannot rot.
+
+The benchmark is run as a user runs it, as a process, with short idle and settle windows.
+kro takes part when it is already built; building it is not a test's job.  Nothing here
+judges a figure: the machines that run the suite are shared, and a benchmark's numbers are
+read by a person, not asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.localcluster import binaries
+
+pytestmark = [pytest.mark.cluster, pytest.mark.nodes]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_benchmark_runs_at_n_10_and_writes_its_table_and_json(tmp_path: Path) -> None:
+    contenders = ["floor", "stencil"] + (["kro"] if binaries.find("kro") else [])
+    command = [
+        sys.executable,
+        "-m",
+        "bench",
+        "--sizes",
+        "10",
+        "--idle",
+        "2",
+        "--settle",
+        "1",
+        "--render-seconds",
+        "0.05",
+        "--contenders",
+        ",".join(contenders),
+        "--out",
+        str(tmp_path),
+    ]
+
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
+
+    assert done.returncode == 0, done.stderr[-4000:]
+    (written,) = tmp_path.glob("bench-*.json")
+    document = json.loads(written.read_text())
+    runs = {(run["workload"], run["contender"]) for run in document["runs"]}
+    assert runs == {
+        (workload, contender) for workload in ("deploywebservice", "network") for contender in contenders
+    }
+    assert all(run["n"] == 10 and run["makespan"] > 0 for run in document["runs"])
+    assert {rate["kind"] for rate in document["render"]} >= {"deploywebservice", "network"}
+    for contender in contenders:
+        assert f" {contender} " in done.stdout
+    assert "Convergence" in done.stdout and "children/s/core" in done.stdout
