@@ -31,7 +31,7 @@ from bench import accounts
 from bench.contenders import Contender, Running, start
 from bench.workloads import KRO_GROUP, Workload
 from engine.core import documents, errors
-from engine.runtime.kube import Kube
+from engine.runtime.kube import Kube, Resource
 from engine.runtime.watching import Informer
 from engine.testing import dispatched_requests, write_requests
 
@@ -129,6 +129,8 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         restart_requests = dispatched_requests(admin, FLOW_SCHEMA) - restart_before
         restart_writes = workload.contender_writes(write_requests(admin) - restart_writes_before, kro=kro)
         watch.stop()
+        # The parents go while the contender runs: kro holds a finalizer on each of its instances.
+        _delete_parents(admin, resource, namespace)
     finally:
         running.stop()
     _delete_namespace(admin, namespace)
@@ -159,7 +161,7 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
 class _Readiness:
     """When each parent of a namespace first read Ready=True at its generation."""
 
-    def __init__(self, kube: Kube, resource: Any, namespace: str) -> None:
+    def __init__(self, kube: Kube, resource: Resource, namespace: str) -> None:
         self.ready_at: dict[str, float] = {}
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
@@ -234,6 +236,15 @@ def _wait_for_kro_kind(admin: Kube, workload: Workload, timeout: float = 120.0) 
 def _rgd(workload: Workload) -> dict[str, Any]:
     (graph,) = documents.load_all(workload.rgd)
     return graph
+
+
+def _delete_parents(admin: Kube, resource: Resource, namespace: str, timeout: float = 900.0) -> None:
+    admin.request("DELETE", resource.path(namespace))
+    deadline = time.monotonic() + timeout
+    while admin.list(resource, namespace)[0]:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{resource.plural} in {namespace} still there after {timeout:.0f} s")
+        time.sleep(1.0)
 
 
 def _delete_namespace(admin: Kube, namespace: str, timeout: float = 900.0) -> None:
