@@ -12,6 +12,7 @@ about it (``_CHECKS``), so a new check is one more entry, not a new pass.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -60,8 +61,10 @@ def lint(
             extra += documents.Document.read_all(file, StencilError)
         except StencilError as error:
             findings.append(Finding.of_error(error, "cr", default_file=str(file)))
+    # Kinds of one project share its crds/: each folder of CRDs is read (and checked) once.
+    read = functools.cache(offline.OfflineCrds.read)
     for kind in loaded:
-        findings += _lint_kind(kind, crds_dir, extra, long_names)
+        findings += _lint_kind(kind, _crds_of(kind, crds_dir, read), extra, long_names)
     return sorted(set(findings), key=lambda finding: finding.sort_key)
 
 
@@ -95,14 +98,31 @@ class _Known:
     traced: linting.Traced
     child_kinds: frozenset[str]
     crd_place: str
-    child_problems: frozenset[tuple[str, int | None]]  # where the examples' children have problems
+    child_findings: tuple[Finding, ...]  # what the API server would refuse in the examples' children
+
+
+def _crds_of(
+    kind: kinds.Kind, crds_dir: Path | None, read: Callable[[Path], offline.OfflineCrds]
+) -> tuple[Path, offline.OfflineCrds]:
+    """The folder of the kind's CRDs and what it holds: ``crds_dir`` if given, else the first of
+    ``offline.crd_places`` that serves the parent (as ``offline.find_crds_dir`` picks), read once."""
+    if crds_dir is not None:
+        return crds_dir, read(crds_dir)
+    places = [place for place in offline.crd_places(kind.directory) if place.is_dir()]
+    for place in places:
+        if (kind.api_version, kind.kind) in read(place).schemas:
+            return place, read(place)
+    place = places[0] if places else offline.crd_places(kind.directory)[-1]
+    return place, read(place) if places else offline.OfflineCrds([])
 
 
 def _lint_kind(
-    kind: kinds.Kind, crds_dir: Path | None, extra: Sequence[documents.Document], long_names: bool
+    kind: kinds.Kind,
+    crds_of_kind: tuple[Path, offline.OfflineCrds],
+    extra: Sequence[documents.Document],
+    long_names: bool,
 ) -> list[Finding]:
-    place = crds_dir or offline.find_crds_dir(kind.directory, (kind.api_version, kind.kind))
-    crds = offline.OfflineCrds.read(place) if place is not None else offline.OfflineCrds([])
+    place, crds = crds_of_kind
     findings: list[Finding] = []
     parents: list[tuple[str, dict[str, Any]]] = []
     for example in kind.examples:
@@ -125,8 +145,8 @@ def _lint_kind(
         schema=crds.schemas.get((kind.api_version, kind.kind)),
         traced=traced,
         child_kinds=frozenset(literal | {str(child.get("kind")) for child in traced.children}),
-        crd_place=str(place or offline.crd_places(kind.directory)[-1]),
-        child_problems=frozenset((f.file, f.line) for f in linting.check_children(traced.located, crds)),
+        crd_place=str(place),
+        child_findings=tuple(linting.check_children(traced.located, crds)),
     )
     for check in (*_CHECKS, _long_names) if long_names else _CHECKS:
         findings += check(known, parents)
@@ -186,7 +206,7 @@ def _rules(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list
 
 
 def _children(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
-    return linting.check_children(known.traced.located, known.crds)
+    return list(known.child_findings)
 
 
 def _long_names(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
@@ -194,7 +214,8 @@ def _long_names(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) ->
         return []
     found = linting.check_long_names(known.kind, parents, known.crds, is_namespaced=known.crds.is_namespaced)
     # What the examples' own children already show is not repeated for the renamed ones.
-    return [f for f in found if (f.file, f.line) not in known.child_problems]
+    shown = {(f.file, f.line) for f in known.child_findings}
+    return [f for f in found if (f.file, f.line) not in shown]
 
 
 def _coverage(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
