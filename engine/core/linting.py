@@ -236,7 +236,7 @@ def _declared(tree: nodes.Node) -> set[str]:
 
 @dataclass(frozen=True)
 class _Source:
-    """What a finding needs to say where it is: the file, and the line the tree's line 1 is."""
+    """Where a tree came from: a template's file and text (to find columns in), or a rule's line."""
 
     file: str
     lines: tuple[str, ...] = ()  # the template's text; empty for a rule (one line of kind.yaml)
