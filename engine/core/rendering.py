@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import re
+import types
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -178,7 +179,7 @@ def _generate(
 ) -> _Output:
     file = str(template.path)
     chunks: list[str] = []
-    spots: list[tuple[str, int]] = []
+    spots: list[tuple[types.CodeType, int]] = []
     try:
         # A generator (typed Any: its gi_ attributes are read): generate() delegates to the
         # template's root function, which delegates in turn to a {% block %}'s.
@@ -187,12 +188,13 @@ def _generate(
             run.tick()
             run.charge(len(chunk))
             chunks.append(chunk)
-            # Where the compiled template is suspended, innermost first.
+            # Where the compiled template is suspended: its code and instruction, which cost
+            # nothing to read (a frame's line number is computed, and would double the cost).
             inner = generator
             while (deeper := inner.gi_yieldfrom) is not None:
                 inner = deeper
             frame = inner.gi_frame
-            spots.append((frame.f_code.co_filename, frame.f_lineno))
+            spots.append((frame.f_code, frame.f_lasti))
     except TemplateSyntaxError as error:
         raise RenderError(
             f"template syntax error: {error.message}", file=error.filename or file, line=error.lineno
@@ -379,7 +381,7 @@ class _Output:
         template: kinds.Template,
         run: sandbox.Run,
         chunks: list[str],
-        spots: list[tuple[str, int]],
+        spots: list[tuple[types.CodeType, int]],
     ) -> None:
         self.environment = environment
         self.templates = templates
@@ -387,7 +389,7 @@ class _Output:
         self.run = run
         self.text = "".join(chunks)
         self._chunks = chunks
-        self._spots = spots  # per chunk: the compiled template's file, and the code line that yielded it
+        self._spots = spots  # per chunk: the compiled code that yielded it, and the instruction
         self._starts: list[tuple[int, int]] | None = None
 
     def place(self, rendered_line: int) -> tuple[str, int]:
@@ -396,7 +398,8 @@ class _Output:
         if not starts:
             return str(self.template.path), 1
         index, newlines = starts[min(max(rendered_line, 1), len(starts)) - 1]
-        file, code_line = self._spots[index]
+        code, instruction = self._spots[index]
+        file, code_line = code.co_filename, _line_of_instruction(code, instruction)
         compiled = next((t for t in self.templates if str(t.path) == file), None)
         if compiled is None:  # not code of this kind's templates: only the template itself is known
             return str(self.template.path), 1
@@ -448,6 +451,17 @@ def _line_in(pieces: _Pieces, newlines: int) -> int:
             return start + within
         seen += count
     return pieces[-1][0]
+
+
+def _line_of_instruction(code: types.CodeType, offset: int) -> int:
+    """The line of the compiled template's Python code that the instruction at ``offset`` belongs to."""
+    line = 0
+    for start, _end, number in code.co_lines():
+        if start > offset:
+            break
+        if number is not None:
+            line = number
+    return line
 
 
 class _TextLines(CodeGenerator):
