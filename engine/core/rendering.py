@@ -136,7 +136,10 @@ def _render(
     for template in kind.templates:
         output, documents = _render_template(environment, kind.templates, template, context, limits)
         for document, node in documents:
-            child = placement.place(document, owner, kind, scope, template)
+            try:
+                child = placement.place(document, owner, kind, scope, template)
+            except RenderError as error:
+                raise _at_template_line(error, output, node) from error
             meta = child["metadata"]
             group = apis.group_of(child["apiVersion"])
             identity = (group, child["kind"], meta.get("namespace", ""), meta["name"])
@@ -306,6 +309,15 @@ def _yaml_error(output: _Output, line: int | None, problem: str) -> RenderError:
         file=file,
         line=template_line,
     )
+
+
+def _at_template_line(error: RenderError, output: _Output, node: yaml.Node) -> RenderError:
+    """``error``, about a field of the rendered document ``node``, at the template line of that field."""
+    if error.line is not None:
+        return error
+    path: FieldPath = tuple(error.field.split(".")) if error.field else ()
+    file, line = output.place(_rendered_line(node, path, output.run))
+    return type(error)(error.message, file=file, line=line, field=error.field)
 
 
 def _rendered_line(node: yaml.Node, path: FieldPath, run: sandbox.Run) -> int:
