@@ -53,6 +53,14 @@ def render_replicas(kind_dir: Path, tmp_path: Path) -> int:
     return replicas
 
 
+def project(tmp_path: Path, project_default: int) -> Path:
+    """The kind folder copied into a project layout whose crds/ gives replicas ``project_default``."""
+    kind_dir = tmp_path / "project" / "templates" / "deploywebservice"
+    shutil.copytree(KIND, kind_dir)
+    write_crd(tmp_path / "project" / "crds", crd_with_replicas_default(project_default))
+    return kind_dir
+
+
 def test_a_kind_folder_copied_alone_reads_its_own_crds(tmp_path: Path) -> None:
     kind_dir = tmp_path / "somewhere" / "deploywebservice"
     shutil.copytree(KIND, kind_dir)
@@ -61,18 +69,14 @@ def test_a_kind_folder_copied_alone_reads_its_own_crds(tmp_path: Path) -> None:
 
 
 def test_the_kind_folders_own_crds_come_before_the_projects(tmp_path: Path) -> None:
-    kind_dir = tmp_path / "project" / "templates" / "deploywebservice"
-    shutil.copytree(KIND, kind_dir)
-    write_crd(tmp_path / "project" / "crds", crd_with_replicas_default(2))
+    kind_dir = project(tmp_path, 2)
     assert render_replicas(kind_dir, tmp_path) == 2
     write_crd(kind_dir / "crds", crd_with_replicas_default(5))
     assert render_replicas(kind_dir, tmp_path) == 5
 
 
 def test_a_kind_folders_crds_without_its_parents_crd_hide_nothing(tmp_path: Path) -> None:
-    kind_dir = tmp_path / "project" / "templates" / "deploywebservice"
-    shutil.copytree(KIND, kind_dir)
-    write_crd(tmp_path / "project" / "crds", crd_with_replicas_default(3))
+    kind_dir = project(tmp_path, 3)
     other = crd_with_replicas_default(6)
     other["spec"]["names"]["kind"] = "SomethingElse"
     write_crd(kind_dir / "crds", other)
