@@ -22,6 +22,13 @@ get right, so values never reach the YAML parser at all:
    strings (quoted, block or mixed with text) and in keys become the value's
    string form.  Substitution is a single pass, so a value is never re-read.
 
+Places.  Nobody reads the rendered text, so a problem found in it (a YAML
+error, a field placement refuses, a checker's finding) is reported at the
+template line that wrote it.  Rendering notes, for each chunk Jinja yields, the
+compiled instruction that yielded it, and nothing more; a rendered line is
+traced back only when a place is asked for (``_Output.place``).
+``render_located`` gives each child with that ability (``Located.where``).
+
 The sandbox the templates run in (tokens, filters, the clock and output budgets,
 the template context) is ``engine.core.sandbox``; where each child lands and what
 it carries back to its parent (namespace, labels, owner reference) is
@@ -102,8 +109,9 @@ class Located:
     "port")``) to the template file and line that wrote it.  A field the
     template did not write itself (a label the engine adds, a key inside a
     value that came whole from the CR) is placed at the nearest field above it
-    that the template wrote.  The file is ``template``'s, unless the text came
-    from a template it includes, which is placed at the ``{% include %}`` line.
+    that the template wrote.  The file is ``template``'s own (text an
+    ``{% include %}`` brings in is placed at the include), unless the template
+    extends another, whose own text is placed in that one.
     """
 
     child: dict[str, Any]
