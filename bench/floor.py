@@ -90,6 +90,9 @@ class Floor:
             if type_ == "DELETED" or uid in self.created:
                 return
             self.created.add(uid)
+            if ready(parent.get("status") or {}):
+                self.finished.add(uid)  # converged before a restart: nothing to send
+                return
         self._submit(self._create, parent)
 
     def _on_child(self, type_: str, child: Obj, old: Obj | None) -> None:
