@@ -37,15 +37,15 @@ def lint(
     *,
     crds_dir: Path | None = None,
     files: Sequence[Path] = (),
-    long_names: bool = False,
 ) -> list[Finding]:
     """Every finding for the kind folders ``kind_dirs``, sorted by file, line and column.
 
     ``crds_dir`` overrides where each kind's CRDs are looked for (by default its own
     ``crds/``, else ``crds/`` beside the templates folder); ``files`` are CRs to
-    check and render besides each kind's examples.  ``long_names`` renders each of
-    them once more with the longest name its CRD allows and checks those children
-    too (names and labels made from the parent's name that would overflow).
+    check and render besides each kind's examples.  Each of them is also rendered
+    once more with the longest name its CRD allows, and what overflows there (a
+    child name or label made from the parent's name) is a warning: the CRD accepts
+    a parent whose children the API server would refuse.
     """
     findings: list[Finding] = []
     loaded: list[kinds.Kind] = []
@@ -64,7 +64,7 @@ def lint(
     # Kinds of one project share its crds/: each folder of CRDs is read (and checked) once.
     read = functools.cache(offline.OfflineCrds.read)
     for kind in loaded:
-        findings += _lint_kind(kind, _crds_of(kind, crds_dir, read), extra, long_names)
+        findings += _lint_kind(kind, _crds_of(kind, crds_dir, read), extra)
     return sorted(set(findings), key=lambda finding: finding.sort_key)
 
 
@@ -120,7 +120,6 @@ def _lint_kind(
     kind: kinds.Kind,
     crds_of_kind: tuple[Path, offline.OfflineCrds],
     extra: Sequence[documents.Document],
-    long_names: bool,
 ) -> list[Finding]:
     place, crds = crds_of_kind
     findings: list[Finding] = []
@@ -148,7 +147,7 @@ def _lint_kind(
         crd_place=str(place),
         child_findings=tuple(linting.check_children(traced.located, crds)),
     )
-    for check in (*_CHECKS, _long_names) if long_names else _CHECKS:
+    for check in _CHECKS:
         findings += check(known, parents)
     # A template that cannot compile fails every render too; the static finding already says where.
     static = {(f.file, f.line) for f in findings if f.severity == "error"}
@@ -230,4 +229,4 @@ def _coverage(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> l
     return linting.check_coverage(kind, known.traced.executed)
 
 
-_CHECKS: tuple[Check, ...] = (_crd, _templates, _rules, _children, _coverage)
+_CHECKS: tuple[Check, ...] = (_crd, _templates, _rules, _children, _long_names, _coverage)

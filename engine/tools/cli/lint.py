@@ -40,11 +40,6 @@ from engine.tools.cli._common import main
     help="A file of CRs to check and render besides the examples (repeatable).",
 )
 @click.option(
-    "--long-names",
-    is_flag=True,
-    help="Also render every CR with the longest name its CRD allows, and check those children.",
-)
-@click.option(
     "--format",
     "output_format",
     type=click.Choice(["text", "json"]),
@@ -57,7 +52,6 @@ def lint(
     templates_dir: Path,
     crds_dir: Path | None,
     files: tuple[Path, ...],
-    long_names: bool,
     output_format: str,
 ) -> None:
     """Check kind folders without a cluster: every template branch, status rule and example.
@@ -74,7 +68,7 @@ def lint(
         if not templates_dir.is_dir():
             raise click.UsageError(f"no KIND_DIR given and no templates folder {templates_dir}")
         kind_dirs = tuple(linter.kind_folders(templates_dir))
-    findings = linter.lint(kind_dirs, crds_dir=crds_dir, files=files, long_names=long_names)
+    findings = linter.lint(kind_dirs, crds_dir=crds_dir, files=files)
     if output_format == "json":
         click.echo(json.dumps([finding.as_json() for finding in findings], indent=2))
     else:
