@@ -65,7 +65,8 @@ class Owner:
             raise RenderError(
                 f"this kind folder serves {kind.kind} ({kind.api_version}), "
                 f"not {parent.get('kind')} ({parent.get('apiVersion')})",
-                file=str(kind.directory / kinds.KIND_FILE), field="parent",
+                file=str(kind.directory / kinds.KIND_FILE),
+                field="parent",
             )
         if not isinstance(metadata, Mapping) or not _nonempty(metadata.get("name")):
             raise RenderError("the parent has no metadata.name", field="metadata.name")
@@ -139,7 +140,10 @@ def describe(child: Mapping[str, Any]) -> str:
 
 
 def place(
-    document: Any, owner: Owner, kind: kinds.Kind, is_namespaced: Callable[[str, str], bool],
+    document: Any,
+    owner: Owner,
+    kind: kinds.Kind,
+    is_namespaced: Callable[[str, str], bool],
     template: kinds.Template,
 ) -> dict[str, Any]:
     """Check a rendered document and give it its namespace, labels and owner reference."""
@@ -151,14 +155,16 @@ def place(
             raise RenderError("a rendered document has no " + key, file=file, field=key)
     metadata = document.get("metadata")
     if not isinstance(metadata, dict) or not _nonempty(metadata.get("name")):
-        raise RenderError(f"a rendered {document['kind']} has no metadata.name", file=file,
-                          field="metadata.name")
+        raise RenderError(
+            f"a rendered {document['kind']} has no metadata.name", file=file, field="metadata.name"
+        )
     api_version, child_kind, name = document["apiVersion"], document["kind"], metadata["name"]
     what = f"{child_kind} {name!r}"
     for key, expected in (("namespace", str), ("labels", dict), ("annotations", dict)):
         if key in metadata and not isinstance(metadata[key], expected):
-            raise RenderError(f"{what}: metadata.{key} must be a {expected.__name__}", file=file,
-                              field=f"metadata.{key}")
+            raise RenderError(
+                f"{what}: metadata.{key} must be a {expected.__name__}", file=file, field=f"metadata.{key}"
+            )
     problem = _name_problem(name)
     if problem:
         raise RenderError(f"{what}: {problem}", file=file, field="metadata.name")
@@ -166,10 +172,15 @@ def place(
         raise RenderError(
             f"{what}: namespace {metadata['namespace']!r} is not a namespace name (a DNS label: at most "
             "63 lower-case letters, digits and '-'; leave it out for the parent's namespace)",
-            file=file, field="metadata.namespace")
+            file=file,
+            field="metadata.namespace",
+        )
     if "ownerReferences" in metadata:
-        raise RenderError(f"{what}: owner references are set by Stencil, not by templates", file=file,
-                          field="metadata.ownerReferences")
+        raise RenderError(
+            f"{what}: owner references are set by Stencil, not by templates",
+            file=file,
+            field="metadata.ownerReferences",
+        )
     placement = kind.placement
 
     def refuse(message: str, field: str | None = None) -> PlacementError:
@@ -180,23 +191,32 @@ def place(
     namespace: str | None = metadata.get("namespace") or None  # "" means none given, as kubectl reads it
     if not is_namespaced(api_version, child_kind):
         if not placement.cluster_scoped:
-            raise refuse("cluster-scoped objects are refused unless kind.yaml allows them "
-                         "(placement.clusterScoped: true)")
+            raise refuse(
+                "cluster-scoped objects are refused unless kind.yaml allows them "
+                "(placement.clusterScoped: true)"
+            )
         if namespace is not None:
             raise refuse(f"{child_kind} is cluster-scoped and cannot have a namespace", "metadata.namespace")
         owned = owner.namespace is None  # a namespaced owner cannot own a cluster-scoped object
     else:
         if namespace is None:
             if owner.namespace is None:
-                raise refuse("the parent is cluster-scoped, so its namespaced children must name "
-                             "their namespace", "metadata.namespace")
+                raise refuse(
+                    "the parent is cluster-scoped, so its namespaced children must name their namespace",
+                    "metadata.namespace",
+                )
             namespace = owner.namespace
-        elif namespace != owner.namespace and "*" not in placement.namespaces and (
-            namespace not in placement.namespaces
+        elif (
+            namespace != owner.namespace
+            and "*" not in placement.namespaces
+            and (namespace not in placement.namespaces)
         ):
             allowed = ", ".join(placement.namespaces) or "none"
-            raise refuse(f"namespace {namespace!r} is not allowed (placement.namespaces: {allowed}; "
-                         "the parent's own namespace always is)", "metadata.namespace")
+            raise refuse(
+                f"namespace {namespace!r} is not allowed (placement.namespaces: {allowed}; "
+                "the parent's own namespace always is)",
+                "metadata.namespace",
+            )
         # Owner references cannot cross namespaces; such children are tied to the parent by labels only.
         owned = owner.namespace is None or namespace == owner.namespace
 

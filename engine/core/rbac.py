@@ -56,8 +56,6 @@ CACHE_VERBS = ("get", "list", "watch")  # children a kind applies as its own Ser
 EVENT_VERBS = ("create", "patch")
 
 
-
-
 def offline_resources(crd_dir: Path) -> Resources:
     """``resources`` without a cluster: the CRDs under ``crd_dir`` plus the built-in table."""
     table = {group_kind: plural for group_kind, (plural, _) in apis.BUILTIN_KINDS.items()}
