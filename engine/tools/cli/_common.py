@@ -113,14 +113,29 @@ def read_crs(
     kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None
 ) -> tuple[kinds.Kind, offline.OfflineCrds, list[tuple[str, dict[str, Any]]]]:
     """The kind, the CRDs, and each CR of the kind in the files as the API server would keep it
-    (validated, defaulted, namespaced), with where it was read (``file:line``)."""
+    (validated, defaulted, namespaced), with where it was read (``file:line``).
+
+    A check that cannot run offline (a CEL rule this library cannot evaluate, a
+    CRD that is not there) is said on stderr: a CR is never passed silently."""
     from engine.core import documents, errors, kinds, offline
 
     kind = kinds.load_kind(kind_dir)
-    crds = offline.OfflineCrds.read(crds_dir or parent_crds_dir(kind))
+    crds_dir = crds_dir or parent_crds_dir(kind)
+    crds = offline.OfflineCrds.read(crds_dir)
+    if (kind.api_version, kind.kind) not in crds.schemas:
+        click.echo(
+            f"note: no CRD for {kind.kind} ({kind.api_version}) in {crds_dir}/: CRs are not "
+            "validated or defaulted",
+            err=True,
+        )
     parents = []
     for file in files:
         for document in documents.Document.read_all(file, errors.StencilError):
+            problems, notes = crds.problems(document, kind, namespace)
+            if problems:
+                raise problems[0]
+            for note in notes:
+                click.echo(f"note: {note}", err=True)
             parent = crds.admit(document, kind, namespace)
             if parent is not None:
                 parents.append((f"{file}:{document.line}", parent))
