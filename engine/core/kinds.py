@@ -14,10 +14,9 @@ the templates whose children must be healthy before its own are created
 a load error at its line rather than a parent that waits for ever.
 
 ``kind.yaml`` is checked against the published JSON Schema
-(``engine/schemas/kind.schema.json``) by a small walker over the YAML *nodes*
-rather than a JSON Schema library: the schema stays the single statement of the
-format, and every complaint can point at the line of the field it is about.
-The strict YAML rules and the node-by-node checker are ``engine.core.documents``.
+(``engine/schemas/kind.schema.json``) with the ``jsonschema`` library: the schema
+stays the single statement of the format, and ``engine.core.documents`` maps each
+complaint to the line of the field it is about (it also holds the strict YAML rules).
 """
 
 from __future__ import annotations
@@ -169,7 +168,7 @@ def load_kind(directory: Path) -> Kind:
         conditions=conditions,
         fields=fields,
         examples=tuple(sorted(p for p in (directory / EXAMPLES_DIR).glob("*.yaml") if p.is_file())),
-        digest=_digest(directory),
+        digest=digest(directory),
         service_account=_service_account(data.get("serviceAccount")),
         observe=tuple((o["apiVersion"], o["kind"]) for o in data.get("observe", ())),
         delete_when=delete_when,
@@ -389,15 +388,15 @@ def _conditions(document: Document, rules: list[dict[str, str]]) -> tuple[Condit
     return tuple(conditions)
 
 
-def _digest(directory: Path) -> str:
+def digest(directory: Path) -> str:
     """sha256 over every file of the folder, by relative path and content."""
-    digest = hashlib.sha256()
+    hashed = hashlib.sha256()
     for path in sorted(p for p in directory.rglob("*") if p.is_file()):
         relative = path.relative_to(directory).as_posix().encode()
         content = path.read_bytes()
-        digest.update(b"%d:%s%d:" % (len(relative), relative, len(content)))
-        digest.update(content)
-    return digest.hexdigest()
+        hashed.update(b"%d:%s%d:" % (len(relative), relative, len(content)))
+        hashed.update(content)
+    return hashed.hexdigest()
 
 
 @functools.cache

@@ -142,7 +142,7 @@ def folder_digests(templates_dir: Path, crds_dir: Path) -> dict[str, str]:
 
     folders = [p for p in sorted(templates_dir.iterdir()) if p.is_dir()] if templates_dir.is_dir() else []
     # The kinds' own digest of a folder: what makes the engine serve a kind again.
-    return {str(folder): kinds._digest(folder) for folder in [*folders, crds_dir] if folder.is_dir()}
+    return {str(folder): kinds.digest(folder) for folder in [*folders, crds_dir] if folder.is_dir()}
 
 
 def _watch_table(engine: manager.Engine, templates_dir: Path, crds_dir: Path, stop: threading.Event) -> None:
