@@ -126,6 +126,24 @@ def derive_status(
     return status
 
 
+def only_progress(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> bool:
+    """Whether ``new`` only reports progress over ``old``: the same verdict for the same generation.
+
+    The verdict is ``Ready``'s status and reason; sub-conditions, messages and
+    fields may have moved.  Such a change can wait a moment and be merged with
+    the next one (a Deployment reports several steps on its way to Available),
+    where a new verdict, a new generation or a first status is written at once.
+    """
+    if not old or old.get("observedGeneration") != new.get("observedGeneration"):
+        return False
+
+    def verdict(status: Mapping[str, Any]) -> tuple[Any, Any] | None:
+        found = next((c for c in status.get("conditions") or () if c.get("type") == READY), None)
+        return None if found is None else (found.get("status"), found.get("reason"))
+
+    return verdict(old) is not None and verdict(old) == verdict(new)
+
+
 def status_changed(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> bool:
     """Whether writing ``new`` over ``old`` would change anything."""
     return dict(old or {}) != dict(new)

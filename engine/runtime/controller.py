@@ -40,6 +40,9 @@ log = logging.getLogger("stencil.controller")
 UID_INDEX = "uid"
 CACHE_WAIT = 1.0  # how soon a reconcile looks again when a child kind's cache is not filled yet
 CONFLICT_RECHECK = 10.0  # how often a parent in ChildConflict tries its name again
+# A status change that only reports progress (status.only_progress) is written at most this
+# often per parent: a Deployment's steps towards Available become one write, not three.
+PROGRESS_INTERVAL = 2.0
 
 
 @dataclass(frozen=True)
@@ -81,12 +84,14 @@ class KindController:
         )
         self.parents.add_index(UID_INDEX, lambda obj: [str(obj["metadata"].get("uid", ""))])
         self._workers: list[threading.Thread] = []
+        self._status_written: dict[str, float] = {}  # parent uid -> when its status was last written
 
     # -- wiring -------------------------------------------------------------
 
     def _on_parent_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
         if type_ == DELETED:
             self.engine.recorder.forget(str(obj["metadata"].get("uid", "")))
+            self._status_written.pop(str(obj["metadata"].get("uid", "")), None)
             self.engine.children.wait_for_names(self.queue, _key(obj), ())
             return
         self.queue.add(_key(obj))
@@ -239,15 +244,17 @@ class KindController:
         if not conflicts:
             for prune in plan.prunes:
                 self._prune(parent, prune)
-        # 7. Derive the status from what is observed now and write it once, if it changed.
+        # 7. Derive the status from what is observed now and write it once, if it changed
+        # (a change that only reports progress waits up to PROGRESS_INTERVAL, to be merged).
         observed = self.engine.children.of(uid, also=desired)
-        written = self._finish(
+        again = self._finish(
             parent,
             observed,
             related,
             status.Outcome(
                 conflicts=tuple(conflicts.values()), desired=desired_refs, waiting=waiting, origins=origins
             ),
+            progress_may_wait=True,
         )
         for conflict in conflicts.values():
             self.engine.recorder.emit(parent, events.WARNING, "ChildConflict", conflict)
@@ -266,8 +273,8 @@ class KindController:
             "reconciled",
             extra=context,
         )
-        if not written:
-            return Result(requeue_after=0.0)  # the status was written from a stale read: again
+        if again is not None:
+            return Result(requeue_after=again)  # a stale read (at once), or progress to write later
         # A name held by an object outside Stencil's caches: its deletion wakes nobody.
         return Result(requeue_after=CONFLICT_RECHECK if conflicts else None)
 
@@ -394,13 +401,24 @@ class KindController:
                 )
         self._set_finalizer(parent, hold=False)
 
-    def _finish(self, parent: Obj, observed: list[Obj], related: list[Obj], outcome: status.Outcome) -> bool:
+    def _finish(
+        self,
+        parent: Obj,
+        observed: list[Obj],
+        related: list[Obj],
+        outcome: status.Outcome,
+        *,
+        progress_may_wait: bool = False,
+    ) -> float | None:
         """Write the parent's status through the status subresource, once, only if it changed;
         then delete the parent if the kind's ``deleteWhen`` rule says its work is done.
 
-        False if the status was derived from a stale read of the parent (the server refused
-        the write's resourceVersion): the parent changed meanwhile, so its newer state is
-        cached and it must be reconciled again.
+        Returns when to reconcile again, or None.  0 if the status was derived from a
+        stale read of the parent (the server refused the write's resourceVersion): the
+        parent changed meanwhile, so its newer state is cached.  With ``progress_may_wait``
+        (a reconcile that will be looked at again, not one ending in an error), a change
+        that only reports progress less than ``PROGRESS_INTERVAL`` after the last write
+        is not written yet: the seconds left, when it (or something newer) will be.
         """
         assert self.kind is not None or self.broken is not None
         kind = self.kind or _placeholder(self.broken)
@@ -409,24 +427,32 @@ class KindController:
         meta = parent["metadata"]
         ops = status.status_patch(parent, new)
         if ops is not None:
+            since = time.monotonic() - self._status_written.get(meta["uid"], -PROGRESS_INTERVAL)
+            if (
+                progress_may_wait
+                and since < PROGRESS_INTERVAL
+                and status.only_progress(parent.get("status"), new)
+            ):
+                return PROGRESS_INTERVAL - since
             try:
                 written = self.engine.kube.patch_status(
                     self.resource, meta["name"], meta.get("namespace"), ops
                 )
             except errors.Conflict:
                 self._refresh(parent)
-                return False
+                return 0.0
             except errors.NotFound:
-                return True  # deleted meanwhile: nothing left to report on
+                return None  # deleted meanwhile: nothing left to report on
             # Read our own write: the next reconcile must not see the old status and write again.
             self.parents.observe(written)
+            self._status_written[meta["uid"]] = time.monotonic()
             self.engine.count("status", self.name)
         if not status.should_delete(kind, parent, new, observed, related, now, origins=outcome.origins):
-            return True
+            return None
         if self.engine.kube.delete(self.resource, meta["name"], meta.get("namespace"), uid=meta["uid"]):
             message = f"Deleted {parent['kind']} {meta['name']}: its deleteWhen rule holds"
             self.engine.recorder.emit(parent, events.NORMAL, "Completed", message)
-        return True
+        return None
 
     def _refresh(self, parent: Obj) -> None:
         """Read the parent again into the cache (only newer states replace what is cached)."""

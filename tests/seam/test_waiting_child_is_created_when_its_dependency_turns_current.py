@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.runtime import controller, manager
+from engine.testing import wait_until
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 from tests.seam._harness import NAMESPACE, conditions, parent
@@ -53,9 +54,29 @@ def gadget_reports(fake: FakeKube, ready: str) -> None:
     fake.add({**gadget, "status": {"conditions": [condition]}})
 
 
+def gadget_status_cached(kind_controller: controller.KindController, fake: FakeKube) -> None:
+    """Wait until the Gadget's status event has reached the cache, replacing the create's answer.
+
+    The answer to the create (no status yet) is cached at once, and a Gadget without
+    status conditions is Current by kstatus's rules: a reconcile that ran before the
+    event would rightly create the waiting child."""
+
+    def cached() -> bool:
+        parent_uid = fake.objects[("tests.stencil.dev/v1", "Widget", NAMESPACE, "w")]["metadata"]["uid"]
+        gadget = fake.objects[GADGET_KEY]
+        return any(
+            held["metadata"]["resourceVersion"] == gadget["metadata"]["resourceVersion"]
+            for held in kind_controller.engine.children.of(parent_uid)
+            if held["kind"] == "Gadget"
+        )
+
+    wait_until(cached, timeout=5, interval=0.01, what="the Gadget's status event in the cache")
+
+
 def work_the_queue(kind_controller: controller.KindController) -> list[str]:
+    """Reconcile until the queue stays empty, including the look again at progress that waited."""
     processed = []
-    while (key := kind_controller.queue.get(timeout=0.5)) is not None:
+    while (key := kind_controller.queue.get(timeout=controller.PROGRESS_INTERVAL + 0.5)) is not None:
         kind_controller.process(key)
         processed.append(key)
     return processed
@@ -73,6 +94,7 @@ def test_the_waiting_child_is_created_by_the_dependencys_status_event(tmp_path: 
 
         fake.before_response = gadget_starts_not_ready
         kind_controller.reconcile("ns/w")
+        gadget_status_cached(kind_controller, fake)
         work_the_queue(kind_controller)
 
         assert GADGET_KEY in fake.objects
