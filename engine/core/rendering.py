@@ -39,7 +39,6 @@ and puts the values back.
 from __future__ import annotations
 
 import functools
-import re
 import types
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -258,9 +257,9 @@ class _Slot:
 def _construct_str(loader: _RenderLoader, node: yaml.ScalarNode) -> str | _Slot:
     value = loader.construct_scalar(node)
     if not node.style:  # plain (libyaml says "", the Python parser None)
-        match = loader.run.token.fullmatch(value)
-        if match is not None:
-            return _Slot(int(match.group(1)))
+        match = sandbox.TOKEN.fullmatch(value)
+        if match is not None and (index := loader.run.index(match)) is not None:
+            return _Slot(index)
     return value
 
 
@@ -274,7 +273,7 @@ class _RenderLoader(StrictLoader):
 def _parse(output: _Output) -> list[tuple[Any, yaml.Node]]:
     """The documents of the rendered text, with the values filled in, each with its YAML node."""
     text, run, template = output.text, output.run, output.template
-    if len(re.findall(run.nonce, text, re.IGNORECASE)) != len(run.token.findall(text)):
+    if text.lower().count(run.nonce) != len(run.tokens(text)):
         raise RenderError(
             "an interpolation was altered after it was printed (by a `{% filter %}` block?); "
             "apply filters to values inside {{ }} instead",
@@ -311,7 +310,7 @@ def _yaml_error(output: _Output, line: int | None, problem: str) -> RenderError:
         return RenderError(f"the rendered output is not valid YAML: {problem}", file=file)
     file, template_line = output.place(line)
     lines = output.text.splitlines()
-    quoted = output.run.token.sub("{{…}}", lines[line - 1]).strip() if 0 < line <= len(lines) else ""
+    quoted = output.run.blank(lines[line - 1]).strip() if 0 < line <= len(lines) else ""
     return RenderError(
         f"the rendered output is not valid YAML: {problem}: rendered line {line} reads {quoted!r}",
         file=file,

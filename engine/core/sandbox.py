@@ -83,6 +83,12 @@ _MAX_POWER_BITS = 1 << 16
 _JSON_SCALARS = (str, int, float, bool, type(None))
 
 
+# Every run's tokens, whatever their nonce: compiled once, since compiling a pattern per run
+# cost more than the rest of rendering.  A match counts only if its nonce is the run's own
+# (``Run.index``): text a template author wrote in the token's shape stays text.
+TOKEN = re.compile(r"stencilv([0-9a-f]{20})x(\d+)z")
+
+
 class Run:
     """One template's rendering: the values behind its tokens, and what is left of its budget."""
 
@@ -90,7 +96,6 @@ class Run:
         self.limits = limits
         self.nonce = secrets.token_hex(10)
         self.prefix = f"stencilv{self.nonce}x"
-        self.token = re.compile(rf"{self.prefix}(\d+)z")
         self.values: list[Any] = []
         self.used: set[int] = set()
         self.deadline = time.monotonic() + limits.seconds
@@ -121,11 +126,31 @@ class Run:
     def text(self, index: int) -> str:
         return _text(self.values[index])
 
+    def index(self, match: re.Match[str]) -> int | None:
+        """The value index of a ``TOKEN`` match, if the token is this run's."""
+        return int(match.group(2)) if match.group(1) == self.nonce else None
+
+    def tokens(self, text: str) -> list[re.Match[str]]:
+        """This run's tokens in ``text``."""
+        if self.prefix not in text:
+            return []
+        return [match for match in TOKEN.finditer(text) if match.group(1) == self.nonce]
+
     def resolve(self, text: str) -> str:
         """``text`` with every token replaced by its value's string form, in one pass."""
         if self.prefix not in text:
             return text
-        return self.token.sub(lambda m: self.text(int(m.group(1))), text)
+        return TOKEN.sub(self._text_of, text)
+
+    def blank(self, text: str) -> str:
+        """``text`` with every token shown as ``{{…}}``: for a message that must not quote a value."""
+        if self.prefix not in text:
+            return text
+        return TOKEN.sub(lambda m: "{{…}}" if m.group(1) == self.nonce else m.group(0), text)
+
+    def _text_of(self, match: re.Match[str]) -> str:
+        index = self.index(match)
+        return match.group(0) if index is None else self.text(index)
 
     def plain(self, value: Any) -> Any:
         """``value`` as a fresh tree of JSON data, tokens in its strings resolved, its size charged."""
