@@ -9,6 +9,8 @@ tree of every template and rule instead, every branch alike:
   template (``engine.core.sandbox``) or rule (``engine.core.expressions``) runs in;
 * every path into the parent (``spec.a.b``, ``parent.spec.a``, ``metadata.labels``,
   ``spec['a']``) must exist in the parent CRD's ``openAPIV3Schema``;
+* every child a template spells out in plain text must be one placement allows
+  (an RBAC kind needs ``placement.rbac``, another namespace ``placement.namespaces``);
 * every child kind a template or rule looks up (``child('Kind', ...)``,
   ``children.Kind``, ``related.Kind``) must be one the kind renders or observes.
 
@@ -38,7 +40,7 @@ from jinja2 import Environment, nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import TemplateSyntaxError
 
-from engine.core import childschemas, expressions, kinds, offline, rendering, sandbox
+from engine.core import childschemas, expressions, kinds, offline, placement, rendering, sandbox
 from engine.core.errors import StencilError
 
 Severity = Literal["error", "warning"]
@@ -480,6 +482,90 @@ def check_rules(kind: kinds.Kind, schema: Mapping[str, Any] | None, child_kinds:
     return findings
 
 
+# -- where the children may go, as the templates spell it out ---------------------------------------
+
+_DOCUMENT_SPLIT = re.compile(r"^---[ \t]*(?:#.*)?$")
+_LITERAL = r"[ \t]*['\"]?(?P<value>[A-Za-z0-9][-A-Za-z0-9./]*)['\"]?[ \t]*(?:#.*)?$"
+_TOP_FIELD = re.compile(r"^(?P<key>apiVersion|kind|metadata):" + rf"(?:{_LITERAL})?")
+_NESTED_NAMESPACE = re.compile(r"^(?P<indent>[ \t]+)namespace:" + _LITERAL)
+_NESTED = re.compile(r"^(?P<indent>[ \t]+)[^\s#{]")
+
+
+@dataclass(frozen=True)
+class _Literal:
+    """What one document of a template says in plain text (no ``{{ }}``): kind, and where it goes."""
+
+    line: int  # its first line, where rendering reports a placement refused
+    api_version: str | None
+    kind: str | None
+    namespace: tuple[int, str] | None  # (line, value) of a literal metadata.namespace
+
+
+def _literal_documents(text: str) -> Iterator[_Literal]:
+    """Each document of a template, read line by line: a branch no example takes is read as well."""
+    document: list[tuple[int, str]] = []
+    for number, line in [*enumerate(text.splitlines(), 1), (0, "---")]:
+        if not _DOCUMENT_SPLIT.match(line):
+            document.append((number, line))
+            continue
+        content = [(n, t) for n, t in document if t.strip() and not t.lstrip().startswith(("#", "{%", "{#"))]
+        document = []
+        if not content:
+            continue
+        fields: dict[str, str] = {}
+        namespace = None
+        section = ""  # the top-level key the lines below belong to
+        indent = ""  # of metadata's own fields: the first line under it
+        for n, t in content:
+            top = _TOP_FIELD.match(t)
+            nested = _NESTED.match(t)
+            if top is not None:
+                section, indent = top["key"], ""
+                if top["value"]:
+                    fields[top["key"]] = top["value"]
+            elif nested is None:
+                section = ""
+            elif section == "metadata":
+                indent = indent or nested["indent"]
+                found = _NESTED_NAMESPACE.match(t)
+                if found is not None and found["indent"] == indent:
+                    namespace = (n, found["value"])
+        yield _Literal(content[0][0], fields.get("apiVersion"), fields.get("kind"), namespace)
+
+
+def check_placement(kind: kinds.Kind) -> list[Finding]:
+    """What placement would refuse in every template, where the template spells it out.
+
+    Rendering the examples checks the children they render; a Role or a fixed
+    namespace in a branch no example takes would wait for a parent to reach it.
+    Only plain values are read: a kind or namespace an expression computes is
+    known only once rendered, so the examples' renders check those.
+    """
+    findings: list[Finding] = []
+    allowed = kind.placement.namespaces
+    for template in kind.templates:
+        for document in _literal_documents(template.text):
+            what = document.kind or "a child"
+            group = (document.api_version or "").rpartition("/")[0]
+            if group == placement.RBAC_GROUP and what in placement.RBAC_KINDS and not kind.placement.rbac:
+                message = (
+                    f"{what}: RBAC objects are refused unless kind.yaml allows them (placement.rbac: true)"
+                )
+                findings.append(
+                    Finding(str(template.path), document.line, None, "error", message, "placement")
+                )
+            if document.namespace is not None and "*" not in allowed:
+                line, namespace = document.namespace
+                if namespace not in allowed:
+                    message = (
+                        f"metadata.namespace: {what} in namespace {namespace!r}, which is not allowed "
+                        f"(placement.namespaces: {', '.join(allowed) or 'none'}): only a parent in "
+                        f"{namespace!r} itself could have this child"
+                    )
+                    findings.append(Finding(str(template.path), line, None, "error", message, "placement"))
+    return findings
+
+
 # -- which branches the examples take ------------------------------------------------------------
 
 
@@ -580,12 +666,15 @@ def check_long_names(
         else:
             found = check_children(located, crds, context=f" (for a parent {renamed_to})")
         findings += [
-            dataclasses.replace(f, severity="warning", message=_LONG_NAME.sub("{name}", f.message))
+            dataclasses.replace(
+                f, severity="warning", message=_LONG_NAME.sub("{name}", f.message), check=LONG_NAME
+            )
             for f in found
         ]
     return findings
 
 
+LONG_NAME = "long-name"  # the check of what a parent with the longest name its CRD allows would break
 _LONG_NAME_LETTER = "x"
 # The long name as messages quote it, whole or clipped: shown as `{name}`, as the template writes it.
 _LONG_NAME = re.compile(rf"\"?{_LONG_NAME_LETTER}{{16,}}…?")

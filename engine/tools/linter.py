@@ -62,10 +62,21 @@ def lint(
         except StencilError as error:
             findings.append(Finding.of_error(error, "cr", default_file=str(file)))
     # Kinds of one project share its crds/: each folder of CRDs is read (and checked) once.
-    read = functools.cache(offline.OfflineCrds.read)
+    read = functools.cache(_read_crds)
     for kind in loaded:
-        findings += _lint_kind(kind, _crds_of(kind, crds_dir, read), extra)
+        place, crds = _crds_of(kind, crds_dir, lambda directory: read(directory)[0])
+        broken = read(place)[1] if place.is_dir() else ()
+        findings += [*broken, *_lint_kind(kind, (place, crds), extra, crds_broken=bool(broken))]
     return sorted(set(findings), key=lambda finding: finding.sort_key)
+
+
+def _read_crds(directory: Path) -> tuple[offline.OfflineCrds, tuple[Finding, ...]]:
+    """The CRDs under ``directory``; one that breaks the CRD format is a finding, and then none is read,
+    as ``stencil render`` would read none."""
+    try:
+        return offline.OfflineCrds.read(directory), ()
+    except StencilError as error:
+        return offline.OfflineCrds([]), (Finding.of_error(error, "crd", default_file=str(directory)),)
 
 
 def _clashes(loaded: Iterable[kinds.Kind]) -> list[Finding]:
@@ -98,6 +109,7 @@ class _Known:
     traced: linting.Traced
     child_kinds: frozenset[str]
     crd_place: str
+    crds_broken: bool  # the folder of CRDs did not read: its finding says why there is no schema
     child_findings: tuple[Finding, ...]  # what the API server would refuse in the examples' children
 
 
@@ -120,6 +132,8 @@ def _lint_kind(
     kind: kinds.Kind,
     crds_of_kind: tuple[Path, offline.OfflineCrds],
     extra: Sequence[documents.Document],
+    *,
+    crds_broken: bool = False,
 ) -> list[Finding]:
     place, crds = crds_of_kind
     findings: list[Finding] = []
@@ -145,13 +159,17 @@ def _lint_kind(
         traced=traced,
         child_kinds=frozenset(literal | {str(child.get("kind")) for child in traced.children}),
         crd_place=str(place),
+        crds_broken=crds_broken,
         child_findings=tuple(linting.check_children(traced.located, crds)),
     )
     for check in _CHECKS:
         findings += check(known, parents)
     # A template that cannot compile fails every render too; the static finding already says where.
     static = {(f.file, f.line) for f in findings if f.severity == "error"}
-    return findings + [f for f in traced.findings if (f.file, f.line) not in static]
+    findings += [f for f in traced.findings if (f.file, f.line) not in static]
+    # What is wrong for every name (an error already said at its place) is not said again for the long one.
+    errors = {(f.file, f.line) for f in findings if f.severity == "error"}
+    return [f for f in findings if f.check != linting.LONG_NAME or (f.file, f.line) not in errors]
 
 
 def _admitted(
@@ -186,18 +204,24 @@ Check = Callable[[_Known, Sequence[tuple[str, dict[str, Any]]]], list[Finding]]
 
 
 def _crd(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
-    if known.schema is not None:
+    if known.schema is not None or known.crds_broken:
         return []
     kind = known.kind
     message = (
-        f"no CRD in {known.crd_place} serves {kind.kind} ({kind.api_version}): "
+        f"parent.kind: no CRD in {known.crd_place} serves {kind.kind} ({kind.api_version}): "
         "the examples are not validated and the templates' parent fields are not checked"
     )
-    return [Finding(str(kind.directory / kinds.KIND_FILE), None, None, "warning", message, "no-crd")]
+    file = kind.directory / kinds.KIND_FILE
+    line = documents.Document.read(file).line_of(("parent", "kind"))
+    return [Finding(str(file), line, None, "warning", message, "no-crd")]
 
 
 def _templates(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
     return linting.check_templates(known.kind, known.schema, known.child_kinds)
+
+
+def _placement(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    return linting.check_placement(known.kind)
 
 
 def _rules(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
@@ -229,4 +253,4 @@ def _coverage(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> l
     return linting.check_coverage(kind, known.traced.executed)
 
 
-_CHECKS: tuple[Check, ...] = (_crd, _templates, _rules, _children, _long_names, _coverage)
+_CHECKS: tuple[Check, ...] = (_crd, _templates, _placement, _rules, _children, _long_names, _coverage)
