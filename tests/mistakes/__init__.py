@@ -1,0 +1,9 @@
+"""Kind authors' mistakes as data: each one an edit to a small known-good kind, and what lint must say.
+
+``table`` lists the mistakes, ``base`` the kind they are made in, and ``cases``
+builds a case's project folder and runs ``stencil lint`` on it.  The table test
+(tests/unit/test_lint_catches_every_authoring_mistake.py) and ``hack/mistakes-doc``,
+which writes the "Mistakes and what Stencil says" section of docs/kind-authoring.md,
+both read the same table, so the guide shows what lint prints for the very cases the
+test holds it to.
+"""
