@@ -1,0 +1,186 @@
+"""Which replica reconciles which parent: membership, assignment and the hand-over, as pure rules.
+
+With sharding on, every replica holds a Lease of its own, and one elected replica, the
+sharder, labels each parent with the replica that owns it (``OWNER_LABEL``); each replica
+watches only the parents carrying its own name.  The rules here decide, from what the
+sharder sees, who the live members are, who should own a parent, and which label write
+moves it.  The Lease and label I/O around them is ``engine.runtime.sharding``.
+
+- **Membership** follows the leader-election rule for expiry: a member is live while its
+  Lease has changed within its own ``leaseDurationSeconds``, measured on the sharder's
+  monotonic clock from when the sharder saw it change, so clock skew between nodes
+  cannot keep a dead replica in (or put a live one out).
+- **Assignment** is rendezvous (highest-random-weight) hashing over a stable digest of the
+  parent's kind, namespace and name: every replica and every restart computes the same
+  owner, and a member joining or leaving moves only the parents whose top choice it is,
+  about 1/N of them, with no ring or virtual nodes to keep.
+- **Hand-over** never lets two replicas write one parent's children.  A parent owned by a
+  live replica that should move is first marked draining (``DRAIN_LABEL``); the owner
+  acknowledges by removing both labels, from the worker that holds the parent's key, so
+  no reconcile of it is under way; only a parent with no owner is assigned.  A parent
+  whose owner's Lease expired is assigned at once: a replica that cannot renew its Lease
+  stops before the Lease can expire, as a leader does.
+
+Every write is a JSON patch that tests the resourceVersion (the sharder's) or the owner
+label (the owner's release), so a write based on a stale read fails instead of undoing
+a newer decision.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+OWNER_LABEL = "shard.stencil.dev/owner"
+DRAIN_LABEL = "shard.stencil.dev/drain"
+LEASE_LABEL = "shard.stencil.dev/member"  # on each replica's Lease, so the sharder can list them
+LEASE_PREFIX = "stencil-shard-"
+
+# A DNS label, so that ``stencil-shard-<identity>`` is a valid Lease name and the identity a
+# valid label value (at most 63 characters).
+_IDENTITY = re.compile(r"^[a-z0-9]([-a-z0-9]{0,47}[a-z0-9])?$")
+
+
+def check_identity(identity: str) -> None:
+    """Refuse a replica name that cannot be both a label value and part of a Lease name."""
+    if not _IDENTITY.match(identity):
+        raise ValueError(
+            f"shard identity {identity!r} must be lowercase letters, digits and '-', start and end "
+            "with a letter or digit, and be at most 49 characters (it names a Lease and a label value)"
+        )
+
+
+def lease_name(identity: str) -> str:
+    return LEASE_PREFIX + identity
+
+
+def parent_key(api_version: str, kind: str, namespace: str | None, name: str) -> str:
+    """What a parent is hashed by: its group, kind, namespace and name (not its version or uid,
+    so an upgrade of the CRD's version or a restart of every replica moves nothing)."""
+    group = api_version.rpartition("/")[0]
+    return f"{group}/{kind}/{namespace or ''}/{name}"
+
+
+def _weight(member: str, key: str) -> int:
+    digest = hashlib.blake2b(f"{member}\x00{key}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def owner_of(key: str, members: Iterable[str]) -> str | None:
+    """The member that should own ``key``: the one with the highest weight for it (None: no members)."""
+    best: tuple[int, str] | None = None
+    for member in members:
+        candidate = (_weight(member, key), member)
+        if best is None or candidate > best:
+            best = candidate
+    return best[1] if best is not None else None
+
+
+@dataclass(frozen=True)
+class SeenLease:
+    """A member's Lease as the sharder saw it: who holds it, for how long, and when (on the
+    sharder's monotonic clock) it last saw the record change."""
+
+    holder: str
+    duration: float
+    changed_at: float
+
+
+def live_members(leases: Iterable[SeenLease], now: float) -> frozenset[str]:
+    """The holders whose Lease changed less than its duration ago; a released Lease (no holder)
+    is not live, so a replica that shut down cleanly leaves at once."""
+    return frozenset(
+        lease.holder for lease in leases if lease.holder and now < lease.changed_at + lease.duration
+    )
+
+
+class Step(enum.Enum):
+    KEEP = "keep"  # owned by the member it should be, or nobody can own it now
+    ASSIGN = "assign"  # no owner, or the owner is gone: label it with the new owner
+    DRAIN = "drain"  # a live owner that should not own it: ask it to let go
+    WAIT = "wait"  # draining: the live owner has not let go yet
+
+
+@dataclass(frozen=True)
+class Decision:
+    step: Step
+    owner: str | None  # the owner now (its label), if any
+    to: str | None = None  # the owner it should have
+
+
+def decide(owner: str | None, draining: bool, desired: str | None, live: frozenset[str]) -> Decision:
+    """What the sharder does about one parent labelled ``owner`` (``draining`` if marked so), which
+    should belong to ``desired`` among the ``live`` members."""
+    if desired is None:
+        return Decision(Step.KEEP, owner)
+    if owner is None or owner not in live:
+        return Decision(Step.ASSIGN, owner, desired)
+    if draining:
+        # Even if ``desired`` is the owner again, the owner may be letting go right now: wait
+        # for its release and assign afresh, rather than racing it.
+        return Decision(Step.WAIT, owner, desired)
+    if owner == desired:
+        return Decision(Step.KEEP, owner)
+    return Decision(Step.DRAIN, owner, desired)
+
+
+def labels_of(obj: Mapping[str, Any]) -> Mapping[str, str]:
+    labels: Mapping[str, str] = (obj.get("metadata") or {}).get("labels") or {}
+    return labels
+
+
+def _path(label: str) -> str:
+    return "/metadata/labels/" + label.replace("~", "~0").replace("/", "~1")
+
+
+def sharder_patch(parent: Mapping[str, Any], decision: Decision) -> list[dict[str, Any]] | None:
+    """The compare-and-swap JSON patch the sharder sends for ``decision``; None if it writes nothing."""
+    meta = parent["metadata"]
+    test = {"op": "test", "path": "/metadata/resourceVersion", "value": meta["resourceVersion"]}
+    ops: list[dict[str, Any]] = [test]
+    if "labels" not in meta or meta["labels"] is None:
+        ops.append({"op": "add", "path": "/metadata/labels", "value": {}})
+    labels = labels_of(parent)
+    if decision.step is Step.ASSIGN:
+        assert decision.to is not None
+        ops.append({"op": "add", "path": _path(OWNER_LABEL), "value": decision.to})
+        if DRAIN_LABEL in labels:
+            ops.append({"op": "remove", "path": _path(DRAIN_LABEL)})
+        return ops
+    if decision.step is Step.DRAIN:
+        assert decision.to is not None
+        ops.append({"op": "add", "path": _path(DRAIN_LABEL), "value": decision.to})
+        return ops
+    return None
+
+
+def release_patch(parent: Mapping[str, Any], identity: str) -> list[dict[str, Any]] | None:
+    """The owner's acknowledgement of a drain: remove the owner and drain labels, only if the
+    parent is still labelled with ``identity``; None if the parent is not draining from it."""
+    labels = labels_of(parent)
+    if labels.get(OWNER_LABEL) != identity or DRAIN_LABEL not in labels:
+        return None
+    return [
+        {"op": "test", "path": _path(OWNER_LABEL), "value": identity},
+        {"op": "remove", "path": _path(OWNER_LABEL)},
+        {"op": "remove", "path": _path(DRAIN_LABEL)},
+    ]
+
+
+class Holding(enum.Enum):
+    """How a replica stands towards a parent in its cache."""
+
+    OWNS = "owns"  # labelled with its name, not draining: reconcile it
+    RELEASE = "release"  # labelled with its name and draining: let go, do not reconcile
+    NOT_MINE = "not-mine"  # some other replica's (a stale cache): leave it alone
+
+
+def holding(parent: Mapping[str, Any], identity: str) -> Holding:
+    labels = labels_of(parent)
+    if labels.get(OWNER_LABEL) != identity:
+        return Holding.NOT_MINE
+    return Holding.RELEASE if DRAIN_LABEL in labels else Holding.OWNS
