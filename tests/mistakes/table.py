@@ -406,7 +406,6 @@ MISTAKES: tuple[Mistake, ...] = (
                 "once",
                 (Edit("crds/web.yaml", WEB_CRD, None),),
                 (KIND, "kind: Web"),
-                snippet="crds/web.yaml removed",
             ),
         ),
         severity="warning",
