@@ -23,8 +23,9 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.core import errors, kinds, ordering, placement, planning, rendering, status
+from engine.core import errors, kinds, ordering, placement, planning, rendering, sharding, status
 from engine.runtime import events
+from engine.runtime import sharding as shards
 from engine.runtime.informers import Across
 from engine.runtime.kube import Obj, Resource
 from engine.runtime.queue import WorkQueue
@@ -79,6 +80,7 @@ class KindController:
         self.parents: Across = engine.informers.ensure_across(
             resource,
             engine.options.namespaces,
+            label_selector=engine.parent_selector,
             on_event=self._on_parent_event,
             resync_period=engine.options.resync,
         )
@@ -183,6 +185,21 @@ class KindController:
         # 1. Load the parent from the cache; a deleted parent's children go with it (owner references).
         parent = self.parents.get(namespace or None, name)
         if parent is None:
+            return Result()
+        # Sharded: only a parent this replica owns; one marked draining is handed over instead, from
+        # this worker, which holds the key, so no reconcile of it is under way.
+        identity = self.engine.options.shard
+        if identity is not None and (held := sharding.holding(parent, identity)) is not sharding.Holding.OWNS:
+            if held is sharding.Holding.RELEASE:
+                shards.release(
+                    self.engine.kube,
+                    self.parents,
+                    self.resource,
+                    parent,
+                    identity,
+                    controller=self.name,
+                    metrics=self.engine.options.metrics,
+                )
             return Result()
         uid = parent["metadata"]["uid"]
         if parent["metadata"].get("deletionTimestamp"):

@@ -36,7 +36,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,6 +200,7 @@ class LeaderElector:
         on_started_leading: Callable[[], None],
         on_stopped_leading: Callable[[], None],
         clock: Callable[[], float] = time.monotonic,
+        labels: Mapping[str, str] | None = None,
     ) -> None:
         if not identity:
             raise ValueError("leader election needs a non-empty identity")
@@ -214,6 +215,7 @@ class LeaderElector:
         self._on_started = on_started_leading
         self._on_stopped = on_stopped_leading
         self._clock = clock
+        self._labels = dict(labels or {})  # on the Lease when this elector creates it
         self._observed: LeaseRecord | None = None
         self._observed_at = 0.0
         self._leading = threading.Event()
@@ -403,7 +405,7 @@ class LeaderElector:
         body = {
             "apiVersion": LEASE_API_VERSION,
             "kind": "Lease",
-            "metadata": {"name": self.name, "namespace": self.namespace},
+            "metadata": {"name": self.name, "namespace": self.namespace, "labels": self._labels},
             "spec": record.to_spec(),
         }
         created: dict[str, Any] = self.kube.request(

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.core import errors, kinds
-from engine.runtime import children, events
+from engine.runtime import children, events, sharding
 from engine.runtime.controller import UID_INDEX, KindController
 from engine.runtime.informers import InformerSet
 from engine.runtime.seam import Api
@@ -44,6 +44,7 @@ class Options:
     metrics: Metrics | None = None
     bundle_namespace: str | None = None  # also serve kinds from labelled ConfigMaps in this namespace
     run_workers: bool = True  # False: keep caches warm but reconcile nothing (a standby replica)
+    shard: str | None = None  # this replica's shard identity: reconcile only the parents labelled with it
 
 
 @dataclass
@@ -114,7 +115,9 @@ class Engine:
             log.info("kind for %s removed; no longer reconciling it", gvk[1])
             removed = self.controllers.pop(gvk)
             removed.stop()
-            self.informers.remove_across(removed.resource, self.options.namespaces)
+            self.informers.remove_across(
+                removed.resource, self.options.namespaces, label_selector=self.parent_selector
+            )
         if complete:  # otherwise the next pass loads again, whatever the files say
             self._digests = digests
             self._fingerprint = fingerprint
@@ -134,9 +137,16 @@ class Engine:
             return False
         controller = KindController(self, kind, broken, resource)
         self.controllers[gvk] = controller
+        if self.options.shard and self.options.metrics:
+            self.options.metrics.shard_holds(controller.name, lambda: len(controller.parents.list()))
         if self._run_workers:
             controller.start(self.options.workers)
         return True
+
+    @property
+    def parent_selector(self) -> str | None:
+        """The label selector of the parents this engine caches: its shard's, or every parent."""
+        return sharding.selector(self.options.shard) if self.options.shard else None
 
     def run_workers(self) -> None:
         """Start reconciling (this replica became the leader)."""

@@ -28,6 +28,7 @@ import json
 import logging
 import sys
 import threading
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
@@ -142,6 +143,36 @@ class Metrics:
             ["kind"],
             registry=r,
         )
+        # Sharding (--shards): what each replica holds, and what the sharder moved and how fast.
+        self.shard_parents = Gauge(
+            "stencil_shard_parents",
+            "Parents of this kind assigned to this replica (in its cache)",
+            ["controller"],
+            registry=r,
+        )
+        self.shard_releases_total = Counter(
+            "stencil_shard_releases_total",
+            "Parents this replica handed over after the sharder marked them draining",
+            ["controller"],
+            registry=r,
+        )
+        self.shard_members = Gauge(
+            "stencil_shard_members", "Live members, as the sharder sees their Leases", registry=r
+        )
+        self.shard_assignments_total = Counter(
+            "stencil_shard_assignments_total",
+            "Parents the sharder labelled with an owner: new (never owned), handed-over (after the "
+            "owner released it) or owner-gone (its owner's Lease expired)",
+            ["controller", "reason"],
+            registry=r,
+        )
+        self.shard_handover_seconds = Histogram(
+            "stencil_shard_handover_seconds",
+            "From marking a parent draining to assigning it to its new owner",
+            ["controller"],
+            buckets=RECONCILE_BUCKETS,
+            registry=r,
+        )
 
     # -- the reconcile loop ----------------------------------------------
 
@@ -182,6 +213,20 @@ class Metrics:
 
     def leading(self, lease: str, is_leader: bool) -> None:
         self.leader_election_master_status.labels(name=lease).set(1 if is_leader else 0)
+
+    # -- sharding ----------------------------------------------------------
+
+    def shard_holds(self, controller: str, count: Callable[[], int]) -> None:
+        """Report ``count()`` (read at each scrape) as this replica's parents of ``controller``."""
+        self.shard_parents.labels(controller=controller).set_function(count)
+
+    def shard_released(self, controller: str) -> None:
+        self.shard_releases_total.labels(controller=controller).inc()
+
+    def shard_assigned(self, controller: str, reason: str, handover: float | None) -> None:
+        self.shard_assignments_total.labels(controller=controller, reason=reason).inc()
+        if handover is not None:
+            self.shard_handover_seconds.labels(controller=controller).observe(handover)
 
     # -- what a reconcile did to children ----------------------------------
 

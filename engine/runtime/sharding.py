@@ -1,0 +1,237 @@
+"""Parents sharded across replicas: each replica's own Lease, the sharder's labels, the owner's release.
+
+The rules (who is live, who should own a parent, which write moves it) are pure and live in
+``engine.core.sharding``; this module is the I/O around them, in three pieces:
+
+- ``member`` makes the ``LeaderElector`` (``engine.runtime.leader``, the one Lease client) that
+  holds a replica's own Lease, ``stencil-shard-<identity>``, labelled so the sharder can list
+  the members.  Nobody else campaigns for it, so it is held at once; what the elector adds is
+  the renewal and the rule that a replica that cannot renew stops before its Lease expires.
+- ``Sharder`` runs on the elected replica (the existing leader).  Every ``interval`` it reads
+  the member Leases and every parent from its caches, and sends the label writes the rules
+  ask for: assign, or mark draining.  It keeps one unfiltered cache of parents per kind
+  (the replicas' own caches hold only their share), and no cache of children.
+- ``release`` is the owner's side, called by the reconcile of a parent marked draining: from
+  the worker that holds the parent's key, so no reconcile of it is under way, it removes the
+  labels and so hands the parent over.
+
+Why labels and not a membership protocol of our own: a replica watches its parents with a
+label selector, so the API server filters the watch, and ``kubectl get -L`` shows the
+assignment; Leases already carry the expiry rules every controller agrees on.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.core import errors, sharding
+from engine.runtime import leader
+from engine.runtime.informers import Across
+from engine.runtime.kube import Kube, Obj, Resource
+from engine.runtime.seam import Api
+
+if TYPE_CHECKING:
+    from engine.runtime.manager import Engine
+    from engine.runtime.observability import Metrics
+
+log = logging.getLogger("stencil.sharding")
+
+MEMBER_SELECTOR = f"{sharding.LEASE_LABEL}=true"
+
+
+def selector(identity: str) -> str:
+    """The label selector of the parents a replica named ``identity`` owns."""
+    return f"{sharding.OWNER_LABEL}={identity}"
+
+
+def member(
+    kube: Kube,
+    *,
+    namespace: str,
+    identity: str,
+    lease_duration: float,
+    renew_deadline: float,
+    retry_period: float,
+    on_started: Callable[[], None],
+    on_stopped: Callable[[], None],
+) -> leader.LeaderElector:
+    """The elector holding this replica's own Lease: ``on_started`` once it holds it,
+    ``on_stopped`` (which must stop every write) before it could expire or is released."""
+    sharding.check_identity(identity)
+    return leader.LeaderElector(
+        kube,
+        namespace=namespace,
+        name=sharding.lease_name(identity),
+        identity=identity,
+        lease_duration=lease_duration,
+        renew_deadline=renew_deadline,
+        retry_period=retry_period,
+        on_started_leading=on_started,
+        on_stopped_leading=on_stopped,
+        labels={sharding.LEASE_LABEL: "true"},
+    )
+
+
+def release(
+    kube: Api,
+    parents: Across,
+    resource: Resource,
+    parent: Obj,
+    identity: str,
+    *,
+    controller: str,
+    metrics: Metrics | None = None,
+) -> None:
+    """Hand a parent marked draining over: remove its owner and drain labels, if it is still ours.
+
+    The answer goes into the cache, so a reconcile queued meanwhile reads that the parent is no
+    longer this replica's; the watch then drops it from the cache (it leaves the selector).
+    """
+    ops = sharding.release_patch(parent, identity)
+    if ops is None:
+        return
+    meta = parent["metadata"]
+    try:
+        written = kube.patch_json(resource, meta["name"], meta.get("namespace"), ops)
+    except (errors.Invalid, errors.NotFound, errors.Conflict):
+        return  # no longer ours, or gone: nothing to hand over
+    parents.observe(written)
+    if metrics is not None:
+        metrics.shard_released(controller)
+    log.info(
+        "released parent",
+        extra={
+            "kind": controller,
+            "key": f"{meta.get('namespace') or ''}/{meta['name']}",
+            "to": sharding.labels_of(parent).get(sharding.DRAIN_LABEL),
+        },
+    )
+
+
+class Sharder:
+    """Assigns every parent of every kind to a live member, moving them by the hand-over rules."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        namespace: str,
+        interval: float = 1.0,
+        metrics: Metrics | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.engine = engine
+        self.kube = engine.kube
+        self.namespace = namespace
+        self.interval = interval
+        self.metrics = metrics
+        self._clock = clock
+        self._seen: dict[str, tuple[leader.LeaseRecord, float]] = {}  # Lease name -> record, when it changed
+        self._draining_since: dict[tuple[Resource, str], float] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._leases: Across | None = None
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="sharder", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop sending label writes; returns once the pass under way is over."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def _run(self) -> None:
+        log.info("sharding parents across the live members")
+        while not self._stop.is_set():
+            try:
+                self.tick()
+            except Exception as exc:
+                log.warning(
+                    "sharding pass failed: %s", exc, exc_info=not isinstance(exc, errors.StencilError)
+                )
+            if self._stop.wait(self.interval):
+                return
+
+    def members(self) -> frozenset[str]:
+        """The live members now, by the Leases' changes as this sharder saw them."""
+        if self._leases is None:
+            resource = self.kube.resource(leader.LEASE_API_VERSION, "Lease")
+            self._leases = self.engine.informers.ensure_across(
+                resource, (self.namespace,), label_selector=MEMBER_SELECTOR
+            )
+        now = self._clock()
+        seen: dict[str, tuple[leader.LeaseRecord, float]] = {}
+        for lease in self._leases.list():
+            name = lease["metadata"]["name"]
+            record = leader.LeaseRecord.from_spec(lease.get("spec") or {})
+            before = self._seen.get(name)
+            seen[name] = before if before is not None and before[0] == record else (record, now)
+        self._seen = seen
+        leases = [sharding.SeenLease(record.holder, record.duration, at) for record, at in seen.values()]
+        return sharding.live_members(leases, now)
+
+    def tick(self) -> int:
+        """One pass over every parent; the number of label writes it sent."""
+        if self._leases is not None and not self._leases.has_synced:
+            return 0
+        live = self.members()
+        if self.metrics is not None:
+            self.metrics.shard_members.set(len(live))
+        writes = 0
+        for controller in list(self.engine.controllers.values()):
+            resource = controller.resource
+            everything = self.engine.informers.ensure_across(resource, self.engine.options.namespaces)
+            if not everything.has_synced:
+                continue
+            for parent in everything.list():
+                if self._stop.is_set():
+                    return writes
+                if self._move(everything, controller.name, resource, parent, live):
+                    writes += 1
+        return writes
+
+    def _move(self, cache: Across, name: str, resource: Resource, parent: Obj, live: frozenset[str]) -> bool:
+        meta = parent["metadata"]
+        labels = sharding.labels_of(parent)
+        key = sharding.parent_key(resource.api_version, resource.kind, meta.get("namespace"), meta["name"])
+        decision = sharding.decide(
+            labels.get(sharding.OWNER_LABEL),
+            sharding.DRAIN_LABEL in labels,
+            sharding.owner_of(key, live),
+            live,
+        )
+        ops = sharding.sharder_patch(parent, decision)
+        if ops is None:
+            return False
+        try:
+            written = self.kube.patch_json(resource, meta["name"], meta.get("namespace"), ops)
+        except (errors.Invalid, errors.Conflict, errors.NotFound):
+            return False  # changed or gone since it was cached: the next pass sees it as it is
+        cache.observe(written)
+        where = f"{meta.get('namespace') or ''}/{meta['name']}"
+        moment = self._clock()
+        if decision.step is sharding.Step.DRAIN:
+            self._draining_since[(resource, where)] = moment
+            log.info(
+                "draining parent",
+                extra={"kind": name, "key": where, "from": decision.owner, "to": decision.to},
+            )
+            return True
+        began = self._draining_since.pop((resource, where), None)
+        reason = (
+            "new" if decision.owner is None and began is None else "handed-over" if began else "owner-gone"
+        )
+        log.info(
+            "assigned parent",
+            extra={"kind": name, "key": where, "from": decision.owner, "to": decision.to, "reason": reason},
+        )
+        if self.metrics is not None:
+            self.metrics.shard_assigned(name, reason, None if began is None else moment - began)
+        return True
