@@ -1,4 +1,9 @@
-"""``stencil run``: the engine against a cluster, optionally leader-elected."""
+"""``stencil run``: the engine against a cluster, optionally leader-elected, optionally sharded.
+
+With ``--shards`` every replica holds a Lease of its own and reconciles only the parents
+labelled with its name; the replica holding the leader Lease also runs the sharder, which
+writes those labels (``engine.runtime.sharding``).
+"""
 
 from __future__ import annotations
 
@@ -51,6 +56,17 @@ from engine.tools.cli._common import main, stop_event
 @click.option("--leader-elect-lease-duration", default=15.0, show_default=True)
 @click.option("--leader-elect-renew-deadline", default=10.0, show_default=True)
 @click.option("--leader-elect-retry-period", default=2.0, show_default=True)
+@click.option(
+    "--shards",
+    is_flag=True,
+    help="Share the parents among the replicas: each reconciles only those labelled with its "
+    "identity; the leader assigns them (implies leader election for that role).",
+)
+@click.option(
+    "--shard-identity",
+    default=None,
+    help="This replica's name among the shards (default: $POD_NAME, else the host name).",
+)
 def run(
     templates_dir: Path,
     kubeconfig: str | None,
@@ -68,12 +84,15 @@ def run(
     leader_elect_lease_duration: float,
     leader_elect_renew_deadline: float,
     leader_elect_retry_period: float,
+    shards: bool,
+    shard_identity: str | None,
 ) -> None:
     """Run the engine against a cluster until SIGINT or SIGTERM."""
     import logging
     import os
+    import socket
 
-    from engine.runtime import leader, manager, observability
+    from engine.runtime import leader, manager, observability, sharding
     from engine.runtime.kube import Kube
 
     observability.configure_logging("json" if log_format == "json" else "text", log_level)
@@ -85,6 +104,9 @@ def run(
         server = observability.serve(metrics, health, host or "0.0.0.0", int(port))
     stopping = stop_event()
     kube = Kube.auto(kubeconfig)
+    lease_namespace = leader_elect_namespace or os.environ.get("POD_NAMESPACE") or "default"
+    identity = (shard_identity or os.environ.get("POD_NAME") or socket.gethostname()).lower()
+    leader_elect = leader_elect or shards  # with shards, the leader is the sharder
     options = manager.Options(
         workers=workers,
         resync=resync,
@@ -92,15 +114,44 @@ def run(
         metrics=metrics,
         bundle_namespace=kind_configmaps_namespace,
         run_workers=not leader_elect,
+        shard=identity if shards else None,
     )
     engine = manager.Engine(kube, templates_dir, options)
     engine.start()
-    elector = None
+    elector = member = None
+    sharder = sharding.Sharder(engine, namespace=lease_namespace, metrics=metrics) if shards else None
+    if shards:
+
+        def holding() -> None:
+            log.info("holding the shard Lease; reconciling the parents assigned to %s", identity)
+            engine.run_workers()
+
+        def not_holding() -> None:
+            if not stopping.is_set():
+                # Its Lease may expire any moment and its parents go to others: no reconcile may finish.
+                log.error("lost the shard Lease; exiting")
+                os._exit(1)
+            engine.stop()  # SIGTERM: reconciles under way finish before the Lease is released
+
+        member = sharding.member(
+            kube,
+            namespace=lease_namespace,
+            identity=identity,
+            lease_duration=leader_elect_lease_duration,
+            renew_deadline=leader_elect_renew_deadline,
+            retry_period=leader_elect_retry_period,
+            on_started=holding,
+            on_stopped=not_holding,
+        )
+        member.start()
     if leader_elect:
-        lease_namespace = leader_elect_namespace or os.environ.get("POD_NAMESPACE") or "default"
 
         def started() -> None:
             metrics.leading(leader_elect_lease_name, True)
+            if sharder is not None:
+                log.info("became the leader; assigning parents to shards")
+                sharder.start()
+                return
             log.info("became the leader; reconciling")
             engine.run_workers()
 
@@ -111,6 +162,9 @@ def run(
             if not stopping.is_set():
                 log.error("lost the leader Lease; exiting")
                 os._exit(1)  # another replica may already lead: no reconcile may finish now
+            if sharder is not None:
+                sharder.stop()
+                return  # this replica's own parents stop with its shard Lease
             engine.stop()  # SIGTERM: reconciles under way finish before the Lease is released
 
         # A standby reports 0 from the start, so that a dashboard can tell a standby
@@ -134,6 +188,8 @@ def run(
     health.mark_unready("shutting down")
     if elector is not None:
         elector.stop(release=True)
+    if member is not None:
+        member.stop(release=True)
     engine.stop()
     if server is not None:
         server.shutdown()
