@@ -40,6 +40,7 @@ RESOURCES = {
     ("tests.stencil.dev/v1", "Gadget"): Resource("tests.stencil.dev", "v1", "Gadget", "gadgets", True),
     ("v1", "ConfigMap"): Resource("", "v1", "ConfigMap", "configmaps", True),
     ("v1", "Secret"): Resource("", "v1", "Secret", "secrets", True),
+    ("coordination.k8s.io/v1", "Lease"): Resource("coordination.k8s.io", "v1", "Lease", "leases", True),
 }
 
 
