@@ -15,18 +15,26 @@ get right, so values never reach the YAML parser at all:
    forge one);
 2. the text, now made only of the template's own characters and tokens, is
    parsed as YAML with ``documents.StrictLoader`` (no duplicate keys, no aliases,
-   JSON types only);
-3. the tree is walked once: a plain scalar that is exactly one token becomes
+   JSON types only) into a plan of each document: where each value goes;
+3. the plan is filled in: a plain scalar that is exactly one token becomes
    the value itself, with its type (``replicas: {{ spec.replicas }}`` is an
    int, ``resources: {{ spec.resources }}`` the mapping); tokens inside other
    strings (quoted, block or mixed with text) and in keys become the value's
    string form.  Substitution is a single pass, so a value is never re-read.
 
+Speed.  Parsing was most of a render's cost, yet the text it parses depends on
+the CR only through which branches and loops the template takes: the values
+themselves are tokens.  So a plan is kept by its text with the nonce taken out
+(``_Skeletons``, bounded), a template is parsed once per shape of its output,
+and a render only fills the plan in (a few copies of dicts and lists).  Values
+never reach the text, so no value can choose or change a plan.
+
 Places.  Nobody reads the rendered text, so a problem found in it (a YAML
 error, a field placement refuses, a checker's finding) is reported at the
 template line that wrote it.  Rendering notes, for each chunk Jinja yields, the
 compiled instruction that yielded it, and nothing more; a rendered line is
-traced back only when a place is asked for (``_Output.place``).
+traced back, and the text composed again into YAML nodes to find it, only when a
+place is asked for (``_Output.place``, ``_Output.node``).
 ``render_located`` gives each child with that ability (``Located.where``).
 
 The sandbox the templates run in (tokens, filters, the clock and output budgets,
@@ -39,6 +47,7 @@ and puts the values back.
 from __future__ import annotations
 
 import functools
+import threading
 import types
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -115,12 +124,12 @@ class Located:
 
     child: dict[str, Any]
     template: kinds.Template
-    _node: yaml.Node = field(repr=False, compare=False)
+    _position: int = field(repr=False, compare=False)  # of its document in the rendered text
     _output: _Output = field(repr=False, compare=False)
 
     def where(self, path: FieldPath) -> tuple[str, int]:
         """The template file and line that wrote the field ``path``, or the nearest field above it."""
-        return self._output.place(_rendered_line(self._node, path, self._output.run))
+        return self._output.place(_rendered_line(self._output.node(self._position), path, self._output.run))
 
     def line_of(self, path: FieldPath) -> int:
         """The line of ``where(path)``."""
@@ -142,11 +151,11 @@ def _render(
     seen: dict[tuple[str, str, str, str], str] = {}
     for template in kind.templates:
         output, documents = _render_template(environment, kind.templates, template, context, limits)
-        for document, node in documents:
+        for document, position in documents:
             try:
                 child = placement.place(document, owner, kind, scope, template)
             except RenderError as error:
-                raise _at_template_line(error, output, node) from error
+                raise _at_template_line(error, output, position) from error
             meta = child["metadata"]
             group = apis.group_of(child["apiVersion"])
             identity = (group, child["kind"], meta.get("namespace", ""), meta["name"])
@@ -156,7 +165,7 @@ def _render(
                     file=str(template.path),
                 )
             seen[identity] = template.name
-            children.append(Located(child, template, node, output))
+            children.append(Located(child, template, position, output))
     return children
 
 
@@ -169,13 +178,13 @@ def _render_template(
     template: kinds.Template,
     context: dict[str, Any],
     limits: sandbox.Limits,
-) -> tuple[_Output, list[tuple[Any, yaml.Node]]]:
-    """Render one template to its documents (values filled in, empty ones dropped), each with its node."""
+) -> tuple[_Output, list[tuple[Any, int]]]:
+    """Render one template to its documents (values filled in, empty ones dropped), each with its position."""
     run = sandbox.Run(limits)
     token = sandbox.CURRENT_RUN.set(run)
     try:
         output = _generate(environment, templates, template, context, run)
-        return output, [(doc, node) for doc, node in _parse(output) if doc is not None]
+        return output, _documents(output)
     finally:
         sandbox.CURRENT_RUN.reset(token)
 
@@ -253,6 +262,145 @@ class _Slot:
     def __init__(self, index: int) -> None:
         self.index = index
 
+    def fill(self, run: sandbox.Run) -> Any:
+        return run.take(self.index)
+
+    def text(self, run: sandbox.Run) -> str:
+        return run.text(self.index)
+
+
+class _Mixed:
+    """A string with tokens among template text (quoted, a block, part of a plain scalar or a key).
+
+    ``parts`` alternate the template's text and value indices, found once when the
+    text is parsed, so filling it in is a join.
+    """
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: tuple[str | int, ...]) -> None:
+        self.parts = parts
+
+    def fill(self, run: sandbox.Run) -> str:
+        return "".join([part if isinstance(part, str) else run.text(part) for part in self.parts])
+
+    text = fill
+
+
+class _Mapping:
+    """A mapping whose keys are all the template's own: a copy of ``shape``, the values in ``fills`` put in.
+
+    ``shape`` holds every key in its order, with the scalars the template wrote
+    and a stand-in for the rest; filling a copy keeps the order.
+    """
+
+    __slots__ = ("fills", "shape")
+
+    def __init__(self, shape: dict[Any, Any], fills: tuple[tuple[Any, _Plan], ...]) -> None:
+        self.shape = shape
+        self.fills = fills
+
+    def fill(self, run: sandbox.Run) -> dict[Any, Any]:
+        filled = self.shape.copy()
+        for key, plan in self.fills:
+            try:
+                filled[key] = plan.fill(run)
+            except _DuplicateKey as error:
+                error.path.append(key)
+                raise
+        return filled
+
+
+class _KeyedMapping:
+    """A mapping with a key made from a value, which may collide with another key once filled in."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self, entries: tuple[tuple[Any, Any], ...]) -> None:
+        self.entries = entries
+
+    def fill(self, run: sandbox.Run) -> dict[Any, Any]:
+        filled: dict[Any, Any] = {}
+        for key, value in self.entries:
+            name = key.text(run) if isinstance(key, _Slot | _Mixed) else key
+            if name in filled:
+                raise _DuplicateKey(name)
+            try:
+                filled[name] = value.fill(run) if isinstance(value, _PLANS) else value
+            except _DuplicateKey as error:
+                error.path.append(name)
+                raise
+        return filled
+
+
+class _Sequence:
+    """A list: a copy of ``shape`` (the scalars the template wrote), the items in ``fills`` put in."""
+
+    __slots__ = ("fills", "shape")
+
+    def __init__(self, shape: list[Any], fills: tuple[tuple[int, _Plan], ...]) -> None:
+        self.shape = shape
+        self.fills = fills
+
+    def fill(self, run: sandbox.Run) -> list[Any]:
+        filled = self.shape.copy()
+        for index, plan in self.fills:
+            try:
+                filled[index] = plan.fill(run)
+            except _DuplicateKey as error:
+                error.path.append(index)
+                raise
+        return filled
+
+
+# What a document is compiled to: every part that is not a scalar the template wrote is one of these,
+# and is built afresh on every fill, so no two children share a container.
+_Plan = _Slot | _Mixed | _Mapping | _KeyedMapping | _Sequence
+_PLANS = (_Slot, _Mixed, _Mapping, _KeyedMapping, _Sequence)
+
+
+class _DuplicateKey(Exception):
+    """Two keys of a mapping are the same once filled in; ``path`` gathers the keys above, innermost first."""
+
+    def __init__(self, name: Any) -> None:
+        super().__init__(name)
+        self.name = name
+        self.path: list[Any] = []
+
+
+def _compile(value: Any, run: sandbox.Run) -> Any:
+    """A constructed document (tokens still in it) as its plan, or the scalar the template wrote."""
+    if isinstance(value, str):
+        return _mixed(value, run)
+    if isinstance(value, dict):
+        entries = [(_mixed(k, run) if isinstance(k, str) else k, _compile(v, run)) for k, v in value.items()]
+        if any(isinstance(key, _Slot | _Mixed) for key, _ in entries):
+            return _KeyedMapping(tuple(entries))
+        return _Mapping(
+            {key: None if isinstance(item, _PLANS) else item for key, item in entries},
+            tuple((key, item) for key, item in entries if isinstance(item, _PLANS)),
+        )
+    if isinstance(value, list):
+        items = [_compile(item, run) for item in value]
+        return _Sequence(
+            [None if isinstance(item, _PLANS) else item for item in items],
+            tuple((index, item) for index, item in enumerate(items) if isinstance(item, _PLANS)),
+        )
+    return value  # a _Slot, or a number, boolean or null the template wrote
+
+
+def _mixed(text: str, run: sandbox.Run) -> str | _Mixed:
+    """``text`` split around this run's tokens, or ``text`` itself if it holds none."""
+    parts: list[str | int] = []
+    at = 0
+    for match in run.tokens(text):
+        parts.extend((text[at : match.start()], int(match.group(2))))
+        at = match.end()
+    if not parts:
+        return text
+    parts.append(text[at:])
+    return _Mixed(tuple(part for part in parts if part != ""))
+
 
 def _construct_str(loader: _RenderLoader, node: yaml.ScalarNode) -> str | _Slot:
     value = loader.construct_scalar(node)
@@ -270,8 +418,74 @@ class _RenderLoader(StrictLoader):
     yaml_constructors = {**StrictLoader.yaml_constructors, "tag:yaml.org,2002:str": _construct_str}
 
 
-def _parse(output: _Output) -> list[tuple[Any, yaml.Node]]:
-    """The documents of the rendered text, with the values filled in, each with its YAML node."""
+@dataclass(frozen=True)
+class _Skeleton:
+    """A rendered text's documents with the values left out: each non-empty one's position and plan."""
+
+    documents: tuple[tuple[int, Any], ...]
+
+
+class _Skeletons:
+    """Parsed texts, by the text with the run's nonce taken out: the pieces between its tokens.
+
+    A template whose output depends on the CR only through its tokens (no branch
+    or loop on a value) renders the same pieces, token indices included, for
+    every parent, so it is parsed once.  The pieces say the text exactly, since
+    the nonce is nowhere else in it (``_parse`` checks), and a hit is always a
+    text that parsed without error.  Bounded by the characters of the texts
+    kept, oldest out first; a text larger than an eighth of that is not kept.
+    """
+
+    def __init__(self, max_chars: int) -> None:
+        self.max_chars = max_chars
+        self._kept: dict[tuple[str, ...], _Skeleton] = {}
+        self._chars = 0
+        self._lock = threading.Lock()  # workers render in threads; a read needs none
+
+    def get(self, key: tuple[str, ...]) -> _Skeleton | None:
+        return self._kept.get(key)
+
+    def keep(self, key: tuple[str, ...], skeleton: _Skeleton) -> None:
+        size = sum(map(len, key))
+        if size > self.max_chars // 8:
+            return
+        with self._lock:
+            while self._kept and self._chars + size > self.max_chars:
+                oldest = next(iter(self._kept))
+                del self._kept[oldest]
+                self._chars -= sum(map(len, oldest))
+            if key not in self._kept:
+                self._kept[key] = skeleton
+                self._chars += size
+
+
+_SKELETONS = _Skeletons(1 << 20)
+
+
+def _documents(output: _Output) -> list[tuple[Any, int]]:
+    """The documents of ``output``'s text with the values filled in, each with its position in the stream."""
+    run = output.run
+    key = tuple(output.text.split(run.prefix))
+    skeleton = _SKELETONS.get(key)
+    if skeleton is None:
+        skeleton = _parse(output)
+        _SKELETONS.keep(key, skeleton)
+    try:
+        return [
+            (plan.fill(run) if isinstance(plan, _PLANS) else plan, position)
+            for position, plan in skeleton.documents
+        ]
+    except _DuplicateKey as error:
+        field = functools.reduce(sandbox.join_path, reversed(error.path), "")
+        raise RenderError(
+            f"duplicate key {error.name!r} once the values are filled in",
+            file=str(output.template.path),
+            field=field or None,
+        ) from error
+
+
+def _parse(output: _Output) -> _Skeleton:
+    """The documents of the rendered text, each with its position in the stream, as plans."""
     text, run, template = output.text, output.run, output.template
     if text.lower().count(run.nonce) != len(run.tokens(text)):
         raise RenderError(
@@ -279,23 +493,27 @@ def _parse(output: _Output) -> list[tuple[Any, yaml.Node]]:
             "apply filters to values inside {{ }} instead",
             file=str(template.path),
         )
-    documents: list[tuple[Any, yaml.Node]] = []
+    documents: list[tuple[int, Any]] = []
+    position = 0
     try:
-        check_no_anchors(text)
+        if "&" in text or "*" in text:  # an anchor or an alias is written with one of them
+            check_no_anchors(text)
         loader = _RenderLoader(text)
         loader.run = run
         try:
             while loader.check_node():
                 node = loader.get_node()
                 if node is not None:
-                    documents.append((loader.construct_document(node), node))
+                    document = loader.construct_document(node)
+                    if document is not None:
+                        documents.append((position, _compile(document, run)))
+                    position += 1
         finally:
             loader.dispose()
     except yaml.YAMLError as error:
         line, problem = yaml_problem(error)
         raise _yaml_error(output, line, problem) from error
-    filler = _Filler(run, template)
-    return [(filler.fill(doc, ""), node) for doc, node in documents]
+    return _Skeleton(tuple(documents))
 
 
 def _yaml_error(output: _Output, line: int | None, problem: str) -> RenderError:
@@ -318,12 +536,12 @@ def _yaml_error(output: _Output, line: int | None, problem: str) -> RenderError:
     )
 
 
-def _at_template_line(error: RenderError, output: _Output, node: yaml.Node) -> RenderError:
-    """``error``, about a field of the rendered document ``node``, at the template line of that field."""
+def _at_template_line(error: RenderError, output: _Output, position: int) -> RenderError:
+    """``error``, about a field of the document at ``position``, at the template line of that field."""
     if error.line is not None:
         return error
     path: FieldPath = tuple(error.field.split(".")) if error.field else ()
-    file, line = output.place(_rendered_line(node, path, output.run))
+    file, line = output.place(_rendered_line(output.node(position), path, output.run))
     return type(error)(error.message, file=file, line=line, field=error.field)
 
 
@@ -342,39 +560,6 @@ def _rendered_line(node: yaml.Node, path: FieldPath, run: sandbox.Run) -> int:
         else:
             break
     return int(mark.line) + 1
-
-
-class _Filler:
-    """Put the values into a parsed document; refuse keys that collide once filled in."""
-
-    def __init__(self, run: sandbox.Run, template: kinds.Template) -> None:
-        self.run = run
-        self.template = template
-
-    def fill(self, value: Any, path: str) -> Any:
-        if isinstance(value, _Slot):
-            return self.run.take(value.index)
-        if isinstance(value, str):
-            return self.run.resolve(value)
-        if isinstance(value, dict):
-            filled: dict[Any, Any] = {}
-            for key, item in value.items():
-                name = (
-                    self.run.text(key.index)
-                    if isinstance(key, _Slot)
-                    else (self.run.resolve(key) if isinstance(key, str) else key)
-                )
-                if name in filled:
-                    raise RenderError(
-                        f"duplicate key {name!r} once the values are filled in",
-                        file=str(self.template.path),
-                        field=path or None,
-                    )
-                filled[name] = self.fill(item, sandbox.join_path(path, name))
-            return filled
-        if isinstance(value, list):
-            return [self.fill(item, f"{path}[{index}]") for index, item in enumerate(value)]
-        return value
 
 
 # -- from rendered lines back to template lines ----------------------------------------------
@@ -410,6 +595,26 @@ class _Output:
         self._chunks = chunks
         self._spots = spots  # per chunk: the compiled code that yielded it, and the instruction
         self._starts: list[tuple[int, int]] | None = None
+        self._nodes: list[yaml.Node] | None = None
+
+    def node(self, position: int) -> yaml.Node:
+        """The YAML node of the document at ``position`` of the text (its lines are the rendered lines).
+
+        Composed only when asked for: a parsed text is cached without its nodes
+        (``_Skeletons``), and most renders never need a line.
+        """
+        if self._nodes is None:
+            nodes: list[yaml.Node] = []
+            loader = StrictLoader(self.text)
+            try:
+                while loader.check_node():
+                    node = loader.get_node()
+                    if node is not None:
+                        nodes.append(node)
+            finally:
+                loader.dispose()
+            self._nodes = nodes
+        return self._nodes[position]
 
     def place(self, rendered_line: int) -> tuple[str, int]:
         """The template file and line that rendered line ``rendered_line`` (1-based) came from."""
