@@ -27,11 +27,6 @@ from engine.core.linting import Finding
 _NAMESPACE = "default"
 
 
-def kind_folders(templates_dir: Path) -> list[Path]:
-    """The kind folders under ``templates_dir``, as the engine finds them (not ``.``/``_`` folders)."""
-    return sorted(p for p in templates_dir.iterdir() if p.is_dir() and p.name[:1] not in "._")
-
-
 def lint(
     kind_dirs: Sequence[Path],
     *,
@@ -167,9 +162,16 @@ def _lint_kind(
     # A template that cannot compile fails every render too; the static finding already says where.
     static = {(f.file, f.line) for f in findings if f.severity == "error"}
     findings += [f for f in traced.findings if (f.file, f.line) not in static]
-    # What is wrong for every name (an error already said at its place) is not said again for the long one.
-    errors = {(f.file, f.line) for f in findings if f.severity == "error"}
-    return [f for f in findings if f.check != linting.LONG_NAME or (f.file, f.line) not in errors]
+    # What is wrong for every name (an error already said at its place) is not said again for the long
+    # one, nor what the static checks said in a branch again by the render of a made-up parent.
+    errors = {(f.file, f.line) for f in findings if f.severity == "error" and f.check != linting.LONG_NAME}
+    static = {(f.file, f.line) for f in findings if f.severity == "error" and f.check != linting.UNTAKEN}
+    return [
+        f
+        for f in findings
+        if not (f.check == linting.LONG_NAME and (f.file, f.line) in errors)
+        and not (f.check == linting.UNTAKEN and (f.file, f.line) in static)
+    ]
 
 
 def _admitted(
@@ -250,7 +252,18 @@ def _coverage(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> l
         return [Finding(str(kind.directory / kinds.KIND_FILE), None, None, "warning", message, "coverage")]
     if known.traced.findings:
         return []  # a failed render stops early: its untaken branches would be noise beside its error
-    return linting.check_coverage(kind, known.traced.executed)
+    crds = known.crds
+    return linting.check_coverage(
+        kind, known.traced.executed, parents, crds, is_namespaced=crds.is_namespaced
+    )
 
 
-_CHECKS: tuple[Check, ...] = (_crd, _templates, _placement, _rules, _children, _long_names, _coverage)
+_CHECKS: tuple[Check, ...] = (
+    _crd,
+    _templates,
+    _placement,
+    _rules,
+    _children,
+    _long_names,
+    _coverage,
+)
