@@ -179,6 +179,11 @@ def _service_account(value: dict[str, str] | None) -> tuple[str, str] | None:
     return (value["namespace"], value["name"]) if value else None
 
 
+def kind_folders(root: Path) -> list[Path]:
+    """The folders under ``root`` that are kinds, by name: every folder but those starting ``.`` or ``_``."""
+    return sorted(p for p in root.iterdir() if p.is_dir() and p.name[:1] not in "._")
+
+
 def load_kinds(root: Path) -> tuple[dict[str, Kind], dict[str, BrokenKind]]:
     """Every kind folder under ``root``: the good ones and the broken ones, by folder name.
 
@@ -190,7 +195,7 @@ def load_kinds(root: Path) -> tuple[dict[str, Kind], dict[str, BrokenKind]]:
         raise KindError("the templates folder does not exist", file=str(root))
     loaded: dict[str, Kind] = {}
     broken: dict[str, BrokenKind] = {}
-    for directory in sorted(p for p in root.iterdir() if p.is_dir() and p.name[:1] not in "._"):
+    for directory in kind_folders(root):
         try:
             kind = load_kind(directory)
         except KindError as error:

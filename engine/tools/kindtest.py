@@ -352,13 +352,6 @@ def load(kind_dirs: Sequence[Path]) -> list[kinds.Kind]:
     return loaded
 
 
-def kind_folders(templates: Path) -> list[Path]:
-    """Every kind folder under a templates folder, as the engine would serve them."""
-    if not templates.is_dir():
-        raise UsageError(f"no templates folder {templates}; name the kind folders to test")
-    return sorted(p for p in templates.iterdir() if p.is_dir() and p.name[:1] not in "._")
-
-
 def crds_dirs(chosen: Sequence[kinds.Kind]) -> list[Path]:
     """The CRD folders the kinds need, each once; ``UsageError`` for a kind whose CRD is nowhere."""
     found: list[Path] = []

@@ -64,6 +64,35 @@ crds_option = click.option(
 )
 
 
+def kind_dirs_arguments(verb: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """KIND_DIR ... and --templates: the kind folders a command works on (``chosen_kind_dirs``)."""
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        command = click.option(
+            "--templates",
+            "templates_dir",
+            default="templates",
+            show_default=True,
+            type=click.Path(file_okay=False, path_type=Path),
+            help=f"Folder of kind folders, every one {verb} when no KIND_DIR is given.",
+        )(command)
+        kind_dirs = click.Path(exists=True, file_okay=False, path_type=Path)
+        return click.argument("kind_dirs", nargs=-1, type=kind_dirs)(command)
+
+    return decorate
+
+
+def chosen_kind_dirs(kind_dirs: tuple[Path, ...], templates_dir: Path) -> list[Path]:
+    """The KIND_DIRs given, else every kind folder under --templates."""
+    from engine.core import kinds
+
+    if kind_dirs:
+        return list(kind_dirs)
+    if not templates_dir.is_dir():
+        raise click.UsageError(f"no KIND_DIR given and no templates folder {templates_dir}")
+    return kinds.kind_folders(templates_dir)
+
+
 def stop_event() -> threading.Event:
     """An event set by SIGINT or SIGTERM."""
     import signal

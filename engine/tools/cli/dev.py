@@ -128,9 +128,10 @@ def view(rows: Sequence[parents.Row], findings: Sequence[str]) -> Group:
 def lint_findings(templates_dir: Path, crds_dir: Path) -> list[str]:
     """The lint findings of the kinds served, one line each (``file:line:col: severity: message``)."""
     try:
+        from engine.core import kinds
         from engine.tools import linter
 
-        findings = linter.lint(linter.kind_folders(templates_dir), crds_dir=crds_dir)
+        findings = linter.lint(kinds.kind_folders(templates_dir), crds_dir=crds_dir)
     except Exception as error:  # a linter that fails must not take the live view down with it
         return [f"lint failed: {type(error).__name__}: {error}"]
     return [str(finding) for finding in findings]
@@ -140,7 +141,7 @@ def folder_digests(templates_dir: Path, crds_dir: Path) -> dict[str, str]:
     """A digest of each kind folder and of the CRDs: the lint is run again when one changes."""
     from engine.core import kinds
 
-    folders = [p for p in sorted(templates_dir.iterdir()) if p.is_dir()] if templates_dir.is_dir() else []
+    folders = kinds.kind_folders(templates_dir) if templates_dir.is_dir() else []
     # The kinds' own digest of a folder: what makes the engine serve a kind again.
     return {str(folder): kinds.digest(folder) for folder in [*folders, crds_dir] if folder.is_dir()}
 

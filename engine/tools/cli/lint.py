@@ -11,19 +11,11 @@ from pathlib import Path
 
 import click
 
-from engine.tools.cli._common import main
+from engine.tools.cli._common import chosen_kind_dirs, kind_dirs_arguments, main
 
 
 @main.command("lint")
-@click.argument("kind_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option(
-    "--templates",
-    "templates_dir",
-    default="templates",
-    show_default=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder of kind folders, every one linted when no KIND_DIR is given.",
-)
+@kind_dirs_arguments("linted")
 @click.option(
     "--crds",
     "crds_dir",
@@ -64,11 +56,7 @@ def lint(
     """
     from engine.tools import linter
 
-    if not kind_dirs:
-        if not templates_dir.is_dir():
-            raise click.UsageError(f"no KIND_DIR given and no templates folder {templates_dir}")
-        kind_dirs = tuple(linter.kind_folders(templates_dir))
-    findings = linter.lint(kind_dirs, crds_dir=crds_dir, files=files)
+    findings = linter.lint(chosen_kind_dirs(kind_dirs, templates_dir), crds_dir=crds_dir, files=files)
     if output_format == "json":
         click.echo(json.dumps([finding.as_json() for finding in findings], indent=2))
     else:

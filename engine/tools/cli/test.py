@@ -11,19 +11,11 @@ from pathlib import Path
 
 import click
 
-from engine.tools.cli._common import main
+from engine.tools.cli._common import chosen_kind_dirs, kind_dirs_arguments, main
 
 
 @main.command(name="test")
-@click.argument("kind_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option(
-    "--templates",
-    "templates_dir",
-    default="templates",
-    show_default=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder of kind folders, every one of which is tested when no KIND_DIR is named.",
-)
+@kind_dirs_arguments("tested")
 @click.option(
     "--timeout",
     default=120.0,
@@ -51,7 +43,7 @@ def test_command(kind_dirs: tuple[Path, ...], templates_dir: Path, timeout: floa
 
     logging.basicConfig(level=logging.ERROR, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     try:
-        chosen = kindtest.load(list(kind_dirs) or kindtest.kind_folders(templates_dir))
+        chosen = kindtest.load(chosen_kind_dirs(kind_dirs, templates_dir))
         kindtest.crds_dirs(chosen)
     except kindtest.UsageError as error:
         raise click.UsageError(str(error)) from error
