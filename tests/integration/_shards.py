@@ -1,0 +1,106 @@
+"""Sharded ``stencil run`` replicas on the local control plane, and reading what they did.
+
+Each replica is a process of its own (``_process.engine_process``) with ``--shards``, short
+Lease timings so that the tests are quick, and JSON logs, which the tests read back: who
+reconciled which parent and wrote its child, who released it, and whom the sharder gave it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from engine.core import sharding
+from engine.runtime.kube import Kube, Resource
+from tests.integration._engine import ROOT, eventually
+from tests.integration._process import EngineProcess, engine_process
+
+LEASE_DURATION = 4.0
+RENEW_DEADLINE = 3.0
+RETRY_PERIOD = 0.5
+CONTROLLER = "network"
+NETWORK = "samplecrd.k8s.io/v1"
+
+
+def args(namespace: str, identity: str) -> list[str]:
+    return [
+        "--templates", str(ROOT / "templates"),
+        "--namespace", namespace,
+        "--shards",
+        "--shard-identity", identity,
+        "--leader-elect-namespace", namespace,
+        "--leader-elect-identity", identity,
+        "--leader-elect-lease-duration", str(LEASE_DURATION),
+        "--leader-elect-renew-deadline", str(RENEW_DEADLINE),
+        "--leader-elect-retry-period", str(RETRY_PERIOD),
+        "--workers", "4",
+    ]  # fmt: skip
+
+
+@contextlib.contextmanager
+def replica(kubeconfig: Path, logs: Path, namespace: str, identity: str) -> Iterator[EngineProcess]:
+    with engine_process(kubeconfig, logs / f"{identity}.log", *args(namespace, identity)) as engine:
+        yield engine
+
+
+def network(name: str, cidr: str = "10.0.0.0/16") -> dict[str, Any]:
+    return {
+        "apiVersion": NETWORK,
+        "kind": "Network",
+        "metadata": {"name": name},
+        "spec": {"cidr": cidr, "gateway": cidr.rsplit(".", 2)[0] + ".0.1"},
+    }
+
+
+def members(engine: EngineProcess) -> float:
+    """The live members the sharder sees (0 on a replica that is not the sharder, or not up yet)."""
+    status, text = engine.get("/metrics")
+    lines = text.splitlines() if status == 200 else []
+    return sum(float(line.split()[1]) for line in lines if line.startswith("stencil_shard_members "))
+
+
+def held(engine: EngineProcess) -> float:
+    return sum(engine.metric("stencil_shard_parents", controller=CONTROLLER))
+
+
+def owners(kube: Kube, networks: Resource, namespace: str) -> dict[str, str | None]:
+    """Each Network's owner label, as the API server has it."""
+    items, _ = kube.list(networks, namespace)
+    return {n["metadata"]["name"]: sharding.labels_of(n).get(sharding.OWNER_LABEL) for n in items}
+
+
+def published(kube: Kube, namespace: str) -> dict[str, str]:
+    """Each Network's name and the cidr its ConfigMap holds."""
+    items, _ = kube.list(kube.resource("v1", "ConfigMap"), namespace, "app.kubernetes.io/managed-by=stencil")
+    return {
+        c["metadata"]["name"].removesuffix("-network"): (c.get("data") or {}).get("cidr", "") for c in items
+    }
+
+
+def log_lines(engine: EngineProcess) -> list[dict[str, Any]]:
+    lines = []
+    for line in engine.output().splitlines():
+        with contextlib.suppress(ValueError):
+            lines.append(json.loads(line))
+    return lines
+
+
+def writes(engine: EngineProcess) -> list[tuple[str, str]]:
+    """(time, parent name) of every reconcile of this replica that wrote a child."""
+    return [
+        (line["time"], line["key"].partition("/")[2])
+        for line in log_lines(engine)
+        if line.get("message") == "reconciled" and (line.get("applied") or line.get("pruned"))
+    ]
+
+
+def wait_for_members(engines: list[EngineProcess], count: int, timeout: float = 90) -> EngineProcess:
+    """The replica whose sharder sees ``count`` live members."""
+    return eventually(
+        lambda: next((e for e in engines if members(e) == count), None),
+        timeout=timeout,
+        what=f"a sharder seeing {count} members",
+    )

@@ -1,0 +1,78 @@
+"""Three ``stencil run --shards`` replicas and 300 Networks: every Network is reconciled by
+exactly one replica, the one its owner label names, and each replica caches about a third.
+
+The share is checked within ±30 % here, since 300 parents hashed over three members vary by
+about ±8 % (one standard deviation); ``bench/shards.py`` measures ±15 % at 3,000.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from engine.runtime.kube import Kube
+from engine.testing import write_requests
+from engine.tools import manifests
+from tests.integration._engine import eventually
+from tests.integration._shards import (
+    CONTROLLER,
+    NETWORK,
+    held,
+    network,
+    owners,
+    published,
+    replica,
+    wait_for_members,
+    writes,
+)
+
+PARENTS = 300
+REPLICAS = ("shard-a", "shard-b", "shard-c")
+
+
+def test_each_network_is_reconciled_by_its_owner_alone(
+    kube: Kube, namespace: str, crds_installed: list[str], local_cluster: Any, tmp_path: Path
+) -> None:
+    networks = kube.resource(NETWORK, "Network")
+    with contextlib.ExitStack() as stack:
+        engines = {
+            name: stack.enter_context(replica(local_cluster.kubeconfig, tmp_path, namespace, name))
+            for name in REPLICAS
+        }
+        try:
+            wait_for_members(list(engines.values()), len(REPLICAS))
+            before = write_requests(kube)["APPLY configmaps"]
+            manifests.apply_all(kube, [network(f"net-{i}") for i in range(PARENTS)], namespace)
+            eventually(
+                lambda: len(published(kube, namespace)) == PARENTS, timeout=180, what="every ConfigMap"
+            )
+            labelled = eventually(
+                lambda: (o := owners(kube, networks, namespace)) and None not in o.values() and o,
+                what="every Network labelled with an owner",
+            )
+
+            # Each replica wrote the children of its own Networks and of no other.
+            written_by: dict[str, set[str]] = defaultdict(set)
+            for name, engine in engines.items():
+                for _, parent in writes(engine):
+                    written_by[parent].add(name)
+            assert set(written_by) == set(labelled)
+            assert all(written_by[p] == {labelled[p]} for p in labelled)
+            # The per-replica counts add up to the total, as the API server counts the writes.
+            applied = sum(sum(e.metric("stencil_applies_total", kind=CONTROLLER)) for e in engines.values())
+            assert applied == PARENTS == write_requests(kube)["APPLY configmaps"] - before
+            child = kube.get(kube.resource("v1", "ConfigMap"), "net-0-network", namespace)
+            assert child is not None
+            assert {m["manager"] for m in child["metadata"]["managedFields"]} == {"stencil"}
+
+            # Each replica caches its own share, about a third.
+            for name, engine in engines.items():
+                share = sum(1 for owner in labelled.values() if owner == name)
+                assert held(engine) == share
+                assert abs(share - PARENTS / len(REPLICAS)) <= 0.3 * PARENTS / len(REPLICAS), (name, share)
+        except BaseException:
+            for name, engine in engines.items():
+                print(f"--- {name} ---\n{engine.output()[-20000:]}")
+            raise
