@@ -797,7 +797,7 @@ def check_coverage(
         read_by = "only the static checks read it"
         if made_up is not None:
             assert crds is not None
-            read_by = f"lint rendered it only with made-up values ({made_up[2]})"
+            read_by = f"lint tried it with made-up values ({made_up[2]})"
             findings += _render_made_up(kind, template, branch, made_up, crds, is_namespaced)
         findings.append(
             Finding(str(template.path), branch.line, None, "warning", f"{branch.what}: {read_by}", "coverage")
