@@ -1,0 +1,94 @@
+"""A fourth replica joining three: it takes about a quarter of the Networks, only those move,
+each handed over by its old owner (released, then assigned) and logged, and at no point is a
+Network left without an owner once the move is over."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from engine.core import sharding
+from engine.runtime.kube import Kube
+from engine.tools import manifests
+from tests.integration._engine import eventually
+from tests.integration._shards import (
+    NETWORK,
+    held,
+    log_lines,
+    network,
+    owners,
+    published,
+    replica,
+    wait_for_members,
+)
+
+PARENTS = 300
+REPLICAS = ("shard-a", "shard-b", "shard-c")
+JOINER = "shard-d"
+
+
+def test_the_joiner_takes_a_quarter_each_move_handed_over_and_logged(
+    kube: Kube, namespace: str, crds_installed: list[str], local_cluster: Any, tmp_path: Path
+) -> None:
+    networks = kube.resource(NETWORK, "Network")
+    with contextlib.ExitStack() as stack:
+        engines = {
+            name: stack.enter_context(replica(local_cluster.kubeconfig, tmp_path, namespace, name))
+            for name in REPLICAS
+        }
+        try:
+            sharder = wait_for_members(list(engines.values()), len(REPLICAS))
+            manifests.apply_all(kube, [network(f"net-{i}") for i in range(PARENTS)], namespace)
+            eventually(
+                lambda: len(published(kube, namespace)) == PARENTS, timeout=180, what="every ConfigMap"
+            )
+            before = owners(kube, networks, namespace)
+
+            engines[JOINER] = stack.enter_context(
+                replica(local_cluster.kubeconfig, tmp_path, namespace, JOINER)
+            )
+            wait_for_members([sharder], len(REPLICAS) + 1)
+
+            def settled() -> dict[str, str | None] | None:
+                items, _ = kube.list(networks, namespace)
+                if any(sharding.DRAIN_LABEL in sharding.labels_of(n) for n in items):
+                    return None
+                now = owners(kube, networks, namespace)
+                return now if set(now.values()) == {*REPLICAS, JOINER} else None
+
+            after = eventually(settled, timeout=60, what="the move to the joiner to be over")
+            moved = sorted(p for p in after if after[p] != before[p])
+            assert all(after[p] == JOINER for p in moved)
+            assert None not in after.values()
+            quarter = PARENTS / 4
+            assert abs(len(moved) - quarter) <= 0.3 * quarter, len(moved)
+            eventually(
+                lambda: held(engines[JOINER]) == len(moved), what="the joiner's cache to hold its share"
+            )
+
+            # Every move: marked draining, released by its old owner, then assigned, each logged.
+            lines = log_lines(sharder)
+            drained = sorted(
+                entry["key"].partition("/")[2] for entry in lines if entry.get("message") == "draining parent"
+            )
+            assigned = [
+                entry
+                for entry in lines
+                if entry.get("message") == "assigned parent" and entry.get("to") == JOINER
+            ]
+            released = sorted(
+                line["key"].partition("/")[2]
+                for name in REPLICAS
+                for line in log_lines(engines[name])
+                if line.get("message") == "released parent"
+            )
+            assert drained == released == moved
+            assert sorted(entry["key"].partition("/")[2] for entry in assigned) == moved
+            assert {entry["reason"] for entry in assigned} == {"handed-over"}
+            handovers = sharder.metric("stencil_shard_handover_seconds_count", controller="network")
+            assert handovers == [float(len(moved))]
+        except BaseException:
+            for name, engine in engines.items():
+                print(f"--- {name} ---\n{engine.output()[-20000:]}")
+            raise
