@@ -1,4 +1,4 @@
-"""Template text written in the shape of a value's token is text: only the render's own tokens stand for values."""
+"""Template text in the shape of a value's token is text: only the render's own tokens stand for values."""
 
 from __future__ import annotations
 
