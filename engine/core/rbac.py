@@ -203,8 +203,10 @@ def derive_rules(kinds: Iterable[Kind], resources: Resources, defaults: Defaults
     return rules
 
 
-def namespace_rules(lease_name: str) -> list[Rule]:
-    """The rules the engine needs in its own namespace: its leader Lease and the kind ConfigMaps.
+def namespace_rules(lease_name: str, *, sharded: bool = False) -> list[Rule]:
+    """The rules the engine needs in its own namespace: its leader Lease and the kind ConfigMaps;
+    ``sharded``, also every replica's own Lease (named after its pod, so not by name) and the
+    listing of them all that the sharder reads.
 
     ``create`` cannot be narrowed to a name (the object has none until it
     exists), so it is granted apart from ``get/update`` on ``lease_name``.
@@ -219,6 +221,14 @@ def namespace_rules(lease_name: str) -> list[Rule]:
             "verbs": ["get", "update"],
         },
     ]
+    if sharded:
+        rules.append(
+            {
+                "apiGroups": ["coordination.k8s.io"],
+                "resources": ["leases"],
+                "verbs": ["get", "list", "watch", "update"],
+            }
+        )
     return rules
 
 

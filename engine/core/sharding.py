@@ -40,9 +40,9 @@ DRAIN_LABEL = "shard.stencil.dev/drain"
 LEASE_LABEL = "shard.stencil.dev/member"  # on each replica's Lease, so the sharder can list them
 LEASE_PREFIX = "stencil-shard-"
 
-# A DNS label, so that ``stencil-shard-<identity>`` is a valid Lease name and the identity a
-# valid label value (at most 63 characters).
-_IDENTITY = re.compile(r"^[a-z0-9]([-a-z0-9]{0,47}[a-z0-9])?$")
+# A DNS label: ``stencil-shard-<identity>`` is then a valid Lease name, and the identity a valid
+# label value; a pod's name (the default) is one.
+_IDENTITY = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 
 
 def check_identity(identity: str) -> None:
@@ -50,7 +50,7 @@ def check_identity(identity: str) -> None:
     if not _IDENTITY.match(identity):
         raise ValueError(
             f"shard identity {identity!r} must be lowercase letters, digits and '-', start and end "
-            "with a letter or digit, and be at most 49 characters (it names a Lease and a label value)"
+            "with a letter or digit, and be at most 63 characters (it names a Lease and a label value)"
         )
 
 

@@ -19,7 +19,7 @@ def test_a_released_lease_is_not_live() -> None:
 
 
 def test_an_identity_that_cannot_name_a_lease_is_refused() -> None:
-    for bad in ("Upper", "host_uuid", "-dash", "x" * 50, ""):
+    for bad in ("Upper", "host_uuid", "-dash", "x" * 64, ""):
         try:
             sharding.check_identity(bad)
         except ValueError as error:

@@ -44,7 +44,7 @@ app.kubernetes.io/component: engine
 
 {{/* "true" when replicas must elect a leader: asked for, or more than one replica. */}}
 {{- define "stencil.leaderElect" -}}
-{{- if or .Values.leaderElection.enabled (gt (int .Values.replicaCount) 1) }}true{{- end }}
+{{- if or .Values.leaderElection.enabled .Values.sharding.enabled (gt (int .Values.replicaCount) 1) }}true{{- end }}
 {{- end }}
 
 {{- define "stencil.image" -}}
