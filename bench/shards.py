@@ -39,6 +39,7 @@ from typing import Any
 from bench.workloads import ROOT
 from engine.localcluster.plane import LocalCluster
 from engine.runtime.kube import Kube
+from engine.testing import write_requests
 from engine.tools import manifests
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -61,6 +62,8 @@ class Run:
     parents: int
     makespan: float
     replicas: list[Replica]
+    plane_cpu_seconds: float  # etcd and kube-apiserver while converging
+    writes: int  # write requests the API server served while converging (every client)
 
 
 def cpu(pid: int) -> float:
@@ -128,7 +131,9 @@ def converged(kube: Kube, namespace: str, parents: int, cidr: str) -> bool:
     return sum(1 for c in items if (c.get("data") or {}).get("cidr") == cidr) == parents
 
 
-def one_run(kube: Kube, kubeconfig: Path, logs: Path, parents: int, replicas: int, sharded: bool) -> Run:
+def one_run(
+    kube: Kube, plane: list[int], kubeconfig: Path, logs: Path, parents: int, replicas: int, sharded: bool
+) -> Run:
     namespace = f"bench-shards-{'on' if sharded else 'off'}-{int(time.time())}"
     kube.request(
         "POST",
@@ -158,6 +163,8 @@ def one_run(kube: Kube, kubeconfig: Path, logs: Path, parents: int, replicas: in
         time.sleep(2)  # let start-up settle before the idle readings
         idle = {name: rss_mib(p.pid) for name, (p, _) in running.items()}
         before = {name: cpu(p.pid) for name, (p, _) in running.items()}
+        plane_before = sum(cpu(pid) for pid in plane)
+        writes_before = sum(write_requests(kube).values())
         started = time.monotonic()
         cidr = "10.0.0.0/16"
         docs = [
@@ -169,6 +176,8 @@ def one_run(kube: Kube, kubeconfig: Path, logs: Path, parents: int, replicas: in
         wait(lambda: converged(kube, namespace, parents, cidr), 1800, "every ConfigMap")
         makespan = time.monotonic() - started
         time.sleep(3)  # the last status writes
+        plane_cpu = sum(cpu(pid) for pid in plane) - plane_before
+        writes = sum(write_requests(kube).values()) - writes_before
         results = [
             Replica(
                 name,
@@ -180,7 +189,7 @@ def one_run(kube: Kube, kubeconfig: Path, logs: Path, parents: int, replicas: in
             )
             for name, (p, port) in running.items()
         ]
-    return Run(sharded, parents, round(makespan, 1), results)
+    return Run(sharded, parents, round(makespan, 1), results, round(plane_cpu, 1), writes)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -193,11 +202,26 @@ def main(argv: list[str] | None = None) -> None:
         kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
         manifests.install_crds(kube, ROOT / "crds")
         runs = [
-            one_run(kube, cluster.kubeconfig, Path(scratch), options.parents, 1, sharded=False),
-            one_run(kube, cluster.kubeconfig, Path(scratch), options.parents, options.replicas, sharded=True),
+            one_run(
+                kube, cluster.pids, cluster.kubeconfig, Path(scratch), options.parents, 1, sharded=False
+            ),
+            one_run(
+                kube,
+                cluster.pids,
+                cluster.kubeconfig,
+                Path(scratch),
+                options.parents,
+                options.replicas,
+                sharded=True,
+            ),
         ]
     for run in runs:
-        print(f"{'sharded' if run.sharded else 'unsharded'}: {run.parents} Networks in {run.makespan} s")
+        print(
+            f"{'sharded' if run.sharded else 'unsharded'}: {run.parents} Networks in {run.makespan} s; "
+            f"{run.writes} writes ({run.writes / run.parents:.2f} per parent), "
+            f"etcd + kube-apiserver {run.plane_cpu_seconds} CPU s "
+            f"({1000 * run.plane_cpu_seconds / run.parents:.2f} ms/parent)"
+        )
         for r in run.replicas:
             grown = r.rss_mib - r.rss_idle_mib
             print(
