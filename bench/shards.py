@@ -202,9 +202,7 @@ def main(argv: list[str] | None = None) -> None:
         kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
         manifests.install_crds(kube, ROOT / "crds")
         runs = [
-            one_run(
-                kube, cluster.pids, cluster.kubeconfig, Path(scratch), options.parents, 1, sharded=False
-            ),
+            one_run(kube, cluster.pids, cluster.kubeconfig, Path(scratch), options.parents, 1, sharded=False),
             one_run(
                 kube,
                 cluster.pids,
