@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.core import sharding
 from engine.runtime.kube import Kube, Resource
+from engine.tools import manifests
 from tests.integration._engine import ROOT, eventually
 from tests.integration._process import EngineProcess, engine_process
 
@@ -95,6 +96,32 @@ def writes(engine: EngineProcess) -> list[tuple[str, str]]:
         for line in log_lines(engine)
         if line.get("message") == "reconciled" and (line.get("applied") or line.get("pruned"))
     ]
+
+
+@contextlib.contextmanager
+def converged(
+    kube: Kube, kubeconfig: Path, logs: Path, namespace: str, names: tuple[str, ...], parents: int
+) -> Iterator[tuple[dict[str, EngineProcess], EngineProcess]]:
+    """Replicas ``names`` running, seen by the sharder, and ``parents`` Networks converged on them;
+    yields the replicas (a test may add more) and the sharder.  Their logs are printed if the test
+    fails."""
+    with contextlib.ExitStack() as stack:
+        engines = {name: stack.enter_context(replica(kubeconfig, logs, namespace, name)) for name in names}
+        try:
+            sharder = wait_for_members(list(engines.values()), len(names))
+            manifests.apply_all(kube, [network(f"net-{i}") for i in range(parents)], namespace)
+            eventually(
+                lambda: len(published(kube, namespace)) == parents, timeout=180, what="every ConfigMap"
+            )
+            yield engines, sharder
+        except BaseException:
+            for name, engine in engines.items():
+                print(f"--- {name} ---\n{engine.output()[-20000:]}")
+            raise
+        finally:
+            # Replicas a test started itself end with the others.
+            for engine in engines.values():
+                engine.kill()
 
 
 def wait_for_members(engines: list[EngineProcess], count: int, timeout: float = 90) -> EngineProcess:

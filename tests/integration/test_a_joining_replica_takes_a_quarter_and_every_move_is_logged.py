@@ -4,24 +4,13 @@ Network left without an owner once the move is over."""
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import Any
 
 from engine.core import sharding
 from engine.runtime.kube import Kube
-from engine.tools import manifests
 from tests.integration._engine import eventually
-from tests.integration._shards import (
-    NETWORK,
-    held,
-    log_lines,
-    network,
-    owners,
-    published,
-    replica,
-    wait_for_members,
-)
+from tests.integration._shards import NETWORK, converged, held, log_lines, owners, replica, wait_for_members
 
 PARENTS = 300
 REPLICAS = ("shard-a", "shard-b", "shard-c")
@@ -32,22 +21,13 @@ def test_the_joiner_takes_a_quarter_each_move_handed_over_and_logged(
     kube: Kube, namespace: str, crds_installed: list[str], local_cluster: Any, tmp_path: Path
 ) -> None:
     networks = kube.resource(NETWORK, "Network")
-    with contextlib.ExitStack() as stack:
-        engines = {
-            name: stack.enter_context(replica(local_cluster.kubeconfig, tmp_path, namespace, name))
-            for name in REPLICAS
-        }
-        try:
-            sharder = wait_for_members(list(engines.values()), len(REPLICAS))
-            manifests.apply_all(kube, [network(f"net-{i}") for i in range(PARENTS)], namespace)
-            eventually(
-                lambda: len(published(kube, namespace)) == PARENTS, timeout=180, what="every ConfigMap"
-            )
-            before = owners(kube, networks, namespace)
-
-            engines[JOINER] = stack.enter_context(
-                replica(local_cluster.kubeconfig, tmp_path, namespace, JOINER)
-            )
+    with converged(kube, local_cluster.kubeconfig, tmp_path, namespace, REPLICAS, PARENTS) as (
+        engines,
+        sharder,
+    ):
+        before = owners(kube, networks, namespace)
+        with replica(local_cluster.kubeconfig, tmp_path, namespace, JOINER) as joiner:
+            engines[JOINER] = joiner  # its log is printed with the others' if the test fails
             wait_for_members([sharder], len(REPLICAS) + 1)
 
             def settled() -> dict[str, str | None] | None:
@@ -63,9 +43,7 @@ def test_the_joiner_takes_a_quarter_each_move_handed_over_and_logged(
             assert None not in after.values()
             quarter = PARENTS / 4
             assert abs(len(moved) - quarter) <= 0.3 * quarter, len(moved)
-            eventually(
-                lambda: held(engines[JOINER]) == len(moved), what="the joiner's cache to hold its share"
-            )
+            eventually(lambda: held(joiner) == len(moved), what="the joiner's cache to hold its share")
 
             # Every move: marked draining, released by its old owner, then assigned, each logged.
             lines = log_lines(sharder)
@@ -88,7 +66,3 @@ def test_the_joiner_takes_a_quarter_each_move_handed_over_and_logged(
             assert {entry["reason"] for entry in assigned} == {"handed-over"}
             handovers = sharder.metric("stencil_shard_handover_seconds_count", controller="network")
             assert handovers == [float(len(moved))]
-        except BaseException:
-            for name, engine in engines.items():
-                print(f"--- {name} ---\n{engine.output()[-20000:]}")
-            raise

@@ -15,18 +15,11 @@ from pathlib import Path
 
 import click
 
-from engine.tools.cli._common import main
+from engine.tools.cli._common import main, templates_option
 
 
 @main.command()
-@click.option(
-    "--templates",
-    "templates_dir",
-    default="templates",
-    show_default=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of kind folders: whose parents are counted.",
-)
+@templates_option
 @click.option("--kubeconfig", default=None, help="Kubeconfig to use (default: $KUBECONFIG, ~/.kube/config).")
 @click.option("--namespace", default="default", show_default=True, help="Where the replicas' Leases are.")
 def shards(templates_dir: Path, kubeconfig: str | None, namespace: str) -> None:
