@@ -132,6 +132,10 @@ class Sharder:
         self._clock = clock
         self._seen: dict[str, tuple[leader.LeaseRecord, float]] = {}  # Lease name -> record, when it changed
         self._draining_since: dict[tuple[Resource, str], float] = {}
+        # Parents that needed no write, by the resourceVersion and membership they were judged
+        # at: a pass skips them until either changes, so an idle pass over 100,000 parents is
+        # a dictionary lookup each rather than a hash per member each.
+        self._settled: dict[tuple[Resource, str, str | None], tuple[str, frozenset[str]]] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._leases: Across | None = None
@@ -185,6 +189,7 @@ class Sharder:
         if self.metrics is not None:
             self.metrics.shard_members.set(len(live))
         writes = 0
+        seen: set[tuple[Resource, str, str | None]] = set()
         for controller in list(self.engine.controllers.values()):
             resource = controller.resource
             everything = self.engine.informers.ensure_across(resource, self.engine.options.namespaces)
@@ -193,12 +198,18 @@ class Sharder:
             for parent in everything.list():
                 if self._stop.is_set():
                     return writes
+                seen.add((resource, parent["metadata"]["name"], parent["metadata"].get("namespace")))
                 if self._move(everything, controller.name, resource, parent, live):
                     writes += 1
+        if len(self._settled) > len(seen):  # parents deleted, or of a kind no longer served
+            self._settled = {judged: at for judged, at in self._settled.items() if judged in seen}
         return writes
 
     def _move(self, cache: Across, name: str, resource: Resource, parent: Obj, live: frozenset[str]) -> bool:
         meta = parent["metadata"]
+        judged = (resource, meta["name"], meta.get("namespace"))
+        if self._settled.get(judged) == (meta["resourceVersion"], live):
+            return False
         labels = sharding.labels_of(parent)
         key = sharding.parent_key(resource.api_version, resource.kind, meta.get("namespace"), meta["name"])
         decision = sharding.decide(
@@ -209,6 +220,7 @@ class Sharder:
         )
         ops = sharding.sharder_patch(parent, decision)
         if ops is None:
+            self._settled[judged] = (meta["resourceVersion"], live)
             return False
         try:
             written = self.kube.patch_json(resource, meta["name"], meta.get("namespace"), ops)
