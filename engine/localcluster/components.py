@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.localcluster import pki
 
-SERVICE_CIDR = "10.0.0.0/24"
+SERVICE_CIDR = "10.96.0.0/16"  # room for thousands of Services, as benchmarks make
 POD_CIDR = "10.244.0.1/16"
 KWOK_ANNOTATION = "kwok.x-k8s.io/node"
 
@@ -51,6 +51,8 @@ def kube_apiserver(
         f"--tls-private-key-file={files.serving_key}",
         f"--client-ca-file={files.ca_cert}",
         f"--service-cluster-ip-range={SERVICE_CIDR}",
+        # Node ports for thousands of NodePort Services (the default range holds 2,768).
+        "--service-node-port-range=20000-32767",
         "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
         f"--service-account-key-file={files.service_account_public_key}",
         f"--service-account-signing-key-file={files.service_account_key}",
