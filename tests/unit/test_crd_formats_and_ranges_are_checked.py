@@ -22,7 +22,7 @@ EMBEDDED = {
 CASES = [
     pytest.param({"type": "integer", "format": "int32"}, 2**31, 2**31 - 1, id="int32"),
     pytest.param({"type": "integer", "format": "int32"}, -(2**31) - 1, -(2**31), id="int32-low"),
-    pytest.param({"type": "integer", "format": "int64"}, 2**63, 2**63 - 1, id="int64"),
+    # An integer beyond int64 is refused earlier, by the YAML reader (tests/campaign/test_numbers_*.py).
     pytest.param(
         {"type": "string", "format": "date-time"}, "yesterday", "2024-02-29T12:00:00Z", id="date-time"
     ),
