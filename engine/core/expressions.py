@@ -22,6 +22,14 @@ Two choices shape this module:
 Expressions run in ``ImmutableSandboxedEnvironment``: a rule can read the
 objects it is given but cannot modify them or reach Python internals.
 
+Jinja parses and compiles by recursion, a dozen frames or so for each level of
+brackets, and compiling a chain of filters takes time growing with the cube of
+its length (200 take seconds).  So a rule is bounded before each step: at most
+``MAX_EXPRESSION_CHARS`` characters and ``MAX_EXPRESSION_NESTING`` levels of
+brackets before it is parsed (``_nesting``, one pass over the text), and a
+syntax tree at most ``MAX_EXPRESSION_NESTING`` deep before it is compiled
+(``_depth``).  A rule that still recurses too deeply is refused the same way.
+
 ``children`` holds two kinds of keys side by side, which cannot clash since
 kinds are CamelCase and template ids lower-case: ``children.Deployment`` maps
 names to that kind's observed children, and ``children.<id>`` (or
@@ -48,6 +56,13 @@ from engine.core import conditions, health, ordering
 from engine.core.errors import KindError
 
 _ENV = ImmutableSandboxedEnvironment(undefined=ChainableUndefined, autoescape=False)
+
+# A status rule is a line or two (the longest in the seed kinds is under 100
+# characters); these bounds are far above any real rule and far below what
+# makes Jinja's parser or Python's compiler run out of recursion.
+MAX_EXPRESSION_CHARS = 4096
+MAX_EXPRESSION_NESTING = 50
+_OPENING, _CLOSING = "([{", ")]}"
 
 # ``children.<name>`` finds a mapping's own attribute before a key: these cannot be template ids.
 RESERVED_IDS = frozenset(name for name in dir(dict) if not name.startswith("_"))
@@ -111,17 +126,60 @@ def compile_expression(text: str, *, file: str, line: int, field: str) -> Expres
 
     if not isinstance(text, str) or not text.strip():
         raise error("an expression must be a non-empty string")
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise error(f"an expression of {len(text)} characters is longer than {MAX_EXPRESSION_CHARS}")
+    if _nesting(text) > MAX_EXPRESSION_NESTING:
+        raise error(f"the expression nests brackets more than {MAX_EXPRESSION_NESTING} levels deep")
     try:
+        # The expression as a template body: parsed to check its depth and learn which names it reads.
+        tree = _ENV.parse("{{ " + text + " }}")
+        if _depth(tree) > MAX_EXPRESSION_NESTING:
+            raise error(f"the expression nests more than {MAX_EXPRESSION_NESTING} levels deep")
+        names = meta.find_undeclared_variables(tree)
         compiled = _ENV.compile_expression(text, undefined_to_none=False)
-        # The same expression as a template body, parsed only to learn which names it reads.
-        names = meta.find_undeclared_variables(_ENV.parse("{{ " + text + " }}"))
     except TemplateSyntaxError as exc:
         raise error(f"invalid expression {text!r}: {exc.message}") from exc
+    except (RecursionError, SyntaxError) as exc:  # Python's compiler refuses what nests too deeply
+        raise error("the expression nests too deeply to compile (split it, or use fewer levels)") from exc
     unknown = sorted(names - CONTEXT_NAMES - set(_ENV.globals))
     if unknown:
         known = ", ".join(sorted(CONTEXT_NAMES))
         raise error(f"unknown name {', '.join(unknown)} in expression {text!r} (known: {known})")
     return Expression(text=text, file=file, line=line, field=field, compiled=compiled)
+
+
+def _depth(tree: nodes.Node) -> int:
+    """The depth of a syntax tree, found without recursion (the tree may be what is too deep)."""
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in node.iter_child_nodes())
+    return deepest
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of brackets in ``text``, brackets inside string literals aside."""
+    deepest = depth = 0
+    quote: str | None = None
+    escaped = False
+    for character in text:
+        if quote is not None:
+            if escaped:
+                escaped = False
+            elif character == "\\":
+                escaped = True
+            elif character == quote:
+                quote = None
+        elif character in "'\"":
+            quote = character
+        elif character in _OPENING:
+            depth += 1
+            deepest = max(deepest, depth)
+        elif character in _CLOSING:
+            depth = max(depth - 1, 0)
+    return deepest
 
 
 def child_ids_read(expression: Expression) -> set[str]:
