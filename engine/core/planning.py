@@ -68,7 +68,13 @@ def content_hash(obj: Obj) -> str:
     meta = dict(obj.get("metadata", {}))
     annotations = {k: v for k, v in (meta.get("annotations") or {}).items() if k != HASH_ANNOTATION}
     meta["annotations"] = annotations
-    canonical = json.dumps({**obj, "metadata": meta}, sort_keys=True, separators=(",", ":"))
+    content = {**obj, "metadata": meta}
+    try:
+        canonical = json.dumps(content, sort_keys=True, separators=(",", ":"))
+    except TypeError:
+        # Keys of mixed types (a template's {1: 'a', 'b': 2}) cannot be sorted; the API
+        # server gets every key as the string JSON writes for it, so hash those strings.
+        canonical = json.dumps(json.loads(json.dumps(content)), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()[:32]
 
 
