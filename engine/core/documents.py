@@ -113,7 +113,7 @@ def _marked(constructor: _Constructor) -> _Constructor:
     def construct(loader: Any, node: yaml.Node) -> Any:
         try:
             return constructor(loader, node)
-        except (ValueError, TypeError, KeyError, OverflowError) as error:
+        except (ValueError, TypeError, LookupError, ArithmeticError) as error:
             raise ConstructorError(
                 None, None, f"{node.value!r} is not a valid {node.tag.removeprefix(_TAG)}", node.start_mark
             ) from error
@@ -175,6 +175,8 @@ class StrictLoader(yaml.CSafeLoader):
         super().__init__(stream)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        if not isinstance(node, yaml.MappingNode):  # !!map on a scalar or a sequence
+            raise ConstructorError(None, None, f"{node.tag} needs a mapping", node.start_mark)
         mapping: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             if key_node.tag == _TAG + "merge":
