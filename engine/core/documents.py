@@ -49,10 +49,11 @@ from engine.core.expressions import Expression, compile_expression
 # (a few frames a level, of the 1,000 it allows), and no manifest comes near:
 # a CRD's schema, the deepest there is, nests some 30 levels.
 MAX_DEPTH = 100
-# The largest file read as YAML.  The API server takes request bodies up to 3 MiB,
-# so this holds the largest object with room to spare, and parsing it stays far
-# below a gigabyte of memory.
-MAX_FILE_BYTES = 4 * 1024 * 1024
+# The largest file read as YAML: the API server takes request bodies of up to 3 MiB,
+# so no object it could be sent is larger.  Parsing costs some microseconds a
+# node, so the densest file of this size (a list of 1.5 million numbers) takes
+# seconds and some hundreds of megabytes, not minutes or gigabytes.
+MAX_FILE_BYTES = 3 * 1024 * 1024
 # The integers JSON carries into the API server exactly: it decodes a number as
 # int64 when it can, and silently as an inexact float64 when it cannot.
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1

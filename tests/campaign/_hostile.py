@@ -154,8 +154,8 @@ def invoke(arguments: Sequence[str], env: dict[str, str] | None = None) -> Resul
         return CliRunner().invoke(main, list(arguments), env=env)
 
 
-# "file:line:" or "file:line: field:" as StencilError says them, or a field on its own.
-_LOCATED = re.compile(r"^Error: (\S+:\d+: |\S+: (spec|metadata|status|parent|templates)\b)")
+# "file:line:" or "file:line: field:" as StencilError says them, a field, or a whole file ("path: ...").
+_LOCATED = re.compile(r"^Error: (\S+:\d+: |\S+: (spec|metadata|status|parent|templates)\b|\S*/\S+: )")
 
 
 def error_lines(result: Result) -> list[str]:
