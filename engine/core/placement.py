@@ -70,6 +70,12 @@ class Owner:
             )
         if not isinstance(metadata, Mapping) or not _nonempty(metadata.get("name")):
             raise RenderError("the parent has no metadata.name", field="metadata.name")
+        namespace = metadata.get("namespace")
+        if namespace and not (isinstance(namespace, str) and _NAMESPACE.fullmatch(namespace)):
+            # Only a CR read offline can get here (`-n` names a namespace for CRs that name none).
+            raise RenderError(
+                f"the parent's namespace {namespace!r} is not a DNS label", field="metadata.namespace"
+            )
         return cls(
             api_version=kind.api_version,
             kind=kind.kind,

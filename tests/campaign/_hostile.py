@@ -154,8 +154,9 @@ def invoke(arguments: Sequence[str], env: dict[str, str] | None = None) -> Resul
         return CliRunner().invoke(main, list(arguments), env=env)
 
 
-# "file:line:" or "file:line: field:" as StencilError says them, a field, or a whole file ("path: ...").
-_LOCATED = re.compile(r"^Error: (\S+:\d+: |\S+: (spec|metadata|status|parent|templates)\b|\S*/\S+: )")
+# Where a failure is: "file:line:" (and a field) as StencilError says them, a whole file ("path: "),
+# or a field of the CR; anywhere in the line, since a command may say what it was doing first.
+_LOCATED = re.compile(r"\S+:\d+: |\S*/\S+: |\b(spec|metadata|status|parent|templates)[.\[:]")
 
 
 def error_lines(result: Result) -> list[str]:
@@ -178,9 +179,9 @@ def assert_clean(result: Result, *, located: bool = True) -> None:
         return
     lines = error_lines(result)
     assert len(lines) == 1, result.output
-    assert lines[0].startswith("Error: "), result.output
+    assert lines[0].startswith(("Error: ", "error: ")), result.output
     if located:
-        assert _LOCATED.match(lines[0]), lines[0]
+        assert _LOCATED.search(lines[0]), lines[0]
 
 
 def assert_lint_clean(result: Result) -> None:
