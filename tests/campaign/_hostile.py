@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 from click.testing import CliRunner, Result
@@ -128,6 +128,19 @@ def lab(
     return made
 
 
+class Outcome(Protocol):
+    """What the checks read of a command's result: ``click.testing.Result``, or one from a child process."""
+
+    @property
+    def exit_code(self) -> int: ...
+
+    @property
+    def output(self) -> str: ...
+
+    @property
+    def exception(self) -> BaseException | None: ...
+
+
 class CaseTooSlow(BaseException):
     """A case ran past ``CASE_SECONDS``: a BaseException, so no command's error handling can hide it."""
 
@@ -159,16 +172,17 @@ def invoke(arguments: Sequence[str], env: dict[str, str] | None = None) -> Resul
 _LOCATED = re.compile(r"\S+:\d+: |\S*/\S+: |\b(spec|metadata|status|parent|templates)[.\[:]")
 
 
-def error_lines(result: Result) -> list[str]:
-    """The lines of a failed command's output that are not notes or the CR it was rendering."""
-    return [
-        line
-        for line in result.output.splitlines()
-        if line.strip() and not line.startswith("note: ") and not line.startswith("  (rendering ")
-    ]
+# Lines around the error that are not part of it: notes on stderr, the CR render was rendering,
+# and click's usage hint on a bad option.
+_ASIDES = ("note: ", "  (rendering ", "Usage: ", "Try '")
 
 
-def assert_clean(result: Result, *, located: bool = True) -> None:
+def error_lines(result: Outcome) -> list[str]:
+    """The lines of a failed command's output that say what failed."""
+    return [line for line in result.output.splitlines() if line.strip() and not line.startswith(_ASIDES)]
+
+
+def assert_clean(result: Outcome, *, located: bool = True) -> None:
     """The campaign's promise for one command (see the module docstring).
 
     ``located=False`` for failures that have no file to name (no kubeconfig).
@@ -184,7 +198,7 @@ def assert_clean(result: Result, *, located: bool = True) -> None:
         assert _LOCATED.search(lines[0]), lines[0]
 
 
-def assert_lint_clean(result: Result) -> None:
+def assert_lint_clean(result: Outcome) -> None:
     """``stencil lint``'s promise: findings, each at its file and line, or none; no traceback."""
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
