@@ -42,6 +42,18 @@ LABEL_VALUE_MAX = 63
 _NAMESPACE = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
 _NAME_MAX = 253
 
+# Metadata the API server keeps for itself: a template that sets one is wrong, whatever the value.
+_SERVER_OWNED = (
+    "uid",
+    "resourceVersion",
+    "generation",
+    "creationTimestamp",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+    "managedFields",
+    "selfLink",
+)
+
 RBAC_GROUP = "rbac.authorization.k8s.io"
 RBAC_KINDS = frozenset({"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"})
 
@@ -187,6 +199,13 @@ def place(
             file=file,
             field="metadata.ownerReferences",
         )
+    for field in _SERVER_OWNED:
+        if field in metadata:
+            raise RenderError(
+                f"{what}: metadata.{field} is set by the API server, not by templates",
+                file=file,
+                field=f"metadata.{field}",
+            )
     placement = kind.placement
 
     def refuse(message: str, field: str | None = None) -> PlacementError:

@@ -27,6 +27,7 @@ import binascii
 import functools
 import hashlib
 import json
+import math
 import re
 import secrets
 import string
@@ -52,7 +53,7 @@ from jinja2.runtime import Context, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import missing
 
-from engine.core import kinds
+from engine.core import documents, kinds
 
 # -- values and tokens ------------------------------------------------------------------
 
@@ -161,6 +162,17 @@ class Run:
             return self.resolve(str(value))  # str() drops a Markup subclass
         if value is None or isinstance(value, bool | int | float):
             self.charge(8)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise Unplaceable(f"{value} is not a JSON number")
+            if (
+                isinstance(value, int)
+                and not isinstance(value, bool)
+                and not (documents.INT64_MIN <= value <= documents.INT64_MAX)
+            ):
+                raise Unplaceable(
+                    "an integer beyond int64 cannot be placed in a manifest (the API server "
+                    "would keep only an inexact float of it)"
+                )
             return value
         if isinstance(value, Undefined):
             str(value)  # raises, naming what is missing

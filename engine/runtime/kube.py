@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import urllib3
+import yaml
 
 from engine.core import apis, errors
 
@@ -142,9 +143,12 @@ class Kube:
             config.load_kube_config(  # type: ignore[no-untyped-call]
                 config_file=path, context=context, client_configuration=configuration
             )
-        except (config.ConfigException, OSError, ValueError) as error:
+        except (config.ConfigException, OSError, ValueError, yaml.YAMLError) as error:
             where = path or "$KUBECONFIG or ~/.kube/config"
-            raise errors.StencilError(f"cannot use the kubeconfig ({where}): {error}") from error
+            problem = " ".join(str(error).split())  # one line, whatever the reader wrote
+            if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
+                problem = f"line {error.problem_mark.line + 1}: not YAML: {error.problem}"
+            raise errors.StencilError(f"cannot use the kubeconfig ({where}): {problem}") from error
         return cls(configuration, **kw)
 
     @classmethod

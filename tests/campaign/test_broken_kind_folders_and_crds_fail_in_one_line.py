@@ -217,9 +217,6 @@ SERVER_OWNED = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine.core.placement refuses only ownerReferences of the server-owned fields"
-)
 @pytest.mark.parametrize("field", SERVER_OWNED)
 def test_a_template_setting_a_server_owned_field_fails_at_its_line(tmp_path: Path, field: str) -> None:
     template = _hostile.TEMPLATE.replace("metadata:\n", f"metadata:\n  {field}\n")

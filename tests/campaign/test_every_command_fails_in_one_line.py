@@ -113,10 +113,7 @@ CASES: dict[str, tuple[Case, bool]] = {
 
 
 # Failures still known, each where its fix belongs.
-KNOWN = {
-    "diff-kubeconfig-not-yaml": "engine.runtime.kube passes the kubeconfig reader's YAML error on as it is: "
-    "four lines and an unexpected-failure exit",
-}
+KNOWN: dict[str, str] = {}  # cases known to fail, with where the fix belongs
 
 
 @pytest.mark.parametrize(

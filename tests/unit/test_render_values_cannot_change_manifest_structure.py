@@ -69,7 +69,11 @@ strings = st.one_of(
     st.lists(st.one_of(st.sampled_from(TRICKY), st.text(max_size=3)), max_size=8).map("".join),
 )
 json_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False), strings
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),  # JSON numbers the API server holds
+    st.floats(allow_nan=False, allow_infinity=False),
+    strings,
 )
 json_values = st.recursive(
     json_scalars,
