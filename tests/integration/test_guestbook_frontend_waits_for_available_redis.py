@@ -60,11 +60,13 @@ def test_frontend_is_created_only_after_the_redis_deployments_are_available(
     with running_engine(kube, ROOT / "templates", namespace):
         manifests.apply_all(kube, [sample], namespace)
 
-        # No pod can start: the leader stays unavailable, and the Guestbook says who waits for it.
+        # No pod can start: the leader stays unavailable, and the Guestbook says who waits for it
+        # (once the leader is created: before that, that it is not created yet).
         waiting = eventually(
             lambda: (
                 (obj := kube.get(guestbooks, NAME, namespace))
                 and conditions(obj).get("Ready", {}).get("reason") == "WaitingForDependencies"
+                and "InProgress" in conditions(obj)["Ready"]["message"]
                 and obj
             ),
             timeout=60,

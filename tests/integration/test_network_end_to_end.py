@@ -88,7 +88,7 @@ def test_changing_the_gateway_republishes_the_config_map(
 @pytest.mark.parametrize(
     ("gateway", "why"),
     [
-        pytest.param("not-an-ip", "should match", id="not-an-ip"),
+        pytest.param("not-an-ip", "must be an IPv4 address", id="not-an-ip"),
         pytest.param("10.0.0.1", "gateway must be an address inside cidr", id="outside-the-cidr"),
     ],
 )
