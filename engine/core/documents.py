@@ -237,11 +237,6 @@ def check_shape(text: str) -> None:
             depth -= 1
 
 
-def check_no_anchors(text: str) -> None:
-    """``check_shape``: kept under its old name for the loaders that call it before ``StrictLoader``."""
-    check_shape(text)
-
-
 def yaml_problem(error: yaml.YAMLError) -> tuple[int | None, str]:
     """The 1-based line and a one-line description of a YAML error."""
     if isinstance(error, MarkedYAMLError):

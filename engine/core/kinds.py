@@ -32,7 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.core import expressions
+from engine.core import documents, expressions
 from engine.core.documents import Document
 from engine.core.errors import KindError
 from engine.core.expressions import Expression
@@ -282,10 +282,8 @@ def _entry(document: Document, entry: object, where: tuple[str, int]) -> dict[st
 
 
 def _read(template: Template) -> Template:
-    try:
-        text = template.path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise KindError(f"not UTF-8 text: {error}", file=str(template.path)) from error
+    # The one reader of files: regular files only, bounded in size, UTF-8.
+    text = documents.read_text(template.path, KindError)
     return Template(template.path, text, template.id, template.after)
 
 

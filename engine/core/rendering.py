@@ -59,7 +59,7 @@ from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 
 from engine.core import apis, kinds, placement, sandbox
-from engine.core.documents import FieldPath, StrictLoader, check_no_anchors, yaml_problem
+from engine.core.documents import FieldPath, StrictLoader, yaml_problem
 from engine.core.errors import RenderError
 
 # -- the entry points -----------------------------------------------------------------
@@ -496,9 +496,7 @@ def _parse(output: _Output) -> _Skeleton:
     documents: list[tuple[int, Any]] = []
     position = 0
     try:
-        if "&" in text or "*" in text:  # an anchor or an alias is written with one of them
-            check_no_anchors(text)
-        loader = _RenderLoader(text)
+        loader = _RenderLoader(text)  # StrictLoader scans the text first: anchors, depth
         loader.run = run
         try:
             while loader.check_node():
