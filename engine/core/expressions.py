@@ -55,7 +55,8 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from engine.core import conditions, health, ordering
 from engine.core.errors import KindError
 
-_ENV = ImmutableSandboxedEnvironment(undefined=ChainableUndefined, autoescape=False)
+# The environment status rules run in; `stencil lint` checks rules against the same one.
+ENVIRONMENT = ImmutableSandboxedEnvironment(undefined=ChainableUndefined, autoescape=False)
 
 # A status rule is a line or two (the longest in the seed kinds is under 100
 # characters); these bounds are far above any real rule and far below what
@@ -132,16 +133,16 @@ def compile_expression(text: str, *, file: str, line: int, field: str) -> Expres
         raise error(f"the expression nests brackets more than {MAX_EXPRESSION_NESTING} levels deep")
     try:
         # The expression as a template body: parsed to check its depth and learn which names it reads.
-        tree = _ENV.parse("{{ " + text + " }}")
+        tree = ENVIRONMENT.parse("{{ " + text + " }}")
         if _depth(tree) > MAX_EXPRESSION_NESTING:
             raise error(f"the expression nests more than {MAX_EXPRESSION_NESTING} levels deep")
         names = meta.find_undeclared_variables(tree)
-        compiled = _ENV.compile_expression(text, undefined_to_none=False)
+        compiled = ENVIRONMENT.compile_expression(text, undefined_to_none=False)
     except TemplateSyntaxError as exc:
         raise error(f"invalid expression {text!r}: {exc.message}") from exc
     except (RecursionError, SyntaxError) as exc:  # Python's compiler refuses what nests too deeply
         raise error("the expression nests too deeply to compile (split it, or use fewer levels)") from exc
-    unknown = sorted(names - CONTEXT_NAMES - set(_ENV.globals))
+    unknown = sorted(names - CONTEXT_NAMES - set(ENVIRONMENT.globals))
     if unknown:
         known = ", ".join(sorted(CONTEXT_NAMES))
         raise error(f"unknown name {', '.join(unknown)} in expression {text!r} (known: {known})")
@@ -188,7 +189,7 @@ def child_ids_read(expression: Expression) -> set[str]:
     Keys that start with a capital are kinds, not ids, and a mapping's own methods
     (``children.items()``) are not keys at all.
     """
-    tree = _ENV.parse("{{ " + expression.text + " }}")
+    tree = ENVIRONMENT.parse("{{ " + expression.text + " }}")
     found: set[str] = set()
     for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
         assert isinstance(node, nodes.Getattr | nodes.Getitem)

@@ -134,7 +134,7 @@ def _template_offer(environment: sandbox.Sandbox) -> _Offer:
 
 
 # The rules' environment is the expressions module's own, so the two cannot disagree.
-_RULE_ENVIRONMENT: Environment = expressions._ENV
+_RULE_ENVIRONMENT: Environment = expressions.ENVIRONMENT
 _RULE_OFFER = _Offer.of(_RULE_ENVIRONMENT, expressions.status_context({}, ()))
 
 
