@@ -11,7 +11,15 @@ depends on what the contender reports about itself:
 2. **resources** — the contender's peak RSS and CPU seconds, read from ``/proc``;
 3. **idle** — nothing changes for ``idle`` seconds: the contender's requests in that window;
 4. **restart** — the contender is stopped and started again on the converged set: its
-   writes until ``settle`` seconds after it is ready again (a restart should write nothing).
+   writes until ``settle`` seconds after it is ready again (a restart should write nothing);
+5. **spec changes** — on the idle, converged set, the spec of ``CHANGES`` parents is
+   changed one at a time: sending the change → the child shows it (``bench.latency``; the
+   floor creates children once and never updates them, so it has no figure);
+6. **paced** — ``PACED`` more parents are created at half the CR/s of phase 1: their
+   create → Ready, what a user sees on a plane that is busy but not saturated.
+
+Throughout, a watch of each parent's readiness child (``bench.latency.Children``) splits
+create → Ready into the plane's part and the contender's: child ready → parent Ready.
 
 Each run has a namespace of its own, deleted afterwards, so the runs do not see each
 other's objects.
@@ -27,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench import accounts
+from bench import accounts, latency
 from bench.contenders import Contender, Running, start
 from bench.workloads import KRO_GROUP, Workload
 from engine.core import documents, errors
@@ -40,6 +48,8 @@ FLOW_SCHEMA = "bench-contender"
 ACCOUNT_NAMESPACE = "bench-accounts"
 CREATORS = 8  # the harness's own concurrency when creating parents
 CONVERGE_TIMEOUT = 1800.0
+CHANGES = 50  # spec changes timed one at a time (at most N)
+PACED = 200  # parents created at half saturation (at most N / 2, at least 10)
 
 
 @dataclass(frozen=True)
@@ -77,6 +87,13 @@ class Result:
     idle_writes: int
     restart_requests: int
     restart_writes: int
+    lag_p50: float  # the parent's readiness child ready -> the parent Ready
+    lag_p99: float
+    change_p50: float | None  # spec change sent -> the child shows it (None: the floor)
+    change_p99: float | None
+    paced_rate: float  # CR/s of the paced phase: half of per_second
+    paced_p50: float  # create -> Ready at that rate
+    paced_p99: float
 
     @property
     def writes_total_per_cr(self) -> float:
@@ -106,6 +123,7 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
             KRO_GROUP if kro else workload.api_version, workload.kro_kind if kro else workload.kind
         )
         watch = _Readiness(admin, resource, namespace)
+        children = latency.Children(admin, workload, namespace)
         # 1. Converge.
         requests_before, writes_before = dispatched_requests(admin, FLOW_SCHEMA), write_requests(admin)
         created = _create(admin, [workload.parent(i, namespace, kro=kro) for i in range(n)])
@@ -128,6 +146,18 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         time.sleep(settle)
         restart_requests = dispatched_requests(admin, FLOW_SCHEMA) - restart_before
         restart_writes = workload.contender_writes(write_requests(admin) - restart_writes_before, kro=kro)
+        # 5. Spec changes, one at a time, on the idle set.
+        lag = latency.lags(watch.ready_at, children.ready_at)
+        changes = None
+        if contender.program != "floor":
+            names = sorted(created)[: min(n, CHANGES)]
+            changes = latency.spec_changes(admin, resource, workload, namespace, names, children)
+        # 6. Paced: half of the rate phase 1 reached.
+        makespan = max(watch.ready_at.values()) - min(created.values())
+        rate = n / makespan / 2
+        more = [workload.parent(n + i, namespace, kro=kro) for i in range(max(10, min(n // 2, PACED)))]
+        paced = latency.paced(admin, more, rate, watch.ready_at, CONVERGE_TIMEOUT)
+        children.stop()
         watch.stop()
         # The parents go while the contender runs: kro holds a finalizer on each of its instances.
         _delete_parents(admin, resource, namespace)
@@ -135,8 +165,6 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         running.stop()
     _delete_namespace(admin, namespace)
 
-    first = min(created.values())
-    makespan = max(watch.ready_at.values()) - first
     to_ready = sorted(watch.ready_at[name] - created[name] for name in created)
     return Result(
         workload=workload.name,
@@ -155,6 +183,13 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         idle_writes=sum(idle_writes.values()),
         restart_requests=restart_requests,
         restart_writes=sum(restart_writes.values()),
+        lag_p50=statistics.median(lag),
+        lag_p99=_percentile(lag, 0.99),
+        change_p50=statistics.median(changes) if changes else None,
+        change_p99=_percentile(changes, 0.99) if changes else None,
+        paced_rate=rate,
+        paced_p50=statistics.median(paced),
+        paced_p99=_percentile(paced, 0.99),
     )
 
 

@@ -127,6 +127,38 @@ def writes_table(results: Sequence[Result]) -> str:
     return table(("workload", "N", "contender", "verb resource", "per CR"), rows)
 
 
+def latency_table(results: Sequence[Result]) -> str:
+    """Where the time goes: the contender's own lag, a spec change on an idle set, half saturation."""
+    headers = (
+        "workload",
+        "N",
+        "contender",
+        "lag p50 ms",
+        "lag p99 ms",
+        "change p50 ms",
+        "change p99 ms",
+        "paced CR/s",
+        "paced p50 s",
+        "paced p99 s",
+    )
+    rows = [
+        (
+            r.workload,
+            r.n,
+            r.contender,
+            r.lag_p50 * 1000,
+            r.lag_p99 * 1000,
+            "—" if r.change_p50 is None else r.change_p50 * 1000,
+            "—" if r.change_p99 is None else r.change_p99 * 1000,
+            r.paced_rate,
+            r.paced_p50,
+            r.paced_p99,
+        )
+        for r in results
+    ]
+    return table(headers, rows)
+
+
 def _ratio(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
@@ -181,6 +213,10 @@ def print_all(results: Sequence[Result], rates: Sequence[Rate], notes: dict[str,
             "\nConvergence (÷floor, ÷kro: makespan ratios in this run)\n" + convergence_table(results) + "\n"
         )
         out.write("\nWrites per CR, create → Ready\n" + writes_table(results) + "\n")
+        out.write(
+            "\nLatency (lag: child ready → parent Ready; change: spec change → child; "
+            "paced: create → Ready at half the CR/s)\n" + latency_table(results) + "\n"
+        )
     for key, note in notes.items():
         out.write(f"\n{key}: {note}\n")
     out.flush()

@@ -12,6 +12,7 @@ creation.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,14 @@ class Workload:
     kro_plural: str
     spec: tuple[tuple[str, Any], ...]
     children: tuple[str, ...]  # the resources (plurals) of the children
+    # The child whose readiness makes the parent Ready, told by its name's suffix
+    # ("<parent>-deployment" for Stencil and kro alike), and when it is ready.
+    ready_child: tuple[str, str, str]  # apiVersion, kind, name suffix
+    child_ready: Callable[[dict[str, Any]], bool]
+    # A spec change (a field and its k-th new value) and where the child shows it.
+    change_field: str
+    change_value: Callable[[int], Any]
+    child_value: Callable[[dict[str, Any]], Any]
 
     @property
     def kind_dir(self) -> Path:
@@ -43,13 +52,19 @@ class Workload:
     def rgd(self) -> Path:
         return KRO_DIR / f"{self.name}.yaml"
 
-    def parent(self, i: int, namespace: str, *, kro: bool = False) -> dict[str, Any]:
+    def parent(self, i: int, namespace: str, *, kro: bool = False, **spec: Any) -> dict[str, Any]:
         return {
             "apiVersion": KRO_GROUP if kro else self.api_version,
             "kind": self.kro_kind if kro else self.kind,
             "metadata": {"name": f"bench-{i:05d}", "namespace": namespace},
-            "spec": dict(self.spec),
+            "spec": {**dict(self.spec), **spec},
         }
+
+    def parent_of(self, child: dict[str, Any]) -> str | None:
+        """The name of the parent whose readiness child this is, or None for another child."""
+        name: str = child["metadata"]["name"]
+        suffix = "-" + self.ready_child[2]
+        return name[: -len(suffix)] if name.endswith(suffix) else None
 
     def contender_writes(self, delta: Counter[str], *, kro: bool = False) -> Counter[str]:
         """The writes in ``delta`` that the contender made: to the children and to the parents
@@ -65,6 +80,16 @@ class Workload:
         return ours
 
 
+def _available(deployment: dict[str, Any]) -> bool:
+    """A Deployment's Available=True, about its current generation."""
+    status = deployment.get("status") or {}
+    if status.get("observedGeneration", 0) < deployment["metadata"].get("generation", 0):
+        return False
+    return any(
+        c.get("type") == "Available" and c.get("status") == "True" for c in status.get("conditions") or ()
+    )
+
+
 WORKLOADS = {
     # A Deployment and a Service a parent: Ready waits on the Deployment and ReplicaSet
     # controllers, the scheduler and kwok.
@@ -77,6 +102,11 @@ WORKLOADS = {
         "krodeploywebservices",
         (("image", "nginx:1.27"), ("replicas", 1), ("exposed_port", 8080)),
         ("deployments", "services"),
+        ("apps/v1", "Deployment", "deployment"),
+        _available,
+        "image",
+        lambda k: f"nginx:1.27.{k}",
+        lambda child: child["spec"]["template"]["spec"]["containers"][0]["image"],
     ),
     # One ConfigMap a parent, Ready as soon as it exists: the contender's own pace.
     "network": Workload(
@@ -88,5 +118,11 @@ WORKLOADS = {
         "kronetworks",
         (("cidr", "192.168.0.0/16"), ("gateway", "192.168.0.1")),
         ("configmaps",),
+        ("v1", "ConfigMap", "network"),
+        lambda child: True,
+        "gateway",
+        lambda k: f"192.168.{1 + k // 250}.{1 + k % 250}",
+        lambda child: (child.get("data") or {}).get("gateway"),
     ),
 }
+
