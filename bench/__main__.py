@@ -6,9 +6,10 @@ the floor, Stencil and kro each converge N parents (``bench.converging``), and t
 offline render rate of every shipped kind is measured (``bench.render_rate``).  The table
 is printed; the JSON and the plot go to ``--out`` (``bench/results/``), named by the date.
 
-    python -m bench                 # N = 100, 1,000 and 3,000, both workloads, all contenders
-    python -m bench --quick         # N = 100 only
-    python -m bench --sizes 10 --idle 5 --out /tmp/bench   # the smoke test's run
+    python -m bench                 # N = 100, 1,000 and 3,000, both workloads, all contenders,
+                                    # then a cold start on 10,000 converged parents
+    python -m bench --quick         # N = 100 only, no cold start
+    python -m bench --sizes 10 --cold 10 --idle 5 --out /tmp/bench   # the smoke test's run
 
 kro is built on first use (``engine.localcluster.binaries``); if it cannot be built or run,
 the reason goes into the notes and the run goes on without it.
@@ -25,7 +26,7 @@ import traceback
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import converging, render_rate, report
+from bench import coldstart, converging, render_rate, report
 from bench.contenders import Contender
 from bench.workloads import ROOT, WORKLOADS
 from engine.localcluster import binaries
@@ -61,11 +62,17 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         default=5.0,
         help="seconds to wait after Ready and after a restart before counting writes",
     )
+    parser.add_argument(
+        "--cold",
+        type=int,
+        default=10_000,
+        help="parents of the cold start (bench.coldstart), last; 0: skip (default: %(default)s)",
+    )
     parser.add_argument("--render-seconds", type=float, default=1.0, help="CPU seconds per kind; 0: skip")
     parser.add_argument("--out", type=Path, default=RESULTS, help="folder for the JSON and PNG")
     args = parser.parse_args(argv)
     if args.quick:
-        args.sizes = "100"
+        args.sizes, args.cold = "100", 0
     return args
 
 
@@ -94,8 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         except binaries.BuildError as error:
             notes["kro"] = f"not built, left out: {error}"
             chosen = [c for c in chosen if c.program != "kro"]
-    nodes = max(1, math.ceil(max(sizes) / PODS_PER_NODE))
+    nodes = max(1, math.ceil(max(sizes) / PODS_PER_NODE))  # the cold start's parents have no pods
     results: list[converging.Result] = []
+    cold: coldstart.ColdStart | None = None
     with (
         tempfile.TemporaryDirectory(prefix="stencil-bench-") as scratch,
         LocalCluster(nodes=nodes) as cluster,
@@ -116,14 +124,17 @@ def main(argv: list[str] | None = None) -> int:
                             raise  # the floor and Stencil are what the benchmark is for
                         notes[f"kro {workload.name} N={n}"] = f"failed, left out: {error}"
                         traceback.print_exc()
+        if args.cold:
+            print(f"[bench] cold start: {args.cold} parents", file=sys.stderr, flush=True)
+            cold = coldstart.run(plane, args.cold, args.settle)
     args.out.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     json_path, png_path = args.out / f"bench-{stamp}.json", args.out / f"bench-{stamp}.png"
     why_not = report.plot(png_path, results) if results else "no convergence runs: no plot"
     if why_not:
         notes["plot"] = why_not
-    report.write_json(json_path, results, rates, notes)
-    report.print_all(results, rates, notes)
+    report.write_json(json_path, results, rates, cold, notes)
+    report.print_all(results, rates, cold, notes)
     print(f"\nwritten: {json_path}" + ("" if why_not else f", {png_path}"))
     return 0
 

@@ -105,14 +105,7 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
     kro = contender.program == "kro"
     namespace = f"bench-{contender.program}-{workload.name}-{n}"
     admin.request("POST", "/api/v1/namespaces", {"metadata": {"name": namespace}})
-    kubeconfig = accounts.account_kubeconfig(
-        admin,
-        plane.admin_kubeconfig,
-        ACCOUNT_NAMESPACE,
-        ACCOUNT,
-        plane.scratch / "contender.kubeconfig",
-        86400,
-    )
+    kubeconfig = contender_kubeconfig(plane)
     log = plane.scratch / f"{namespace}-{contender.label.replace(' ', '_')}.log"
     running = start(contender, workload, kubeconfig, namespace, log)
     try:
@@ -122,11 +115,11 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         resource = admin.resource(
             KRO_GROUP if kro else workload.api_version, workload.kro_kind if kro else workload.kind
         )
-        watch = _Readiness(admin, resource, namespace)
+        watch = Readiness(admin, resource, namespace)
         children = latency.Children(admin, workload, namespace)
         # 1. Converge.
         requests_before, writes_before = dispatched_requests(admin, FLOW_SCHEMA), write_requests(admin)
-        created = _create(admin, [workload.parent(i, namespace, kro=kro) for i in range(n)])
+        created = create(admin, [workload.parent(i, namespace, kro=kro) for i in range(n)])
         watch.wait(n, CONVERGE_TIMEOUT, running)
         time.sleep(settle)  # a write that follows Ready (there should be none) lands in the count
         requests = dispatched_requests(admin, FLOW_SCHEMA) - requests_before
@@ -193,7 +186,19 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
     )
 
 
-class _Readiness:
+def contender_kubeconfig(plane: Plane) -> Path:
+    """A kubeconfig of the benchmark's ServiceAccount, which every contender runs as."""
+    return accounts.account_kubeconfig(
+        plane.admin,
+        plane.admin_kubeconfig,
+        ACCOUNT_NAMESPACE,
+        ACCOUNT,
+        plane.scratch / "contender.kubeconfig",
+        86400,
+    )
+
+
+class Readiness:
     """When each parent of a namespace first read Ready=True at its generation."""
 
     def __init__(self, kube: Kube, resource: Resource, namespace: str) -> None:
@@ -236,7 +241,7 @@ def ready_at_generation(obj: dict[str, Any]) -> bool:
     return False
 
 
-def _create(kube: Kube, parents: list[dict[str, Any]]) -> dict[str, float]:
+def create(kube: Kube, parents: list[dict[str, Any]]) -> dict[str, float]:
     """Create every parent, ``CREATORS`` at a time; when each creation was sent."""
     created: dict[str, float] = {}
 

@@ -8,8 +8,8 @@ needs and nothing else:
 - one list and watch of the parents, and one of each child kind (what any controller must
   keep to see its parents and their children's readiness);
 - per parent, the kind's rendered children (``rendering.render``, the engine's own), each
-  created by a create-only server-side apply with Stencil's field manager, as the engine
-  creates them;
+  created by a create-only server-side apply with Stencil's field manager and content hash,
+  as the engine creates them;
 - per parent, one status write, once every child is ready: the same status Stencil would
   write then (``status.derive_status``), so the parent reads ``Ready=True``.
 
@@ -36,13 +36,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine.core import errors, kinds, ordering, placement, rbac, rendering, status
+from engine.core import errors, kinds, ordering, placement, planning, rbac, rendering, status
 from engine.runtime.children import owner_index
 from engine.runtime.kube import Kube
 from engine.runtime.watching import Informer
 
 Obj = dict[str, Any]
 OWNER = "owner"
+UID = "uid"
 SYNC_TIMEOUT = 60.0
 
 
@@ -60,6 +61,7 @@ class Floor:
         self.parents = Informer(
             kube, kube.resource(kind.api_version, kind.kind), namespace=namespace, on_event=self._on_parent
         )
+        self.parents.add_index(UID, lambda parent: [parent["metadata"]["uid"]])
         managed = f"{placement.MANAGED_BY_LABEL}={placement.MANAGED_BY_VALUE}"
         self.children = [
             Informer(
@@ -116,7 +118,7 @@ class Floor:
     def _create(self, parent: Obj) -> None:
         for child in rendering.render(self.kind, parent, [], is_namespaced=self.kube.is_namespaced):
             try:
-                created = self.kube.apply(child, create_only=True)
+                created = self.kube.apply(planning.with_hash(child), create_only=True)
             except errors.AlreadyExists:
                 continue
             self._observe(created)
@@ -132,7 +134,7 @@ class Floor:
 
     def _finish(self, uid: str) -> None:
         """Write the status once, if the children make the parent Ready now."""
-        parent = next((p for p in self.parents.list(self.namespace) if p["metadata"]["uid"] == uid), None)
+        parent = next(iter(self.parents.by_index(UID, uid)), None)
         if parent is None:
             return
         observed = [child for informer in self.children for child in informer.by_index(OWNER, uid)]

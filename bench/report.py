@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench.coldstart import ColdStart
 from bench.converging import Result
 from bench.measure import table
 from bench.render_rate import Rate, render_table
@@ -163,11 +164,44 @@ def _ratio(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
-def write_json(path: Path, results: Sequence[Result], rates: Sequence[Rate], notes: dict[str, str]) -> None:
+def cold_table(cold: ColdStart) -> str:
+    headers = (
+        "parents",
+        "children",
+        "synced s",
+        "idle s",
+        "reconciles",
+        "writes",
+        "RSS MiB",
+        "peak MiB",
+        "CPU s",
+    )
+    row = (
+        cold.parents,
+        cold.children,
+        cold.synced_seconds,
+        cold.idle_seconds,
+        cold.reconciles,
+        cold.writes,
+        cold.rss_mib,
+        cold.peak_rss_mib,
+        cold.cpu_seconds,
+    )
+    return table(headers, [row])
+
+
+def write_json(
+    path: Path,
+    results: Sequence[Result],
+    rates: Sequence[Rate],
+    cold: ColdStart | None,
+    notes: dict[str, str],
+) -> None:
     document = {
         "machine": machine(),
         "runs": [{**dataclasses.asdict(r), "writes_total_per_cr": r.writes_total_per_cr} for r in results],
         "render": [dataclasses.asdict(rate) for rate in rates],
+        "cold_start": dataclasses.asdict(cold) if cold else None,
         "notes": notes,
     }
     path.write_text(json.dumps(document, indent=2) + "\n")
@@ -204,7 +238,9 @@ def plot(path: Path, results: Sequence[Result]) -> str | None:
     return None
 
 
-def print_all(results: Sequence[Result], rates: Sequence[Rate], notes: dict[str, str]) -> None:
+def print_all(
+    results: Sequence[Result], rates: Sequence[Rate], cold: ColdStart | None, notes: dict[str, str]
+) -> None:
     out = sys.stdout
     if rates:
         out.write("\nOffline render, one core\n" + render_table(list(rates)) + "\n")
@@ -216,6 +252,13 @@ def print_all(results: Sequence[Result], rates: Sequence[Rate], notes: dict[str,
         out.write(
             "\nLatency (lag: child ready → parent Ready; change: spec change → child; "
             "paced: create → Ready at half the CR/s)\n" + latency_table(results) + "\n"
+        )
+    if cold:
+        out.write(
+            f"\nCold start on {cold.parents:,} converged DeployWebServices (seeded by the floor in "
+            f"{cold.seed_seconds:.0f} s; the floor held {cold.floor_rss_mib:.0f} MiB with them cached)\n"
+            + cold_table(cold)
+            + "\n"
         )
     for key, note in notes.items():
         out.write(f"\n{key}: {note}\n")

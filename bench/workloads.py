@@ -125,4 +125,3 @@ WORKLOADS = {
         lambda child: (child.get("data") or {}).get("gateway"),
     ),
 }
-
