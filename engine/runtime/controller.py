@@ -246,9 +246,10 @@ class KindController:
         # 5. Apply every child that is missing or drifted (server-side apply, one field manager);
         # a name held by another object is a conflict, and the parent waits for that name.
         conflicts = {r: message for r, message in plan.conflicts}
+        created: list[Obj] = []  # one event says what this reconcile created, however many
         try:
             for apply in plan.applies:
-                conflict = self._apply(parent, apply)
+                conflict = self._apply(parent, apply, created)
                 if conflict:
                     conflicts[planning.ref(apply.obj)] = conflict
         except errors.ApiError as exc:
@@ -256,6 +257,9 @@ class KindController:
             self._finish(parent, observed, related, outcome)
             self.engine.recorder.emit(parent, events.WARNING, "ApplyFailed", str(exc))
             raise
+        finally:
+            if created:
+                self._emit_written(parent, "Created", created)
         self.engine.children.wait_for_names(self.queue, key, conflicts)
         # 6. Prune only after every apply succeeded, and only children this parent controls.
         if not conflicts:
@@ -303,16 +307,17 @@ class KindController:
             return self.engine.kube
         return self.engine.kube.impersonating(f"system:serviceaccount:{account[0]}:{account[1]}")
 
-    def _apply(self, parent: Obj, apply: planning.Apply) -> str | None:
+    def _apply(self, parent: Obj, apply: planning.Apply, created: list[Obj]) -> str | None:
         """Create or server-side apply one child; a conflict description instead if the name
-        is held by an object this parent does not control."""
+        is held by an object this parent does not control.  A child it creates is added to
+        ``created``."""
         child = apply.obj
         uid = parent["metadata"]["uid"]
         if apply.create:
             # Claim the name atomically: of two parents rendering one name, only one create-only
             # apply succeeds; the other gets AlreadyExists and must not apply over the winner.
             try:
-                created = self.writer.apply(child, create_only=True)
+                made = self.writer.apply(child, create_only=True)
             except errors.AlreadyExists:
                 res = self.writer.resource(child["apiVersion"], child["kind"])
                 existing = self.writer.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
@@ -325,9 +330,9 @@ class KindController:
                 if planning.contains(existing, child):
                     return None
                 return self._update(parent, child, existing)
-            self.engine.children.remember(created)
+            self.engine.children.remember(made)
             self.engine.count("apply", self.name)
-            self._emit_written(parent, "Created", child)
+            created.append(child)
             return None
         return self._update(parent, child, apply.current)
 
@@ -358,12 +363,14 @@ class KindController:
         self.engine.children.remember(applied)
         self.engine.count("apply", self.name)
         fields = planning.drift(current, child) if current is not None else []
-        self._emit_written(parent, "Updated", child, fields)
+        self._emit_written(parent, "Updated", [child], fields)
         return None
 
-    def _emit_written(self, parent: Obj, verb: str, child: Obj, fields: list[str] | None = None) -> None:
-        """The event of a write; an update says which rendered fields it restored (at most five)."""
-        message = f"{verb} {planning.describe(planning.ref(child))}"
+    def _emit_written(
+        self, parent: Obj, verb: str, written: list[Obj], fields: list[str] | None = None
+    ) -> None:
+        """The event of writes; an update says which rendered fields it restored (at most five)."""
+        message = f"{verb} " + ", ".join(planning.describe(planning.ref(child)) for child in written)
         if fields:
             more = f" and {len(fields) - 5} more" if len(fields) > 5 else ""
             message += ": " + ", ".join(fields[:5]) + more

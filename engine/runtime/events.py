@@ -1,16 +1,22 @@
 """Kubernetes Events on parents: what Stencil did to their children, and why it failed.
 
-Events are written through the client seam like everything else.  The recorder
-drops an event identical to the last one it sent for the same object and reason,
-so a failure retried with backoff does not flood the API server (client-go's
-event correlator does the same, more elaborately); a steady state sends none.
+Events are written through the client seam like everything else, by a thread of the
+recorder's own, as client-go's broadcaster does: a reconcile hands an event over and
+goes on, so a worker never waits on an event's round trip.  The hand-over is bounded
+(``CAPACITY``): when the API server cannot keep up, newer events are dropped and
+counted (``dropped``), never the reconcile slowed.  The recorder also drops an event
+identical to the last one it sent for the same object and reason, so a failure retried
+with backoff does not flood the API server (client-go's event correlator does the
+same, more elaborately); a steady state sends none.
 """
 
 from __future__ import annotations
 
 import datetime
 import logging
+import queue
 import threading
+import time
 from typing import Any, Protocol
 
 from engine.core import errors
@@ -20,6 +26,7 @@ log = logging.getLogger("stencil.events")
 NORMAL = "Normal"
 WARNING = "Warning"
 COMPONENT = "stencil"
+CAPACITY = 1000  # events waiting to be sent; client-go's broadcaster queues as many
 
 
 class Sink(Protocol):
@@ -27,11 +34,15 @@ class Sink(Protocol):
 
 
 class Recorder:
-    def __init__(self, sink: Sink, component: str = COMPONENT) -> None:
+    def __init__(self, sink: Sink, component: str = COMPONENT, capacity: int = CAPACITY) -> None:
         self._sink = sink
         self._component = component
         self._last: dict[tuple[str, str], str] = {}
         self._lock = threading.Lock()
+        self._pending: queue.Queue[dict[str, Any] | None] = queue.Queue(capacity)
+        self.dropped = 0
+        self._sender = threading.Thread(target=self._send_all, name="stencil-events", daemon=True)
+        self._sender.start()
 
     def emit(self, obj: dict[str, Any], type_: str, reason: str, message: str) -> None:
         meta = obj.get("metadata", {})
@@ -65,9 +76,43 @@ class Recorder:
             "count": 1,
         }
         try:
-            self._sink.request("POST", f"/api/v1/namespaces/{namespace}/events", event)
-        except errors.ApiError as exc:  # an event is never worth failing a reconcile for
-            log.warning("could not record event %s on %s: %s", reason, meta.get("name"), exc)
+            self._pending.put_nowait(event)
+        except queue.Full:
+            with self._lock:
+                self.dropped += 1
+            log.warning("too many events waiting to be sent; dropped %s on %s", reason, meta.get("name"))
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until every event handed over so far was sent (or failed); False on timeout."""
+        deadline = time.monotonic() + timeout
+        while self._pending.unfinished_tasks:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.001)
+        return True
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Send what is waiting (for at most ``timeout``), then stop the sender."""
+        self.flush(timeout)
+        try:
+            self._pending.put_nowait(None)
+        except queue.Full:
+            return  # the sender is a daemon thread: it goes with the process
+        self._sender.join(timeout)
+
+    def _send_all(self) -> None:
+        while (event := self._pending.get()) is not None:
+            try:
+                namespace = event["metadata"]["namespace"]
+                self._sink.request("POST", f"/api/v1/namespaces/{namespace}/events", event)
+            except errors.ApiError as exc:  # an event is never worth failing anything for
+                involved = event["involvedObject"]
+                log.warning("could not record event %s on %s: %s", event["reason"], involved["name"], exc)
+            except Exception:  # the sender must outlive any surprise
+                log.exception("could not record event %s", event.get("reason"))
+            finally:
+                self._pending.task_done()
+        self._pending.task_done()
 
     def forget(self, uid: str) -> None:
         with self._lock:

@@ -254,6 +254,7 @@ class Engine:
         drained = all([controller.drain(deadline) for controller in controllers])
         if not drained:
             log.warning("stopping with reconciles still running after %.0f s", grace)
+        self.recorder.close(max(deadline - time.monotonic(), 1.0))  # what the reconciles had to say
         self.informers.stop_all()
         shutil.rmtree(self._bundle_dir, ignore_errors=True)
         return drained

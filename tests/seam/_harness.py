@@ -31,6 +31,16 @@ def engine_for(
         engine.load()
         (kind_controller,) = engine.controllers.values()
         assert kind_controller.parents.wait_for_sync(5)
+        reconcile = kind_controller.reconcile
+
+        def reconcile_then_wait_for_its_events(key: str) -> controller.Result:
+            # Events are sent by the recorder's thread; a test reads them once a reconcile returns.
+            try:
+                return reconcile(key)
+            finally:
+                engine.recorder.flush()
+
+        kind_controller.reconcile = reconcile_then_wait_for_its_events  # type: ignore[method-assign]
         yield kind_controller
     finally:
         engine.stop(grace=0)

@@ -1,5 +1,7 @@
 """A first reconcile creates the children (a create-only apply claims a name atomically) and
-writes the status once; the next one, reading its own writes from the cache, sends nothing at all."""
+writes the status once; the next one, reading its own writes from the cache, sends nothing at all.
+The event of the creation is sent by the recorder's own thread, so it is awaited, and its place
+among the writes is not the reconcile's."""
 
 from pathlib import Path
 
@@ -21,15 +23,18 @@ def test_first_reconcile_writes_children_and_status_then_steady_state_writes_not
     parent(fake, value="v")
     with engine_for(fake, tmp_path, TEMPLATE) as controller:
         controller.reconcile("ns/w")
+        assert controller.engine.recorder.flush()
 
-        assert fake.writes() == [
+        writes = fake.writes()
+        assert [w for w in writes if w[0] != "EVENT"] == [
             ("APPLY", "ConfigMap ns/w-a"),
-            ("EVENT", "Created"),
             ("STATUS", "Widget ns/w"),
         ]
+        assert [w for w in writes if w[0] == "EVENT"] == [("EVENT", "Created")]
         assert conditions(fake)["Ready"]["status"] == "True"
 
         fake.calls.clear()
         controller.reconcile("ns/w")
+        assert controller.engine.recorder.flush()
 
         assert fake.writes() == []
