@@ -195,11 +195,15 @@ class Sharder:
             everything = self.engine.informers.ensure_across(resource, self.engine.options.namespaces)
             if not everything.has_synced:
                 continue
-            for parent in everything.list():
+            for namespace, name, version in everything.keys():
                 if self._stop.is_set():
                     return writes
-                seen.add((resource, parent["metadata"]["name"], parent["metadata"].get("namespace")))
-                if self._move(everything, controller.name, resource, parent, live):
+                judged = (resource, name, namespace or None)
+                seen.add(judged)
+                if self._settled.get(judged) == (version, live):
+                    continue  # judged at this version for these members: not decoded again
+                parent = everything.get(namespace or None, name)
+                if parent is not None and self._move(everything, controller.name, resource, parent, live):
                     writes += 1
         if len(self._settled) > len(seen):  # parents deleted, or of a kind no longer served
             self._settled = {judged: at for judged, at in self._settled.items() if judged in seen}
