@@ -48,9 +48,9 @@ class Across:
     def by_index(self, index_name: str, value: str) -> builtins.list[Obj]:
         return [obj for informer in self._informers.values() for obj in informer.by_index(index_name, value)]
 
-    def keys(self) -> builtins.list[tuple[str, str, str | None]]:
+    def versions(self) -> builtins.list[tuple[str, str, str | None]]:
         """(namespace or "", name, resourceVersion) of every cached object, decoding none."""
-        return [key for informer in self._informers.values() for key in informer.store.keys()]
+        return [key for informer in self._informers.values() for key in informer.store.versions()]
 
     def add_index(self, name: str, func: IndexFunc) -> None:
         for informer in self._informers.values():

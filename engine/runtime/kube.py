@@ -14,6 +14,7 @@ here and nowhere else: changing it would orphan the fields owned on every object
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import copy
 import json
@@ -302,18 +303,34 @@ class Kube:
     ) -> tuple[list[Obj], str]:
         """Every object, paged; and the list's resourceVersion to watch from."""
         items: list[Obj] = []
+        version = ""
+        for page, listed_at in self.pages(res, namespace, label_selector, limit):
+            items.extend(page)
+            version = listed_at
+        return items, version
+
+    def pages(
+        self,
+        res: Resource,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        limit: int = 500,
+    ) -> Iterator[tuple[builtins.list[Obj], str]]:
+        """A listing a page at a time, each with the list's resourceVersion (every page is of the
+        same snapshot), so a caller that keeps what it needs of a page holds one page at most."""
         query: dict[str, str] = {"limit": str(limit)}
         if label_selector:
             query["labelSelector"] = label_selector
         while True:
             page = self.request("GET", res.path(namespace), query=query)
-            for item in page.get("items", []):
+            items = page.get("items") or []
+            for item in items:
                 item.setdefault("apiVersion", res.api_version)
                 item.setdefault("kind", res.kind)
-                items.append(item)
+            yield items, page["metadata"]["resourceVersion"]
             token = page.get("metadata", {}).get("continue")
             if not token:
-                return items, page["metadata"]["resourceVersion"]
+                return
             query["continue"] = token
 
     def watch(

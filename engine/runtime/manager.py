@@ -138,7 +138,7 @@ class Engine:
         controller = KindController(self, kind, broken, resource)
         self.controllers[gvk] = controller
         if self.options.shard and self.options.metrics:
-            self.options.metrics.shard_holds(controller.name, lambda: len(controller.parents.keys()))
+            self.options.metrics.shard_holds(controller.name, lambda: len(controller.parents.versions()))
         if self._run_workers:
             controller.start(self.options.workers)
         return True

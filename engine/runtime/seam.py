@@ -9,6 +9,7 @@ is the part of it an informer needs.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
@@ -16,7 +17,8 @@ from engine.runtime.kube import Obj, Resource
 
 
 class ListWatcher(Protocol):
-    """The two verbs an informer needs; ``engine.runtime.kube.Kube`` provides them.
+    """The verbs an informer needs (a listing, whole or a page at a time, and a watch);
+    ``engine.runtime.kube.Kube`` provides them.
 
     A seam so the loop's reactions (re-watch, relist after Gone) can be driven by
     a scripted server in tests without touching HTTP.
@@ -25,6 +27,10 @@ class ListWatcher(Protocol):
     def list(
         self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
     ) -> tuple[list[Obj], str]: ...
+
+    def pages(
+        self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
+    ) -> Iterator[tuple[builtins.list[Obj], str]]: ...
 
     def watch(
         self,

@@ -195,7 +195,7 @@ class Sharder:
             everything = self.engine.informers.ensure_across(resource, self.engine.options.namespaces)
             if not everything.has_synced:
                 continue
-            for namespace, name, version in everything.keys():
+            for namespace, name, version in everything.versions():
                 if self._stop.is_set():
                     return writes
                 judged = (resource, name, namespace or None)

@@ -133,19 +133,35 @@ class Store:
         Objects that vanished since the last listing get a synthetic ``DELETED``
         event carrying their last known state, so their owners are reconciled.
         """
+        seen: set[_Key] = set()
+        with self._lock:
+            return [*self.refill(items, seen), *self.drop_unseen(seen)]  # one snapshot: nothing newer
+
+    def refill(self, items: Iterable[Obj], seen: set[_Key]) -> list[Event]:
+        """Take part of a full listing (a page), adding the keys of its objects to ``seen``;
+        ``drop_unseen(seen)`` ends the listing.  ``replace`` is the two at once."""
+        events: list[Event] = []
+        for item in items:
+            event = self.apply(MODIFIED, item)
+            seen.add(_key_of(item))
+            if event is not None:
+                events.append(event)
+        return events
+
+    def drop_unseen(self, seen: set[_Key], listed_at: str | None = None) -> list[Event]:
+        """End a full listing: every object not in ``seen`` vanished, and gets a synthetic ``DELETED``.
+
+        An object cached at a version later than the listing's ``listed_at`` (a write's
+        response taken in while the pages came) was written after the listing's snapshot:
+        its absence from the listing says nothing, and it stays.
+        """
         events: list[Event] = []
         with self._lock:
-            seen: set[_Key] = set()
-            for item in items:
-                event = self.apply(MODIFIED, item)
-                seen.add(_key_of(item))
-                if event is not None:
-                    events.append(event)
             vanished = [
                 (namespace, name)
                 for namespace, names in self._objects.items()
-                for name in names
-                if (namespace, name) not in seen
+                for name, (version, _) in names.items()
+                if (namespace, name) not in seen and not _newer(version, listed_at)
             ]
             for key in vanished:
                 last = _decode(self._objects[key[0]][key[1]][1])
@@ -195,7 +211,7 @@ class Store:
             entries = [self._objects[namespace][name] for namespace, name in keys]
         return [_decode(data) for _, data in entries]
 
-    def keys(self) -> builtins.list[tuple[str, str, str | None]]:
+    def versions(self) -> builtins.list[tuple[str, str, str | None]]:
         """(namespace or "", name, resourceVersion) of every cached object, decoding none."""
         with self._lock:
             return [

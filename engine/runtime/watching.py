@@ -224,8 +224,13 @@ class Informer:
 
         This is the loop's first step and its answer to 410 Gone.
         """
-        items, version = self._kube.list(self.resource, self.namespace, self.label_selector)
-        self._dispatch(self.store.replace(items))
+        # A page at a time: a listing of thousands of objects is never held decoded at once.
+        seen: set[tuple[str, str]] = set()
+        version = None
+        for items, listed_at in self._kube.pages(self.resource, self.namespace, self.label_selector):
+            self._dispatch(self.store.refill(items, seen))
+            version = listed_at
+        self._dispatch(self.store.drop_unseen(seen, version))
         self._resource_version = version
         self._synced.set()
 

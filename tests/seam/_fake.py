@@ -147,6 +147,14 @@ class FakeKube:
             ]
             return items, str(self._log[-1][0] if self._log else 99)
 
+    def pages(
+        self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
+    ) -> Iterator[tuple[list[Obj], str]]:
+        """One snapshot, handed out ``limit`` items at a time, as the server pages a listing."""
+        items, version = self.list(res, namespace, label_selector, limit)
+        for start in range(0, max(len(items), 1), limit):
+            yield items[start : start + limit], version
+
     def watch(
         self,
         res: Resource,

@@ -39,6 +39,11 @@ class ScriptedServer:
     ) -> tuple[list[Obj], str]:
         return self.listings.pop(0)
 
+    def pages(
+        self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
+    ) -> Iterator[tuple[list[Obj], str]]:
+        yield self.list(res, namespace, label_selector, limit)
+
     def watch(
         self,
         res: Resource,
