@@ -22,10 +22,13 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.core import apis, documents, kinds, placement, structural, validation_rules
+from engine.core import apis, documents, kinds, placement, structural
 from engine.core.errors import StencilError
+
+if TYPE_CHECKING:
+    from engine.core import validation_rules
 
 _CRD = "CustomResourceDefinition"
 _CRD_FORMAT: structural.Schema = {
@@ -154,6 +157,10 @@ class OfflineCrds:
         errors = structural.problems(self._strict[key], parent)
         found = [document.error(error.message, tuple(error.absolute_path)) for error in errors]
         notes: list[str] = []
+        # CEL (cel-python, with its own dependencies, 15 MiB) is loaded by the first CR that
+        # needs it, not by every process that renders: `stencil run` checks no CR.
+        from engine.core import validation_rules
+
         if any(error.validator in _BLOCKING for error in errors):
             if validation_rules.has_rules(schema):
                 notes.append(f"{document.file}:{document.line}: {_SKIPPED_RULES}")
@@ -174,6 +181,8 @@ class OfflineCrds:
 
 def _rule_error(document: documents.Document, violation: validation_rules.Violation) -> StencilError:
     """A broken CEL rule as the API server words it, with the rule and the value it judged."""
+    from engine.core import validation_rules
+
     said = validation_rules.reason_text(violation.reason)
     value = structural.shown(violation.value)
     return document.error(f"{violation.message} ({said}: {value}; rule: {violation.rule})", violation.path)

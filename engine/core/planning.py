@@ -24,8 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from deepdiff import DeepDiff
-
 from engine.core.placement import PARENT_UID_LABEL
 
 HASH_ANNOTATION = "stencil.dev/applied-hash"
@@ -124,6 +122,10 @@ def drift(observed: Obj, desired: Obj) -> list[str]:
 
 def changed_fields(before: Any, after: Any) -> list[str]:
     """The paths at which two objects differ (``spec.template.spec.containers[0].image``)."""
+    # Loaded on the first drift, not by every process that plans: deepdiff brings numpy and
+    # pydantic along, 30 MiB that a converged engine never needs.
+    from deepdiff import DeepDiff
+
     paths = DeepDiff(before, after, ignore_order=False).affected_paths
     return sorted({_dotted(str(path)) for path in paths})
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 import urllib3
 import yaml
 
@@ -230,7 +231,7 @@ class Kube:
         if not payload:
             return None
         if response.headers.get("Content-Type", "").startswith("application/json"):
-            return json.loads(payload)
+            return orjson.loads(payload)
         return payload.decode()
 
     # -- discovery ------------------------------------------------------
@@ -378,7 +379,7 @@ class Kube:
                     line, buffer = buffer.split(b"\n", 1)
                     if not line.strip():
                         continue
-                    event = json.loads(line)
+                    event = orjson.loads(line)
                     if event["type"] == "ERROR":
                         status = event["object"]
                         raise errors.api_error(int(status.get("code", 500)), status, "watch error")
