@@ -170,8 +170,8 @@ class Children:
                 found[planning.ref(obj)] = obj
         for child in also:
             named = self._children.get((child["apiVersion"], child["kind"]))
-            if named is None:
-                continue
+            if named is None or planning.ref(child) in found:
+                continue  # not cached, or already found as a controlled child (a cache read decodes)
             meta = child["metadata"]
             cached = named.get(meta.get("namespace"), meta["name"])
             if cached is not None:

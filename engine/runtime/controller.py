@@ -267,7 +267,8 @@ class KindController:
                 self._prune(parent, prune)
         # 7. Derive the status from what is observed now and write it once, if it changed
         # (a change that only reports progress waits up to PROGRESS_INTERVAL, to be merged).
-        observed = self.engine.children.of(uid, also=desired)
+        if plan.applies or plan.prunes:  # our writes are in the cache: read them
+            observed = self.engine.children.of(uid, also=desired)
         again = self._finish(
             parent,
             observed,
