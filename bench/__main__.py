@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         except binaries.BuildError as error:
             notes["kro"] = f"not built, left out: {error}"
             chosen = [c for c in chosen if c.program != "kro"]
-    nodes = max(1, math.ceil(max(sizes) / PODS_PER_NODE))  # the cold start's parents have no pods
+    # A pod for every parent of a run, the paced ones too; the cold start's parents have none.
+    nodes = max(1, math.ceil(max(n + converging.paced_count(n) for n in sizes) / PODS_PER_NODE))
     results: list[converging.Result] = []
     cold: coldstart.ColdStart | None = None
     with (

@@ -148,7 +148,7 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         # 6. Paced: half of the rate phase 1 reached.
         makespan = max(watch.ready_at.values()) - min(created.values())
         rate = n / makespan / 2
-        more = [workload.parent(n + i, namespace, kro=kro) for i in range(max(10, min(n // 2, PACED)))]
+        more = [workload.parent(n + i, namespace, kro=kro) for i in range(paced_count(n))]
         paced = latency.paced(admin, more, rate, watch.ready_at, CONVERGE_TIMEOUT)
         children.stop()
         watch.stop()
@@ -184,6 +184,11 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         paced_p50=statistics.median(paced),
         paced_p99=_percentile(paced, 0.99),
     )
+
+
+def paced_count(n: int) -> int:
+    """How many parents the paced phase adds to a run of ``n``."""
+    return max(10, min(n // 2, PACED))
 
 
 def contender_kubeconfig(plane: Plane) -> Path:
