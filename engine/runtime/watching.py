@@ -50,6 +50,9 @@ log = logging.getLogger(__name__)
 # Error backoff for list and watch, as client-go's reflector: from 0.8 s doubling to 30 s.
 _INITIAL_BACKOFF = 0.8
 _MAX_BACKOFF = 30.0
+# Objects a listing page holds.  client-go asks for 500; a page of 500 Deployments decoded in Python
+# is 20 MiB, which a process keeps as its high-water mark, so pages here are smaller.
+PAGE = 100
 # A watch that ends this quickly with no events is treated as a failure, so a server
 # that closes watches at once is not hammered in a tight loop.
 _SHORT_WATCH = 1.0
@@ -227,7 +230,7 @@ class Informer:
         # A page at a time: a listing of thousands of objects is never held decoded at once.
         seen: set[tuple[str, str]] = set()
         version = None
-        for items, listed_at in self._kube.pages(self.resource, self.namespace, self.label_selector):
+        for items, listed_at in self._kube.pages(self.resource, self.namespace, self.label_selector, PAGE):
             self._dispatch(self.store.refill(items, seen))
             version = listed_at
         self._dispatch(self.store.drop_unseen(seen, version))
