@@ -30,6 +30,8 @@ def test_benchmark_runs_at_n_10_and_writes_its_table_and_json(tmp_path: Path) ->
         "bench",
         "--sizes",
         "10",
+        "--cold",
+        "10",
         "--idle",
         "2",
         "--settle",
@@ -55,4 +57,5 @@ def test_benchmark_runs_at_n_10_and_writes_its_table_and_json(tmp_path: Path) ->
     assert {rate["kind"] for rate in document["render"]} >= {"deploywebservice", "network"}
     for contender in contenders:
         assert f" {contender} " in done.stdout
+    assert document["cold_start"]["parents"] == 10 and document["cold_start"]["reconciles"] >= 10
     assert "Convergence" in done.stdout and "children/s/core" in done.stdout
