@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 READY = "Ready"
 TEMPLATES_RENDERED = "TemplatesRendered"
 CHILDREN_APPLIED = "ChildrenApplied"
+WAITING_FOR_DEPENDENCIES = "WaitingForDependencies"
 CHILDREN_READY = "ChildrenReady"
 BUILTIN_CONDITIONS = (READY, TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY)
 
@@ -137,11 +138,35 @@ def only_progress(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> bool
     if not old or old.get("observedGeneration") != new.get("observedGeneration"):
         return False
 
-    def verdict(status: Mapping[str, Any]) -> tuple[Any, Any] | None:
-        found = next((c for c in status.get("conditions") or () if c.get("type") == READY), None)
-        return None if found is None else (found.get("status"), found.get("reason"))
+    return _verdict(old) is not None and _verdict(old) == _verdict(new)
 
-    return verdict(old) is not None and verdict(old) == verdict(new)
+
+def _verdict(status: Mapping[str, Any]) -> tuple[Any, Any] | None:
+    """``Ready``'s status and reason, if the status has a Ready condition."""
+    found = next((c for c in status.get("conditions") or () if c.get("type") == READY), None)
+    return None if found is None else (found.get("status"), found.get("reason"))
+
+
+def can_wait(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> bool:
+    """Whether ``new`` only says how far things got, so writing it may wait for more urgent work.
+
+    That is progress (``only_progress``), or a parent's first verdict when it says "not
+    Ready yet" and nothing is wrong: the templates rendered, the children were applied (or
+    wait for their dependencies) and none has failed.  Ready, a failure and any change of
+    verdict are news, written at once.
+    """
+    if only_progress(old, new):
+        return True
+    if old and _verdict(old) is not None:
+        return False
+    found = {c.get("type"): c for c in new.get("conditions") or ()}
+    ready, applied = found.get(READY) or {}, found.get(CHILDREN_APPLIED) or {}
+    return (
+        ready.get("status") in (conditions.FALSE, conditions.UNKNOWN)
+        and (found.get(TEMPLATES_RENDERED) or {}).get("status") == conditions.TRUE
+        and (applied.get("status") == conditions.TRUE or applied.get("reason") == WAITING_FOR_DEPENDENCIES)
+        and (found.get(CHILDREN_READY) or {}).get("reason") != "ChildFailed"
+    )
 
 
 def status_changed(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> bool:
@@ -205,7 +230,7 @@ def _mark_applied(manager: conditions.ConditionManager, outcome: Outcome) -> Non
     elif outcome.apply_error is not None:
         manager.mark_false(CHILDREN_APPLIED, _reason(outcome.apply_error, "ApplyFailed"), _clip(problems[0]))
     elif outcome.waiting:
-        manager.mark_false(CHILDREN_APPLIED, "WaitingForDependencies", _clip("; ".join(outcome.waiting)))
+        manager.mark_false(CHILDREN_APPLIED, WAITING_FOR_DEPENDENCIES, _clip("; ".join(outcome.waiting)))
     else:
         manager.mark_true(CHILDREN_APPLIED, "Applied", f"{_children(len(outcome.desired))} applied")
 

@@ -44,6 +44,10 @@ CONFLICT_RECHECK = 10.0  # how often a parent in ChildConflict tries its name ag
 # A status change that only reports progress (status.only_progress) is written at most this
 # often per parent: a Deployment's steps towards Available become one write, not three.
 PROGRESS_INTERVAL = 2.0
+# A status that only says how far things got (status.can_wait) waits while other parents wait for
+# a worker, at most this long: under load, reporting never delays work that changes the cluster,
+# and a parent that becomes Ready meanwhile gets one status write instead of two.
+REPORT_WAIT = 30.0
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,7 @@ class Result:
     """What a reconcile asks of the queue: nothing, or another look after a delay."""
 
     requeue_after: float | None = None
+    when_idle: bool = False  # then: once no other parent waits, or after requeue_after at the latest
 
 
 def _now() -> str:
@@ -87,6 +92,7 @@ class KindController:
         self.parents.add_index(UID_INDEX, lambda obj: [str(obj["metadata"].get("uid", ""))])
         self._workers: list[threading.Thread] = []
         self._status_written: dict[str, float] = {}  # parent uid -> when its status was last written
+        self._report_waiting: dict[str, float] = {}  # parent uid -> since when its report has waited
 
     # -- wiring -------------------------------------------------------------
 
@@ -94,6 +100,7 @@ class KindController:
         if type_ == DELETED:
             self.engine.recorder.forget(str(obj["metadata"].get("uid", "")))
             self._status_written.pop(str(obj["metadata"].get("uid", "")), None)
+            self._report_waiting.pop(str(obj["metadata"].get("uid", "")), None)
             self.engine.children.wait_for_names(self.queue, _key(obj), ())
             return
         self.queue.add(_key(obj))
@@ -150,7 +157,10 @@ class KindController:
         try:
             result = self.reconcile(key)
             self.queue.forget(key)
-            if result.requeue_after is not None:
+            if result.when_idle:
+                outcome = "requeue_after"
+                self.queue.add_when_idle(key, result.requeue_after or REPORT_WAIT)
+            elif result.requeue_after is not None:
                 outcome = "requeue_after"
                 self.queue.add_after(key, result.requeue_after)
         except errors.StencilError as exc:
@@ -296,7 +306,7 @@ class KindController:
             extra=context,
         )
         if again is not None:
-            return Result(requeue_after=again)  # a stale read (at once), or progress to write later
+            return again  # a stale read (at once), or a report to write later
         # A name held by an object outside Stencil's caches: its deletion wakes nobody.
         return Result(requeue_after=CONFLICT_RECHECK if conflicts else None)
 
@@ -434,16 +444,19 @@ class KindController:
         outcome: status.Outcome,
         *,
         progress_may_wait: bool = False,
-    ) -> float | None:
+    ) -> Result | None:
         """Write the parent's status through the status subresource, once, only if it changed;
         then delete the parent if the kind's ``deleteWhen`` rule says its work is done.
 
-        Returns when to reconcile again, or None.  0 if the status was derived from a
+        Returns when to reconcile again, or None: at once if the status was derived from a
         stale read of the parent (the server refused the write's resourceVersion): the
         parent changed meanwhile, so its newer state is cached.  With ``progress_may_wait``
-        (a reconcile that will be looked at again, not one ending in an error), a change
-        that only reports progress less than ``PROGRESS_INTERVAL`` after the last write
-        is not written yet: the seconds left, when it (or something newer) will be.
+        (a reconcile that will be looked at again, not one ending in an error), a status
+        that only says how far things got (``status.can_wait``) is not written yet
+        - while other parents wait for a worker, for at most ``REPORT_WAIT``: once the
+          queue is empty, it (or something newer) is;
+        - less than ``PROGRESS_INTERVAL`` after the last write, when it only reports
+          progress: when the interval is over.
         """
         assert self.kind is not None or self.broken is not None
         kind = self.kind or _placeholder(self.broken)
@@ -452,25 +465,27 @@ class KindController:
         meta = parent["metadata"]
         ops = status.status_patch(parent, new)
         if ops is not None:
-            since = time.monotonic() - self._status_written.get(meta["uid"], -PROGRESS_INTERVAL)
-            if (
-                progress_may_wait
-                and since < PROGRESS_INTERVAL
-                and status.only_progress(parent.get("status"), new)
-            ):
-                return PROGRESS_INTERVAL - since
+            if progress_may_wait and status.can_wait(parent.get("status"), new):
+                clock = time.monotonic()
+                waiting = clock - self._report_waiting.setdefault(meta["uid"], clock)
+                if self.queue.waiting_besides(_key(parent)) and waiting < REPORT_WAIT:
+                    return Result(requeue_after=REPORT_WAIT - waiting, when_idle=True)
+                since = clock - self._status_written.get(meta["uid"], -PROGRESS_INTERVAL)
+                if since < PROGRESS_INTERVAL and status.only_progress(parent.get("status"), new):
+                    return Result(requeue_after=PROGRESS_INTERVAL - since)
             try:
                 written = self.engine.kube.patch_status(
                     self.resource, meta["name"], meta.get("namespace"), ops
                 )
             except errors.Conflict:
                 self._refresh(parent)
-                return 0.0
+                return Result(requeue_after=0.0)
             except errors.NotFound:
                 return None  # deleted meanwhile: nothing left to report on
             # Read our own write: the next reconcile must not see the old status and write again.
             self.parents.observe(written)
             self._status_written[meta["uid"]] = time.monotonic()
+            self._report_waiting.pop(meta["uid"], None)
             self.engine.count("status", self.name)
         if not status.should_delete(kind, parent, new, observed, related, now, origins=outcome.origins):
             return None

@@ -14,7 +14,10 @@ make a level-triggered controller correct under concurrency:
   server's own priority and fairness already protects it and a tighter
   client-side limit only slows convergence;
 - ``add_after`` schedules a key for later, keeping only the earliest time when a
-  key is scheduled twice.
+  key is scheduled twice;
+- ``add_when_idle`` queues a key whose work can wait (a status that only says how far
+  things got): it is handed out once no other key is waiting, or after a bound at the
+  latest, so reporting never delays work that changes the cluster.
 
 It is built on one lock and one condition variable rather than a scheduler thread:
 ``get`` itself promotes delayed keys whose time has come, which keeps the queue a
@@ -103,6 +106,7 @@ class WorkQueue:
         self._delayed: dict[str, float] = {}
         self._seq = itertools.count()
         self._failures: dict[str, int] = {}
+        self._idle: dict[str, None] = {}  # keys waiting for an empty queue, in order
         self._shutting_down = False
 
     # -- adding -----------------------------------------------------------
@@ -128,6 +132,14 @@ class WorkQueue:
             heapq.heappush(self._heap, (ready_at, next(self._seq), key))
             # A getter may be sleeping until a later delayed key; let it recompute.
             self._ready.notify()
+
+    def add_when_idle(self, key: str, within: float) -> None:
+        """Queue ``key`` once no other key is waiting, or after ``within`` seconds at the latest."""
+        with self._lock:
+            if self._shutting_down or key in self._dirty:
+                return  # queued already: its reconcile comes anyway
+            self._idle.setdefault(key, None)
+        self.add_after(key, within)
 
     def add_rate_limited(self, key: str) -> None:
         """Queue ``key`` after its exponential backoff, and count the failure."""
@@ -166,6 +178,8 @@ class WorkQueue:
                 if self._shutting_down:
                     return None
                 next_delayed = self._promote_due_locked()
+                if not self._queue and self._idle:
+                    self._add_locked(next(iter(self._idle)))  # nothing more urgent is waiting
                 if self._queue:
                     return self._hand_out_locked()
                 wait = None if deadline is None else deadline - time.monotonic()
@@ -207,6 +221,12 @@ class WorkQueue:
 
     __len__ = len
 
+    def waiting_besides(self, key: str) -> int:
+        """Keys ready to be handed out, ``key`` itself not counted."""
+        with self._lock:
+            queued = key in self._dirty and key not in self._processing
+            return len(self._queue) - queued
+
     @property
     def depth(self) -> int:
         return self.len()
@@ -232,6 +252,8 @@ class WorkQueue:
     def _add_locked(self, key: str) -> None:
         if self._shutting_down or key in self._dirty:
             return
+        if self._idle.pop(key, 0) is None:  # it waited for an empty queue: its bound is moot now
+            self._delayed.pop(key, None)
         self._dirty.add(key)
         self._added_at[key] = self._clock()
         self._observer.added(key)
