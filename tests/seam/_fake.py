@@ -19,6 +19,7 @@ watch event arriving before the write's response).
 
 from __future__ import annotations
 
+import builtins
 import copy
 import itertools
 import threading
@@ -149,7 +150,7 @@ class FakeKube:
 
     def pages(
         self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
-    ) -> Iterator[tuple[list[Obj], str]]:
+    ) -> Iterator[tuple[builtins.list[Obj], str]]:
         """One snapshot, handed out ``limit`` items at a time, as the server pages a listing."""
         items, version = self.list(res, namespace, label_selector, limit)
         for start in range(0, max(len(items), 1), limit):
