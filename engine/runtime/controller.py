@@ -52,7 +52,8 @@ REPORT_WAIT = 30.0
 
 @dataclass(frozen=True)
 class Result:
-    """What a reconcile asks of the queue: nothing, or another look after a delay."""
+    """What a reconcile asks of the queue: nothing, another look after a delay, or (``when_idle``)
+    another look once no other parent waits, after the delay at the latest."""
 
     requeue_after: float | None = None
     when_idle: bool = False  # then: once no other parent waits, or after requeue_after at the latest
@@ -276,7 +277,7 @@ class KindController:
             for prune in plan.prunes:
                 self._prune(parent, prune)
         # 7. Derive the status from what is observed now and write it once, if it changed
-        # (a change that only reports progress waits up to PROGRESS_INTERVAL, to be merged).
+        # (a status that only says how far things got may wait: see _finish).
         if plan.applies or plan.prunes:  # our writes are in the cache: read them
             observed = self.engine.children.of(uid, also=desired)
         again = self._finish(
@@ -464,7 +465,9 @@ class KindController:
         new = status.derive_status(kind, parent, observed, outcome, now, related)
         meta = parent["metadata"]
         ops = status.status_patch(parent, new)
-        if ops is not None:
+        if ops is None:
+            self._report_waiting.pop(meta["uid"], None)  # nothing left to report
+        else:
             if progress_may_wait and status.can_wait(parent.get("status"), new):
                 clock = time.monotonic()
                 waiting = clock - self._report_waiting.setdefault(meta["uid"], clock)

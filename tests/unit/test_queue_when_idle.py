@@ -57,3 +57,18 @@ def test_a_key_already_waiting_is_not_pushed_back_by_a_report() -> None:
 
     assert [queue.get(timeout=0) for _ in range(2)] == ["ns/a", "ns/b"]
     assert queue.get(timeout=0) is None
+
+
+def test_a_report_for_a_key_already_coming_again_leaves_no_trace() -> None:
+    now = [0.0]
+    queue = WorkQueue(clock=lambda: now[0])
+    queue.add("ns/a")
+    assert queue.get(timeout=0) == "ns/a"
+    queue.add("ns/a")  # changed while processed: comes again after done
+    queue.add_when_idle("ns/a", 5.0)
+
+    queue.done("ns/a")
+    assert queue.get(timeout=0) == "ns/a"
+    queue.done("ns/a")
+    now[0] = 10.0
+    assert queue.get(timeout=0) is None
