@@ -73,7 +73,7 @@ def run(plane: converging.Plane, n: int, settle: float) -> ColdStart:
         watch.wait(n, converging.CONVERGE_TIMEOUT, floor)
         seed_seconds = max(watch.ready_at.values()) - min(created.values())
         watch.stop()
-        floor_rss = _rss_mib(floor)
+        floor_rss = floor.rss_mib()
     finally:
         floor.stop()
     # Cold start.
@@ -85,7 +85,7 @@ def run(plane: converging.Plane, n: int, settle: float) -> ColdStart:
         synced = time.monotonic() - started
         reconciles = _wait_idle(stencil, n)
         idle = time.monotonic() - started
-        rss = _rss_mib(stencil)
+        rss = stencil.rss_mib()
         time.sleep(settle)
         writes = WORKLOAD.contender_writes(write_requests(admin) - writes_before)
         peak, cpu = stencil.peak_rss_mib(), stencil.cpu_seconds()
@@ -132,13 +132,6 @@ def _metrics(port: int) -> dict[str, float]:
         for sample in family.samples:
             sums[sample.name] = sums.get(sample.name, 0.0) + sample.value
     return sums
-
-
-def _rss_mib(running: Running) -> float:
-    for line in Path(f"/proc/{running.process.pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def _log(plane: converging.Plane, who: str) -> Path:

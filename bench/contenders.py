@@ -131,8 +131,15 @@ class Running:
 
     def peak_rss_mib(self) -> float:
         """The process's peak resident memory (``VmHWM``) so far."""
+        return self._memory_mib("VmHWM:")
+
+    def rss_mib(self) -> float:
+        """The process's resident memory (``VmRSS``) now."""
+        return self._memory_mib("VmRSS:")
+
+    def _memory_mib(self, field: str) -> float:
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(field):
                 return int(line.split()[1]) / 1024
         return float("nan")
 
