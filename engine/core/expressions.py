@@ -44,12 +44,13 @@ it reads as ``none`` like ``child()`` does.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jinja2 import ChainableUndefined, TemplateSyntaxError, UndefinedError, meta, nodes
+from jinja2 import ChainableUndefined, Template, TemplateSyntaxError, UndefinedError, meta, nodes
 from jinja2.exceptions import SecurityError
-from jinja2.runtime import Undefined
+from jinja2.parser import Parser
+from jinja2.runtime import Context, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from engine.core import conditions, health, ordering
@@ -87,6 +88,29 @@ CONTEXT_NAMES = frozenset(
 )
 
 
+class Scope:
+    """A status context made ready for the many rules of one reconcile.
+
+    Building a Jinja context merges the environment's globals with the names, and
+    costs more than evaluating a short rule; a kind's rules all read the same names,
+    so they share one context.  A rule only writes its own ``result`` there, a name
+    no rule can read (``compile_expression`` refuses it), so one rule never sees
+    another's.
+    """
+
+    __slots__ = ("_context", "names")
+
+    def __init__(self, names: Mapping[str, Any]) -> None:
+        self.names = names
+        self._context: Context | None = None
+
+    def context(self, template: Template) -> Context:
+        if self._context is None:
+            # Shared: the names with the globals under them, as a template's own context has them.
+            self._context = template.new_context({**ENVIRONMENT.globals, **self.names}, shared=True)
+        return self._context
+
+
 @dataclasses.dataclass(frozen=True)
 class Expression:
     """A compiled status rule and where it came from (for error messages)."""
@@ -95,12 +119,17 @@ class Expression:
     file: str
     line: int
     field: str
-    compiled: Callable[..., Any] = dataclasses.field(compare=False, hash=False, repr=False)
+    # A template of one statement, ``{% set result = <the rule> %}``, as Jinja's compile_expression makes.
+    compiled: Template = dataclasses.field(compare=False, hash=False, repr=False)
 
-    def evaluate(self, context: Mapping[str, Any]) -> Any:
+    def evaluate(self, context: Mapping[str, Any] | Scope) -> Any:
         """The rule's value in ``context``; ``None`` when the data it needs is missing."""
+        scope = context if isinstance(context, Scope) else Scope(context)
         try:
-            return _defined(self.compiled(context))
+            run = scope.context(self.compiled)
+            for _ in self.compiled.root_render_func(run):
+                pass
+            return _defined(run.vars["result"])
         except UndefinedError:
             # An undefined value was compared or added: the data is not there yet.
             return None
@@ -132,12 +161,17 @@ def compile_expression(text: str, *, file: str, line: int, field: str) -> Expres
     if _nesting(text) > MAX_EXPRESSION_NESTING:
         raise error(f"the expression nests brackets more than {MAX_EXPRESSION_NESTING} levels deep")
     try:
-        # The expression as a template body: parsed to check its depth and learn which names it reads.
-        tree = ENVIRONMENT.parse("{{ " + text + " }}")
-        if _depth(tree) > MAX_EXPRESSION_NESTING:
+        # Parsed once: to check its depth, to learn which names it reads, and to compile.
+        parser = Parser(ENVIRONMENT, text, state="variable")
+        expression = parser.parse_expression()
+        if not parser.stream.eos:
+            raise TemplateSyntaxError("chunk after expression", parser.stream.current.lineno, None, None)
+        if _depth(expression) > MAX_EXPRESSION_NESTING:
             raise error(f"the expression nests more than {MAX_EXPRESSION_NESTING} levels deep")
+        tree = nodes.Template([nodes.Assign(nodes.Name("result", "store"), expression, lineno=1)], lineno=1)
+        tree.set_environment(ENVIRONMENT)
         names = meta.find_undeclared_variables(tree)
-        compiled = ENVIRONMENT.compile_expression(text, undefined_to_none=False)
+        compiled = ENVIRONMENT.from_string(tree)
     except TemplateSyntaxError as exc:
         raise error(f"invalid expression {text!r}: {exc.message}") from exc
     except (RecursionError, SyntaxError) as exc:  # Python's compiler refuses what nests too deeply

@@ -85,12 +85,15 @@ def derive_status(
         (TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY, *(rule.type for rule in rules)),
     )
     manager = condition_set.manage(conditions.of(parent), generation=generation, now=now)
-    context = expressions.status_context(
-        dict(parent),
-        [dict(obj) for obj in observed],
-        [dict(obj) for obj in related],
-        now,
-        origins=outcome.origins,
+    # One scope for every rule of the kind: they read the same names.
+    context = expressions.Scope(
+        expressions.status_context(
+            dict(parent),
+            [dict(obj) for obj in observed],
+            [dict(obj) for obj in related],
+            now,
+            origins=outcome.origins,
+        )
     )
 
     # 1. Did the kind load and the templates render?
@@ -264,7 +267,7 @@ def _mark_children_ready(
 
 
 def _mark_custom(
-    manager: conditions.ConditionManager, rule: ConditionRule, context: Mapping[str, Any]
+    manager: conditions.ConditionManager, rule: ConditionRule, context: expressions.Scope
 ) -> None:
     try:
         value = rule.status.evaluate(context)
@@ -309,7 +312,7 @@ def _condition_status(value: Any) -> str | None:
     return None
 
 
-def _evaluate_field(rule: expressions.Expression, context: Mapping[str, Any]) -> Any:
+def _evaluate_field(rule: expressions.Expression, context: expressions.Scope) -> Any:
     try:
         return rule.evaluate(context)
     except KindError as error:
