@@ -8,6 +8,13 @@ counted (``dropped``), never the reconcile slowed.  The recorder also drops an e
 identical to the last one it sent for the same object and reason, so a failure retried
 with backoff does not flood the API server (client-go's event correlator does the
 same, more elaborately); a steady state sends none.
+
+``Normal`` events (what was created, updated, deleted) are paced by a token bucket,
+``NORMAL_BURST`` at once and ``NORMAL_PER_SECOND`` after that: one parent created
+gets its event, and a thousand created at once do not add a thousand writes to an
+API server that is busy creating their children.  Those over the pace are dropped
+and counted; the children themselves show what was done (``kubectl get`` by owner).
+``Warning`` events, which say what went wrong, are never paced.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from engine.core import errors
@@ -27,19 +35,49 @@ NORMAL = "Normal"
 WARNING = "Warning"
 COMPONENT = "stencil"
 CAPACITY = 1000  # events waiting to be sent; client-go's broadcaster queues as many
+NORMAL_BURST = 50
+NORMAL_PER_SECOND = 5.0
+PACED, BACKLOG = "paced", "backlog"  # why an event was dropped
 
 
 class Sink(Protocol):
     def request(self, method: str, path: str, body: Any = None) -> Any: ...
 
 
+class Bucket:
+    """A token bucket: ``burst`` takes at once, then ``per_second``."""
+
+    def __init__(self, burst: int, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._burst, self._rate, self._clock = float(burst), per_second, clock
+        self._tokens, self._at = float(burst), clock()
+
+    def take(self) -> bool:
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate)
+        self._at = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+
 class Recorder:
-    def __init__(self, sink: Sink, component: str = COMPONENT, capacity: int = CAPACITY) -> None:
+    def __init__(
+        self,
+        sink: Sink,
+        component: str = COMPONENT,
+        capacity: int = CAPACITY,
+        *,
+        normal: Bucket | None = None,
+        on_drop: Callable[[str], None] | None = None,
+    ) -> None:
         self._sink = sink
         self._component = component
         self._last: dict[tuple[str, str], str] = {}
         self._lock = threading.Lock()
         self._pending: queue.Queue[dict[str, Any] | None] = queue.Queue(capacity)
+        self._normal = normal or Bucket(NORMAL_BURST, NORMAL_PER_SECOND)
+        self._on_drop = on_drop
         self.dropped = 0
         self._sender = threading.Thread(target=self._send_all, name="stencil-events", daemon=True)
         self._sender.start()
@@ -49,6 +87,9 @@ class Recorder:
         uid = str(meta.get("uid", ""))
         with self._lock:
             if self._last.get((uid, reason)) == message:
+                return
+            if type_ == NORMAL and not self._normal.take():
+                self._drop(PACED)
                 return
             self._last[(uid, reason)] = message
         namespace = meta.get("namespace") or "default"
@@ -79,8 +120,14 @@ class Recorder:
             self._pending.put_nowait(event)
         except queue.Full:
             with self._lock:
-                self.dropped += 1
+                self._drop(BACKLOG)
             log.warning("too many events waiting to be sent; dropped %s on %s", reason, meta.get("name"))
+
+    def _drop(self, cause: str) -> None:
+        """Count an event not sent; under the lock."""
+        self.dropped += 1
+        if self._on_drop is not None:
+            self._on_drop(cause)
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until every event handed over so far was sent (or failed); False on timeout."""

@@ -58,7 +58,8 @@ class Engine:
 
     def __post_init__(self) -> None:
         self.informers = InformerSet(self.kube)
-        self.recorder = events.Recorder(self.kube)
+        metrics = self.options.metrics
+        self.recorder = events.Recorder(self.kube, on_drop=metrics.event_dropped if metrics else None)
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
         self.children = children.Children(self.kube, self.informers, self.options.namespaces, self._wake)
         self._digests: dict[str, str] | None = None  # of the kinds last served completely

@@ -143,6 +143,12 @@ class Metrics:
             ["kind"],
             registry=r,
         )
+        self.events_dropped_total = Counter(
+            "stencil_events_dropped_total",
+            "Events not sent: over the pace of Normal events, or too many waiting to be sent",
+            ["cause"],
+            registry=r,
+        )
         # Sharding (--shards): what each replica holds, and what the sharder moved and how fast.
         self.shard_parents = Gauge(
             "stencil_shard_parents",
@@ -238,6 +244,9 @@ class Metrics:
 
     def skipped(self, kind: str) -> None:
         self.apply_skips_total.labels(kind=kind).inc()
+
+    def event_dropped(self, cause: str) -> None:
+        self.events_dropped_total.labels(cause=cause).inc()
 
     # -- reading ---------------------------------------------------------
 
