@@ -139,12 +139,12 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         time.sleep(settle)
         restart_requests = dispatched_requests(admin, FLOW_SCHEMA) - restart_before
         restart_writes = workload.contender_writes(write_requests(admin) - restart_writes_before, kro=kro)
-        # 5. Spec changes, one at a time, on the idle set.
+        # 5. Spec changes, one at a time, each on the idle set.
         lag = latency.lags(watch.ready_at, children.ready_at)
         changes = None
         if contender.program != "floor":
             names = sorted(created)[: min(n, CHANGES)]
-            changes = latency.spec_changes(admin, resource, workload, namespace, names, children)
+            changes = latency.spec_changes(admin, resource, workload, namespace, names, children, watch)
         # 6. Paced: half of the rate phase 1 reached.
         makespan = max(watch.ready_at.values()) - min(created.values())
         rate = n / makespan / 2
@@ -204,10 +204,12 @@ def contender_kubeconfig(plane: Plane) -> Path:
 
 
 class Readiness:
-    """When each parent of a namespace first read Ready=True at its generation."""
+    """When each parent of a namespace first read Ready=True at its generation, and the latest
+    generation it read Ready at."""
 
     def __init__(self, kube: Kube, resource: Resource, namespace: str) -> None:
         self.ready_at: dict[str, float] = {}
+        self._generation: dict[str, int] = {}
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._informer = Informer(kube, resource, namespace=namespace, on_event=self._on_event)
@@ -218,9 +220,22 @@ class Readiness:
         if type_ == "DELETED" or not ready_at_generation(obj):
             return
         now = time.monotonic()
+        name = obj["metadata"]["name"]
         with self._changed:
-            self.ready_at.setdefault(obj["metadata"]["name"], now)
+            self.ready_at.setdefault(name, now)
+            self._generation[name] = max(self._generation.get(name, 0), obj["metadata"].get("generation", 0))
             self._changed.notify_all()
+
+    def wait_generation(self, name: str, generation: int, timeout: float) -> bool:
+        """Wait until ``name`` reads Ready at ``generation`` or later; False after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while self._generation.get(name, 0) < generation:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+            return True
 
     def wait(self, n: int, timeout: float, running: Running) -> None:
         deadline = time.monotonic() + timeout

@@ -4,7 +4,9 @@
   Network's ConfigMap), so a run can tell the plane's time (create → child ready) from the
   contender's own (child ready → parent ``Ready``): the *lag*;
 - ``spec_changes`` changes the spec of parents of a converged, idle set one at a time and
-  times each change until the child shows it (P4);
+  times each change until the child shows it (P4); before the next change the parent reads
+  ``Ready`` at its new generation (a Deployment's rollout is over), so each change finds the
+  contender idle rather than busy with the rollouts of the changes before;
 - ``paced`` creates parents at a given rate, half of the rate the contender just reached,
   and returns each one's create → Ready (P4's time to Ready at half of saturation).
 """
@@ -13,14 +15,17 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bench.workloads import Workload
 from engine.runtime.kube import Kube, Resource
 from engine.runtime.watching import Informer
 
+if TYPE_CHECKING:
+    from bench.converging import Readiness
+
 CHANGE_TIMEOUT = 30.0
-CHANGE_GAP = 0.1  # between two spec changes, so each finds the contender idle
+CHANGE_GAP = 0.1  # after a changed parent is Ready again: its status write's events are handled
 
 
 class Children:
@@ -72,20 +77,30 @@ def lags(ready_at: dict[str, float], child_ready_at: dict[str, float]) -> list[f
 
 
 def spec_changes(
-    kube: Kube, resource: Resource, workload: Workload, namespace: str, names: list[str], children: Children
+    kube: Kube,
+    resource: Resource,
+    workload: Workload,
+    namespace: str,
+    names: list[str],
+    children: Children,
+    readiness: Readiness,
 ) -> list[float]:
-    """Change each parent's spec in turn; seconds from sending the change to the child showing it."""
+    """Change each parent's spec in turn; seconds from sending the change to the child showing it.
+    The next change waits for the parent to read Ready at the changed generation; a contender
+    that does not say so within ``CHANGE_TIMEOUT`` is not waited for again, and timed all the same."""
     took: list[float] = []
+    waits = True
     for k, name in enumerate(names):
         value = workload.change_value(k)
         sent = time.monotonic()
-        kube.request(
+        changed = kube.request(
             "PATCH",
             resource.path(namespace, name),
             {"spec": {workload.change_field: value}},
             content_type="application/merge-patch+json",
         )
         took.append(children.wait_for_value(name, value, CHANGE_TIMEOUT) - sent)
+        waits = waits and readiness.wait_generation(name, changed["metadata"]["generation"], CHANGE_TIMEOUT)
         time.sleep(CHANGE_GAP)
     return sorted(took)
 
