@@ -20,6 +20,11 @@ class ListWatcher(Protocol):
     """The verbs an informer needs (a listing, whole or a page at a time, and a watch);
     ``engine.runtime.kube.Kube`` provides them.
 
+    A watch with ``initial_events`` from version ``""`` is a listing too (the API server's
+    streamed list): an ``ADDED`` event for every object, then a ``BOOKMARK`` annotated
+    ``k8s.io/initial-events-end``, then the changes since; a server that cannot stream
+    refuses it (422 or 400).
+
     A seam so the loop's reactions (re-watch, relist after Gone) can be driven by
     a scripted server in tests without touching HTTP.
     """
@@ -40,6 +45,7 @@ class ListWatcher(Protocol):
         label_selector: str | None = None,
         timeout_seconds: int = 300,
         on_open: Callable[[Callable[[], None]], None] | None = None,
+        initial_events: bool = False,
     ) -> Iterator[tuple[str, Obj]]: ...
 
 

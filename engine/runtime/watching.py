@@ -56,6 +56,9 @@ PAGE = 100
 # A watch that ends this quickly with no events is treated as a failure, so a server
 # that closes watches at once is not hammered in a tight loop.
 _SHORT_WATCH = 1.0
+# The bookmark that ends a streamed list's objects, and the statuses of a server that cannot stream.
+INITIAL_EVENTS_END = "k8s.io/initial-events-end"
+_CANNOT_STREAM = (400, 422)
 
 
 class Informer:
@@ -82,6 +85,7 @@ class Informer:
         self._handlers: list[EventHandler] = [on_event] if on_event else []
         self._dispatch_lock = threading.RLock()
         self._resource_version: str | None = None
+        self._streams = True  # list by a streamed list, until the server says it cannot
         self._synced = threading.Event()
         self._stopped = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -180,10 +184,14 @@ class Informer:
             step = "list"
             pause: float | None = None  # the server's own pace, instead of the growing backoff
             try:
-                if self._resource_version is None:
-                    self._relist()
-                step = "watch"
-                opened = self._watch()
+                if self._resource_version is None and self._streams:
+                    step = "streamed list"
+                    opened = self._watch(initial_events=True)
+                else:
+                    if self._resource_version is None:
+                        self._relist()
+                    step = "watch"
+                    opened = self._watch()
                 if failing:
                     log.info("%s: the API server answers again", self._describe())
                     failing = False
@@ -192,7 +200,7 @@ class Informer:
                     continue
                 log.debug("%s: watch ended at once without events", self._describe())
             except errors.Gone as error:
-                if step == "watch":
+                if step != "list":
                     # The watch position was compacted away: only a full list can resume.
                     log.info(
                         "%s: watch from %s expired (%s); relisting",
@@ -206,6 +214,10 @@ class Informer:
             except errors.StencilError as error:
                 if self._stopped.is_set():
                     break
+                if step == "streamed list" and _cannot_stream(error):
+                    log.info("%s: no streamed lists (%s); listing in pages", self._describe(), error)
+                    self._streams = False
+                    continue
                 # Down, restarting or throttled (unreachable, 5xx, 429 with Retry-After): try
                 # again at that pace, not a backoff grown through the outage, so the cache is
                 # back within seconds of the server, however long it was away.
@@ -225,7 +237,8 @@ class Informer:
     def _relist(self) -> None:
         """List everything, make the store exactly that, and deliver the differences.
 
-        This is the loop's first step and its answer to 410 Gone.
+        This is the loop's first step and its answer to 410 Gone when the server does not
+        stream lists (see ``_watch``).
         """
         # A page at a time: a listing of thousands of objects is never held decoded at once.
         seen: set[tuple[str, str]] = set()
@@ -237,23 +250,42 @@ class Informer:
         self._resource_version = version
         self._synced.set()
 
-    def _watch(self) -> bool:
-        """Watch until the server ends it; False if it ended at once with nothing seen."""
-        assert self._resource_version is not None
+    def _watch(self, *, initial_events: bool = False) -> bool:
+        """Watch until the server ends it; False if it ended at once with nothing seen.
+
+        With ``initial_events`` the watch is the listing too, as client-go's streaming lists
+        (KEP-3157): the server sends every object from its cache, one event at a time, then a
+        bookmark that ends the listing, and the watch goes on from there.  The objects fill the
+        store as a listing's pages do; a watch that ends before that bookmark leaves the
+        listing to be done again.  Unlike a paged listing, which the server reads from etcd
+        page by page, nothing is read from etcd and nothing is held a page at a time.
+        """
+        assert initial_events or self._resource_version is not None
         started = time.monotonic()
         seen = False
+        listing: set[tuple[str, str]] | None = set() if initial_events else None  # the keys listed
         for type_, obj in self._kube.watch(
             self.resource,
-            self._resource_version,
+            self._resource_version or "",
             self.namespace,
             self.label_selector,
             timeout_seconds=self.watch_timeout,
             on_open=self._set_closer,
+            initial_events=initial_events,
         ):
             if self._stopped.is_set():
                 return True
             seen = True
             version = version_of(obj)
+            if listing is not None:
+                if type_ != BOOKMARK:
+                    self._dispatch(self.store.refill([obj], listing))
+                elif (obj.get("metadata", {}).get("annotations") or {}).get(INITIAL_EVENTS_END) == "true":
+                    self._dispatch(self.store.drop_unseen(listing, version))
+                    listing = None
+                    self._resource_version = version
+                    self._synced.set()
+                continue
             if type_ != BOOKMARK:
                 event = self.store.apply(type_, obj)
                 if event is not None:
@@ -297,6 +329,10 @@ class Informer:
         if self.label_selector:
             parts.append(f"with {self.label_selector}")
         return " ".join(parts)
+
+
+def _cannot_stream(error: errors.StencilError) -> bool:
+    return isinstance(error, errors.ApiError) and error.status in _CANNOT_STREAM
 
 
 __all__ = [

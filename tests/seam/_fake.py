@@ -33,6 +33,7 @@ import jsonpatch
 from engine.core import errors
 from engine.runtime.kube import Resource
 from engine.runtime.seam import Api
+from engine.runtime.watching import INITIAL_EVENTS_END
 
 Obj = dict[str, Any]
 
@@ -164,8 +165,13 @@ class FakeKube:
         label_selector: str | None = None,
         timeout_seconds: int = 300,
         on_open: Callable[[Callable[[], None]], None] | None = None,
+        initial_events: bool = False,
     ) -> Iterator[tuple[str, Obj]]:
-        """Every change after ``resource_version``, in order, until closed or ``timeout_seconds``."""
+        """Every change after ``resource_version``, in order, until closed or ``timeout_seconds``.
+
+        With ``initial_events``, as the server's streamed list: first every object (``ADDED``) of
+        one snapshot, then the bookmark that ends them, then the changes after that snapshot.
+        """
         closed = threading.Event()
 
         def close() -> None:
@@ -175,7 +181,14 @@ class FakeKube:
 
         if on_open is not None:
             on_open(close)
-        since = int(resource_version)
+        since = int(resource_version) if resource_version else 0
+        if initial_events:
+            items, listed_at = self.list(res, namespace, label_selector)
+            for item in items:
+                yield "ADDED", item
+            end = {"resourceVersion": listed_at, "annotations": {INITIAL_EVENTS_END: "true"}}
+            yield "BOOKMARK", {"apiVersion": res.api_version, "kind": res.kind, "metadata": end}
+            since = int(listed_at)
         deadline = time.monotonic() + timeout_seconds
         while not closed.is_set() and time.monotonic() < deadline:
             with self._changed:

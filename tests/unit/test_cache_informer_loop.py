@@ -1,8 +1,10 @@
-"""The informer's loop re-watches from the last version seen and relists after 410 Gone.
+"""The informer's loop re-watches from the last version seen and relists after 410 Gone; it lists
+by a streamed list where the server offers one, and in pages where it does not.
 
 Driven by a scripted server at the informer's own ``ListWatcher`` seam: each
-listing and each watch is played in turn, then the last watch waits until the
-informer stops.
+listing and each watch (a streamed list is a watch) is played in turn, then the
+last watch waits until the informer stops.  A server scripted without streams
+refuses them as an API server without the ``WatchList`` feature does (422).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 from engine.core import errors
 from engine.runtime.kube import Resource
-from engine.runtime.watching import Informer
+from engine.runtime.watching import INITIAL_EVENTS_END, Informer
 from engine.testing import wait_until
 
 CONFIGMAPS = Resource("", "v1", "ConfigMap", "configmaps", True)
@@ -24,13 +26,23 @@ def cm(name: str, version: str) -> Obj:
     return {"metadata": {"name": name, "namespace": "ns", "resourceVersion": version}}
 
 
+def end_of_listing(version: str) -> tuple[str, Obj]:
+    return "BOOKMARK", {"metadata": {"resourceVersion": version, "annotations": {INITIAL_EVENTS_END: "true"}}}
+
+
 class ScriptedServer:
     def __init__(
-        self, listings: list[tuple[list[Obj], str]], watches: list[list[tuple[str, Obj] | Exception]]
+        self,
+        listings: list[tuple[list[Obj], str]],
+        watches: list[list[tuple[str, Obj] | Exception]],
+        *,
+        streams: bool = False,
     ):
         self.listings = listings
         self.watches = watches
-        self.watched_from: list[str] = []
+        self.streams = streams
+        self.watched_from: list[str] = []  # "stream" for a streamed list
+        self.refused = 0
         self.idle = threading.Event()
         self.release = threading.Event()
 
@@ -52,8 +64,13 @@ class ScriptedServer:
         label_selector: str | None = None,
         timeout_seconds: int = 300,
         on_open: Callable[[Callable[[], None]], None] | None = None,
+        initial_events: bool = False,
     ) -> Iterator[tuple[str, Obj]]:
-        self.watched_from.append(resource_version)
+        if initial_events and not self.streams:
+            self.refused += 1
+            message = "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"
+            raise errors.api_error(422, {"reason": "Invalid", "message": message}, "watch")
+        self.watched_from.append("stream" if initial_events else resource_version)
         if not self.watches:
             self.idle.set()
             self.release.wait(5)
@@ -64,21 +81,26 @@ class ScriptedServer:
             yield step
 
 
-def run(server: ScriptedServer) -> list[tuple[str, str, str]]:
+def run(server: ScriptedServer, synced_at: list[int] | None = None) -> list[tuple[str, str, str]]:
+    """The events the informer delivers; ``synced_at`` gets how many it had delivered when it
+    first said it had synced."""
     seen: list[tuple[str, str, str]] = []
-    informer = Informer(
-        server,
-        CONFIGMAPS,
-        on_event=lambda t, obj, old: seen.append(
-            (t, obj["metadata"]["name"], obj["metadata"]["resourceVersion"])
-        ),
-    )
+    informer: Informer
+
+    def on_event(t: str, obj: Obj, old: Obj | None) -> None:
+        if synced_at is not None and not synced_at and informer.has_synced:
+            synced_at.append(len(seen))
+        seen.append((t, obj["metadata"]["name"], obj["metadata"]["resourceVersion"]))
+
+    informer = Informer(server, CONFIGMAPS, on_event=on_event)
     informer.start()
     try:
         wait_until(server.idle.is_set, timeout=5, interval=0.01, what="the script to play out")
     finally:
         informer.stop()
         server.release.set()
+    if synced_at is not None and not synced_at and informer.has_synced:
+        synced_at.append(len(seen))
     return seen
 
 
@@ -109,3 +131,72 @@ def test_an_ended_watch_resumes_from_the_last_version_including_bookmarks() -> N
     assert seen == [("ADDED", "a", "1"), ("MODIFIED", "a", "11")]
     assert server.watched_from == ["10", "11", "15"]
     assert server.listings == []
+
+
+def test_a_streamed_list_fills_the_cache_then_goes_on_as_the_watch() -> None:
+    server = ScriptedServer(
+        listings=[],
+        watches=[
+            [
+                ("ADDED", cm("a", "1")),
+                ("ADDED", cm("b", "2")),
+                end_of_listing("10"),
+                ("MODIFIED", cm("a", "11")),
+            ]
+        ],
+        streams=True,
+    )
+    synced_at: list[int] = []
+
+    seen = run(server, synced_at)
+
+    assert seen == [("ADDED", "a", "1"), ("ADDED", "b", "2"), ("MODIFIED", "a", "11")]
+    assert synced_at == [2]  # synced at the bookmark that ends the listing, not before
+    assert server.watched_from == ["stream", "11"]  # the next watch goes on from the last version
+
+
+def test_a_streamed_list_cut_before_its_end_is_streamed_again_and_reports_what_vanished() -> None:
+    server = ScriptedServer(
+        listings=[],
+        watches=[
+            [("ADDED", cm("a", "1")), ("ADDED", cm("b", "2"))],  # the connection drops
+            [("ADDED", cm("a", "1")), ("ADDED", cm("c", "12")), end_of_listing("20")],
+        ],
+        streams=True,
+    )
+    synced_at: list[int] = []
+
+    seen = run(server, synced_at)
+
+    assert seen == [("ADDED", "a", "1"), ("ADDED", "b", "2"), ("ADDED", "c", "12"), ("DELETED", "b", "2")]
+    assert synced_at == [4]
+    assert server.watched_from == ["stream", "stream", "20"]
+
+
+def test_gone_after_a_streamed_list_streams_again() -> None:
+    server = ScriptedServer(
+        listings=[],
+        watches=[
+            [("ADDED", cm("a", "1")), end_of_listing("10"), errors.Gone(410, "too old resource version")],
+            [("ADDED", cm("a", "11")), end_of_listing("20")],
+        ],
+        streams=True,
+    )
+
+    seen = run(server)
+
+    assert seen == [("ADDED", "a", "1"), ("MODIFIED", "a", "11")]
+    assert server.watched_from == ["stream", "stream", "20"]
+
+
+def test_a_server_that_cannot_stream_is_listed_in_pages_from_then_on() -> None:
+    server = ScriptedServer(
+        listings=[([cm("a", "1")], "10"), ([cm("b", "16")], "20")],
+        watches=[[errors.Gone(410, "too old resource version")]],
+    )
+
+    seen = run(server)
+
+    assert seen == [("ADDED", "a", "1"), ("ADDED", "b", "16"), ("DELETED", "a", "1")]
+    assert server.refused == 1  # asked once; the relist after Gone is paged straight away
+    assert server.watched_from == ["10", "20"]
