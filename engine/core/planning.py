@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from engine.core.placement import PARENT_UID_LABEL
 
 HASH_ANNOTATION = "stencil.dev/applied-hash"
@@ -68,12 +70,13 @@ def content_hash(obj: Obj) -> str:
     meta["annotations"] = annotations
     content = {**obj, "metadata": meta}
     try:
-        canonical = json.dumps(content, sort_keys=True, separators=(",", ":"))
+        canonical = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
     except TypeError:
-        # Keys of mixed types (a template's {1: 'a', 'b': 2}) cannot be sorted; the API
-        # server gets every key as the string JSON writes for it, so hash those strings.
-        canonical = json.dumps(json.loads(json.dumps(content)), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+        # Keys that are not strings (a template's {1: 'a', 'b': 2}), or an integer beyond 64 bits:
+        # the API server gets every key as the string JSON writes for it, so hash those strings.
+        text = json.dumps(json.loads(json.dumps(content)), sort_keys=True, separators=(",", ":"))
+        canonical = text.encode()
+    return hashlib.sha256(canonical).hexdigest()[:32]
 
 
 def with_hash(obj: Obj) -> Obj:

@@ -49,12 +49,12 @@ from __future__ import annotations
 import functools
 import threading
 import types
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
-from jinja2 import TemplateNotFound, nodes
+from jinja2 import Template, TemplateNotFound, nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 
@@ -146,7 +146,9 @@ def _render(
     owner = placement.Owner.of(kind, parent)
     scope = is_namespaced or apis.builtin_is_namespaced
     environment = sandbox.make_environment(kind.templates)
-    context = sandbox.template_context(parent, observed)
+    # The names every template of the kind sees, with the environment's globals under them:
+    # merged once here, not again for each template (Jinja merges on every render).
+    context = {**environment.globals, **sandbox.template_context(parent, observed)}
     children: list[Located] = []
     seen: dict[tuple[str, str, str, str], str] = {}
     for template in kind.templates:
@@ -189,6 +191,16 @@ def _render_template(
         sandbox.CURRENT_RUN.reset(token)
 
 
+def _generated(template: Template, names: dict[str, Any]) -> Iterator[str]:
+    """What ``template.generate`` does, in a context of exactly ``names`` (globals merged in
+    already): the template's output chunks, an error raised with the template's own lines."""
+    context = template.new_context(names, shared=True)
+    try:
+        yield from template.root_render_func(context)
+    except Exception:
+        yield template.environment.handle_exception()
+
+
 def _generate(
     environment: sandbox.Sandbox,
     templates: tuple[kinds.Template, ...],
@@ -202,7 +214,7 @@ def _generate(
     try:
         # A generator (typed Any: its gi_ attributes are read): generate() delegates to the
         # template's root function, which delegates in turn to a {% block %}'s.
-        generator: Any = environment.get_template(template.name).generate(context)
+        generator: Any = _generated(environment.get_template(template.name), context)
         for chunk in generator:
             run.tick()
             run.charge(len(chunk))

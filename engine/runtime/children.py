@@ -162,12 +162,31 @@ class Children:
                 continue
         return found
 
-    def of(self, uid: str, also: Iterable[Obj] = ()) -> list[Obj]:
-        """Cached children controlled by ``uid``, plus cached objects named like ``also``."""
+    def synced_kinds(self) -> frozenset[tuple[str, str]]:
+        """The child kinds whose caches hold their first listing (a cache never loses it)."""
+        return frozenset(gvk for gvk, cache in list(self._children.items()) if cache.has_synced)
+
+    def of(
+        self,
+        uid: str,
+        also: Iterable[Obj] = (),
+        *,
+        read: tuple[Iterable[Obj], frozenset[tuple[str, str]]] | None = None,
+    ) -> list[Obj]:
+        """Cached children controlled by ``uid``, plus cached objects named like ``also``.
+
+        ``read`` is what an earlier call found, with the kinds ``synced_kinds`` gave before
+        it: those kinds' children are taken from it, not read (and decoded) again.
+        """
         found: dict[tuple[str, str, str, str], Obj] = {}
-        for informer in list(self._children.values()):
-            for obj in informer.by_index(OWNER_INDEX, uid):
+        earlier, complete = read if read is not None else ((), frozenset())
+        for obj in earlier:
+            if (obj["apiVersion"], obj["kind"]) in complete:
                 found[planning.ref(obj)] = obj
+        for gvk, informer in list(self._children.items()):
+            if gvk not in complete:
+                for obj in informer.by_index(OWNER_INDEX, uid):
+                    found[planning.ref(obj)] = obj
         for child in also:
             named = self._children.get((child["apiVersion"], child["kind"]))
             if named is None or planning.ref(child) in found:

@@ -217,6 +217,7 @@ class KindController:
             self._clean_up(parent)
             return Result()
         # 2. Observe the children this parent controls, and related objects, from the cache.
+        complete = self.engine.children.synced_kinds()
         observed = self.engine.children.of(uid)
         related = self.engine.children.related_of(uid, self.kind.observe if self.kind else ())
         # A broken kind folder: say so on every parent, change nothing else.
@@ -240,7 +241,7 @@ class KindController:
         if not self.engine.children.watch(desired):
             log.info("waiting for the caches of its child kinds", extra={"kind": self.name, "key": key})
             return Result(requeue_after=CACHE_WAIT)
-        observed = self.engine.children.of(uid, also=desired)
+        observed = self.engine.children.of(uid, also=desired, read=(observed, complete))
         # Children beyond owner references' reach (another namespace, cluster-scoped) are
         # created only under a finalizer, so the engine can delete them with the parent.
         if planning.needs_finalizer(desired):
