@@ -14,11 +14,11 @@ import click
 from engine.tools.cli._common import main, stop_event
 
 # Python's collector runs a young collection every 700 net allocations of containers, and a
-# full one, walking every object the process holds, each time enough survivors pile up.  A
-# page of a listing (100 objects, some 15,000 dicts and lists) survives a few young
-# collections while it is taken into the cache, so a cold start on 10,000 parents ran 20 full
+# full one, walking every object the process holds, each time enough survivors pile up.  The
+# objects decoded from the API server (a Deployment is some 150 dicts and lists) survive a few
+# young collections on their way into the cache, so a cold start on 10,000 parents ran 20 full
 # collections of about 80 ms each: 1.7 CPU seconds, and pauses a reconcile waits out.  With
-# 50,000 a page is gone before the collector looks; the cache holds bytes, which it never walks.
+# 50,000 they are gone before the collector looks; the cache holds bytes, which it never walks.
 GC_YOUNG_THRESHOLD = 50_000
 
 
