@@ -34,7 +34,11 @@ changing), and a LoadBalancer Service waits for an ingress address, not only a
 cluster IP.
 
 Messages are short and written for a person reading ``kubectl get``: the caller
-prefixes them with the child's kind and name.
+prefixes them with the child's kind and name.  A child that is not ``Current`` and
+carries a failure condition of its own (``ReplicaFailure``, ``Failed``, any
+``…Failure`` or ``…Failed`` type that is True) has it quoted in the child's own words,
+so ``0/2 replicas created`` says why: ``ReplicaFailure FailedCreate: pods "…" is
+forbidden: …``.
 """
 
 from __future__ import annotations
@@ -78,7 +82,13 @@ def assess(obj: Mapping[str, Any], *, now: datetime.datetime | str | None = None
     judged at; it matters only for a Pod that cannot be scheduled.  Without it
     that one rule reads the wall clock.
     """
-    moment = _moment(now)
+    verdict = _judge(obj, _moment(now))
+    if verdict.current:
+        return verdict
+    return _quoting_failure(verdict, obj)
+
+
+def _judge(obj: Mapping[str, Any], moment: datetime.datetime | None) -> Health:
     generic = _generic(obj)
     if generic is not None:
         return generic
@@ -89,6 +99,21 @@ def assess(obj: Mapping[str, Any], *, now: datetime.datetime | str | None = None
     if ready is not None:
         return ready
     return Health(CURRENT, "exists")
+
+
+def _quoting_failure(verdict: Health, obj: Mapping[str, Any]) -> Health:
+    """``verdict`` with the object's own failure condition added, unless it already says it."""
+    for condition in conditions.of(obj):
+        kind = str(condition.get("type") or "")
+        if condition.get("status") != conditions.TRUE or not kind.endswith(("Failure", "Failed")):
+            continue
+        detail = str(condition.get("message") or "")
+        if (detail or str(condition.get("reason") or kind)) in verdict.message:
+            return verdict
+        words = " ".join(str(w) for w in (kind, condition.get("reason")) if w)
+        quoted = f"{words}: {detail}" if detail else words
+        return Health(verdict.status, f"{verdict.message} ({quoted})")
+    return verdict
 
 
 # A rule sees the object and the moment it is judged at (None: the wall clock, if it needs one).
