@@ -281,6 +281,11 @@ class KindController:
         # (a status that only says how far things got may wait: see _finish).
         if plan.applies or plan.prunes:  # our writes are in the cache: read them
             observed = self.engine.children.of(uid, also=desired)
+        # A dependency this reconcile created may already be Current (a Namespace, a ConfigMap).
+        # Its watch event carries the version cached from the create's answer and wakes nobody,
+        # and such an object sends no later one: decide the gate again now, not at the resync.
+        if gate.waiting and plan.applies and _releases(gate, ordering.gate(rendered, observed, _now())):
+            return Result(requeue_after=0.0)
         again = self._finish(
             parent,
             observed,
@@ -504,6 +509,11 @@ class KindController:
         current = self.engine.kube.get(self.resource, meta["name"], meta.get("namespace"))
         if current is not None:
             self.parents.observe(current)
+
+
+def _releases(before: ordering.Gate, after: ordering.Gate) -> bool:
+    """Whether ``after`` lets a child through that ``before`` held back."""
+    return len(after.ready) > len(before.ready)
 
 
 def _placeholder(broken: kinds.BrokenKind | None) -> kinds.Kind:
