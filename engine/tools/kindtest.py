@@ -5,9 +5,16 @@ namespace of its own, waits until its parent is Ready at its current generation
 (or, when ``tests/<example>.status.yaml`` exists, until the parent's status holds
 what that file says), and compares the live children with
 ``tests/<example>.children.yaml``; ``update`` writes that file instead.  The
+objects of ``tests/fixtures.yaml`` (for every example of the kind) and of
+``tests/<example>.fixtures.yaml`` are applied into the namespace first.  The
 companion files live in ``tests/`` because every ``*.yaml`` directly in a kind
 folder is a template and every ``examples/*.yaml`` an example: a file in either
-place would be read as one.
+place would be read as one.  What the examples share, and the namespace each has
+of its own, is ``engine.tools.isolation``.
+
+A parent the API server refuses a child of (``engine.tools.refusals``) fails its
+example at once, at the template line of that child: the engine retries such a
+refusal, so waiting for Ready would only wait out the timeout.
 
 What a golden file holds is chosen so that it changes when the kind's output
 changes and at no other time: of each child, only the fields Stencil's field
@@ -18,7 +25,10 @@ Kubernetes version, not to the kind.  The values that differ on every run are
 replaced by placeholders: the example's namespace by ``${NAMESPACE}``, the
 parent's uid by ``${PARENT_UID}`` (in the owner reference and labels, and
 wherever a template copied it), and the applied-hash annotation, a hash of all
-of those, by ``${APPLIED_HASH}``.
+of those, by ``${APPLIED_HASH}``.  A value that differs on every run in some
+other way (a name made from a hash of the uid) is written ``${ANY}`` in the
+golden file, alone or within a string (``cfg-${ANY}``): the live value is
+taken as matching, and ``update`` keeps the mark.
 
 The pure parts (``owned``, ``golden_form``, ``golden_text``, ``differences``,
 ``compare_children``) come first; ``run`` is the shell that starts the plane,
@@ -42,9 +52,9 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from engine.core import documents, errors, kinds, offline, placement, planning
+from engine.core import documents, errors, kinds, offline, placement, planning, rendering
 from engine.runtime.kube import FIELD_MANAGER, Kube, Obj
-from engine.tools import parents
+from engine.tools import isolation, parents, refusals
 
 if TYPE_CHECKING:
     from engine.runtime.manager import Engine
@@ -53,6 +63,8 @@ TESTS_DIR = "tests"
 NAMESPACE_PLACEHOLDER = "${NAMESPACE}"
 UID_PLACEHOLDER = "${PARENT_UID}"
 HASH_PLACEHOLDER = "${APPLIED_HASH}"
+ANY_PLACEHOLDER = "${ANY}"  # written by hand in a golden file: any value matches
+FIXTURES = "fixtures"
 POLL = 0.2  # seconds between looks at the parents being waited for
 
 
@@ -80,6 +92,13 @@ class Example:
     def expected_status(self) -> Path:
         """If it exists: the status to wait for instead of Ready."""
         return self.kind.directory / TESTS_DIR / f"{self.path.stem}.status.yaml"
+
+    @property
+    def fixtures(self) -> list[Path]:
+        """The files of objects to apply before the example: the kind's, then the example's own."""
+        tests = self.kind.directory / TESTS_DIR
+        candidates = [tests / f"{FIXTURES}.yaml", tests / f"{self.path.stem}.{FIXTURES}.yaml"]
+        return [path for path in candidates if path.is_file()]
 
 
 @dataclass(frozen=True)
@@ -220,6 +239,50 @@ def golden_text(forms: Iterable[Obj]) -> str:
     return yaml.dump_all(
         ordered, Dumper=yaml.CSafeDumper, sort_keys=True, default_flow_style=False, explicit_start=True
     )
+
+
+def marked(forms: Iterable[Obj], golden: Iterable[Any]) -> list[Obj]:
+    """``forms`` with each value that the golden file marks ``${ANY}`` written as the golden file
+    writes it, where the live value matches; a form is paired with the golden document of the
+    same identity (which may itself hold marks)."""
+    unpaired = [doc for doc in golden if isinstance(doc, dict)]
+    result = []
+    for form in forms:
+        mine = identity(form)
+        pair = next((doc for doc in unpaired if identity(doc) == mine), None)
+        if pair is None:
+            pair = next((doc for doc in unpaired if _matches_all(identity(doc), mine)), None)
+        if pair is None:
+            result.append(form)
+            continue
+        unpaired.remove(pair)
+        result.append(_masked(pair, form))
+    return result
+
+
+def matches(expected: Any, live: Any) -> bool:
+    """Whether a golden value holding ``${ANY}`` stands for ``live``: ``${ANY}`` alone for any
+    value, within a string for any text in its place."""
+    if expected == ANY_PLACEHOLDER:
+        return True
+    if not isinstance(expected, str) or ANY_PLACEHOLDER not in expected or not isinstance(live, str):
+        return False
+    pattern = ".*".join(re.escape(part) for part in expected.split(ANY_PLACEHOLDER))
+    return re.fullmatch(pattern, live, flags=re.DOTALL) is not None
+
+
+def _matches_all(expected: Iterable[str], live: Iterable[str]) -> bool:
+    return all(e == v or matches(e, v) for e, v in zip(expected, live, strict=True))
+
+
+def _masked(expected: Any, live: Any) -> Any:
+    if matches(expected, live):
+        return expected
+    if isinstance(expected, dict) and isinstance(live, dict):
+        return {key: _masked(expected.get(key), value) for key, value in live.items()}
+    if isinstance(expected, list) and isinstance(live, list):
+        return [_masked(expected[i] if i < len(expected) else None, v) for i, v in enumerate(live)]
+    return live
 
 
 # -- comparing (pure) ---------------------------------------------------------------------------
@@ -454,13 +517,29 @@ def run(
             _wait_for(engine.synced, 60.0, "the engine's caches to fill", cluster.check)
             names = ", ".join(kind.name for kind in chosen)
             echo(f"control plane up in {plane_seconds:.1f}s; engine serving {names}")
+            echo(isolation.SHARED)
             # Namespaces first: waiting for each one's ServiceAccount between two applies would
             # add to the first examples' timings.
-            namespaces = [_make_namespace(kube, example) for example in examples]
-            running = [
-                _start(kube, example, namespace)
-                for example, namespace in zip(examples, namespaces, strict=True)
-            ]
+            namespaces = isolation.namespace_names([(e.kind.name, e.path.stem) for e in examples])
+            for namespace in namespaces:
+                _make_namespace(kube, namespace)
+            clashing = isolation.clashes(
+                [(e.name, _cluster_scoped(kube, e, ns)) for e, ns in zip(examples, namespaces, strict=True)]
+            )
+            running = []
+            for index, (example, namespace) in enumerate(zip(examples, namespaces, strict=True)):
+                started: _Running | Outcome
+                if index in clashing:
+                    started = Outcome(
+                        example, namespace, None, tuple(f"not run: {p}" for p in clashing[index])
+                    )
+                else:
+                    started = _start(kube, example, namespace)
+                if isinstance(started, _Running):
+                    running.append(started)
+                    continue
+                _echo_outcome(started, echo)
+                outcomes.append(started)
             for outcome in _finish(kube, engine, running, timeout, update, cluster.check, root, echo):
                 outcomes.append(outcome)
         finally:
@@ -485,9 +564,8 @@ def _served(chosen: Sequence[kinds.Kind]) -> Iterator[Path]:
         yield root
 
 
-def _make_namespace(kube: Kube, example: Example) -> str:
-    """A fresh namespace for the example, ready for pods."""
-    namespace = _namespace_name(example)
+def _make_namespace(kube: Kube, namespace: str) -> None:
+    """A fresh namespace for an example, ready for pods."""
     kube.request(
         "POST",
         "/api/v1/namespaces",
@@ -499,18 +577,54 @@ def _make_namespace(kube: Kube, example: Example) -> str:
         30.0,
         f"the default ServiceAccount of namespace {namespace}",
     )
-    return namespace
 
 
-def _start(kube: Kube, example: Example, namespace: str) -> _Running:
-    """Apply the example into its namespace, and start its clock."""
+def _cluster_scoped(kube: Kube, example: Example, namespace: str) -> list[tuple[planning.Ref, str]]:
+    """The cluster-scoped objects the example makes, each with where it comes from: its own
+    objects, and its parents' children as the templates render them before anything exists.
+    A parent whose templates do not render makes nothing here; the engine says why."""
+    from engine.tools import manifests
+
+    made: list[tuple[planning.Ref, str]] = []
+    kind = example.kind
+    for doc in manifests.read([*example.fixtures, example.path]):
+        namespaced = kube.is_namespaced(doc["apiVersion"], doc["kind"])
+        if not namespaced:
+            made.append((planning.ref(doc), str(example.path)))
+        if (doc["apiVersion"], doc["kind"]) != (kind.api_version, kind.kind):
+            continue
+        meta = {**doc["metadata"], "uid": str(uuid.uuid4())}
+        if namespaced:
+            meta["namespace"] = namespace
+        try:
+            rendered = rendering.render_located(
+                kind, {**doc, "metadata": meta}, [], is_namespaced=kube.is_namespaced
+            )
+        except errors.StencilError:
+            continue
+        for child in rendered:
+            if not child.child["metadata"].get("namespace"):
+                file, line = child.where(("metadata", "name"))
+                made.append((planning.ref(child.child), f"{file}:{line}"))
+    return made
+
+
+def _start(kube: Kube, example: Example, namespace: str) -> _Running | Outcome:
+    """Apply the fixtures and then the example into its namespace, and start its clock; an
+    ``Outcome`` instead if the API server refuses one of their objects."""
     from engine.tools import manifests
 
     expected = None
     if example.expected_status.is_file():
         expected = documents.Document.read(example.expected_status, errors.StencilError)
+    applied: list[Obj] = []
     started = time.monotonic()
-    applied = manifests.apply_all(kube, manifests.read([example.path]), namespace)
+    for path in [*example.fixtures, example.path]:
+        started = time.monotonic()  # the example's clock starts with its own apply
+        try:
+            applied = manifests.apply_all(kube, manifests.read([path]), namespace)
+        except errors.ApiError as error:
+            return Outcome(example, namespace, None, (f"{path}: {error}",))
     kind = example.kind
     applied_parents = [
         (obj["metadata"]["name"], obj["metadata"].get("namespace"))
@@ -539,8 +653,17 @@ def _finish(
             res = kube.resource(item.example.kind.api_version, item.example.kind.kind)
             item.last = [kube.get(res, name, namespace) for name, namespace in item.parents]
             seconds = time.monotonic() - item.started
+            refused = [refusals.refusal(parent) for parent in item.last if parent]
             if item.done():
                 outcome = _check(kube, engine, item, seconds, update)
+            elif any(refused):
+                problems = [_refused(kube, engine, item, refusal) for refusal in refused if refusal]
+                outcome = Outcome(
+                    item.example,
+                    item.namespace,
+                    None,
+                    tuple(_real_paths(p, root, item.example.kind) for p in problems),
+                )
             elif seconds > timeout:
                 problem = _real_paths(item.why_waiting(timeout), root, item.example.kind)
                 outcome = Outcome(item.example, item.namespace, None, (problem,))
@@ -553,6 +676,22 @@ def _finish(
         time.sleep(POLL)
 
 
+def _refused(kube: Kube, engine: Engine, item: _Running, refusal: refusals.Refusal) -> str:
+    """The refusal, at the template line of the child it is about: the parent is rendered again
+    as the engine rendered it, from the live parent and children."""
+    kind = item.example.kind
+    located: list[rendering.Located] = []
+    for parent in item.last:
+        if not parent:
+            continue
+        observed = _live_children(kube, engine, kind, str(parent["metadata"]["uid"]))
+        try:
+            located += rendering.render_located(kind, parent, observed, is_namespaced=kube.is_namespaced)
+        except errors.StencilError:
+            continue  # a template that does not render: the refusal's message says where
+    return f"refused, not retried: {refusals.report(refusal, located)}"
+
+
 def _check(kube: Kube, engine: Engine, item: _Running, seconds: float, update: bool) -> Outcome:
     """Compare the example's live children with its golden file, or write the file."""
     uids = [str(parent["metadata"]["uid"]) for parent in item.last if parent]
@@ -561,8 +700,11 @@ def _check(kube: Kube, engine: Engine, item: _Running, seconds: float, update: b
         for uid in uids
         for child in _live_children(kube, engine, item.example.kind, uid)
     ]
-    text = golden_text(forms)
     golden = item.example.golden
+    if golden.is_file():
+        with contextlib.suppress(yaml.YAMLError):  # a broken golden file is reported by comparing
+            forms = marked(forms, yaml.load_all(golden.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader))
+    text = golden_text(forms)
     if update:
         current = golden.read_text(encoding="utf-8") if golden.is_file() else None
         if current == text:
@@ -588,6 +730,8 @@ def _echo_outcome(outcome: Outcome, echo: Callable[[str], None]) -> None:
     timing = f"ready in {outcome.seconds:.1f}s" if outcome.seconds is not None else "not ready"
     verdict = "PASS" if outcome.passed else "FAIL"
     line = f"{verdict} {outcome.example.name}  {timing}"
+    if outcome.namespace:
+        line += f" (namespace {outcome.namespace})"
     if outcome.wrote is not None:
         line += f"; wrote {outcome.wrote}"
     echo(line)
@@ -600,11 +744,6 @@ def _echo_outcome(outcome: Outcome, echo: Callable[[str], None]) -> None:
 def _real_paths(text: str, root: Path, kind: kinds.Kind) -> str:
     """``text`` with the served link folder's paths given as the kind folder's own."""
     return text.replace(str(root / kind.name), str(kind.directory))
-
-
-def _namespace_name(example: Example) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", f"{example.kind.name}-{example.path.stem}".lower()).strip("-")
-    return f"st-{slug[:50].rstrip('-')}-{uuid.uuid4().hex[:6]}"
 
 
 def _exists(kube: Kube, path: str) -> bool:
