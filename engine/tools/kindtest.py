@@ -111,6 +111,7 @@ class Outcome:
     problems: tuple[str, ...] = ()  # each a sentence naming the file, line and field where it can
     diff: str = ""  # golden file against the live children, unified
     wrote: Path | None = None  # the golden file written by ``update``
+    stopped: float | None = None  # not Ready: how long after its apply it was given up
 
     @property
     def passed(self) -> bool:
@@ -663,10 +664,11 @@ def _finish(
                     item.namespace,
                     None,
                     tuple(_real_paths(p, root, item.example.kind) for p in problems),
+                    stopped=seconds,
                 )
             elif seconds > timeout:
                 problem = _real_paths(item.why_waiting(timeout), root, item.example.kind)
-                outcome = Outcome(item.example, item.namespace, None, (problem,))
+                outcome = Outcome(item.example, item.namespace, None, (problem,), stopped=seconds)
             else:
                 continue
             pending.remove(item)
@@ -729,9 +731,9 @@ def _live_children(kube: Kube, engine: Engine, kind: kinds.Kind, uid: str) -> li
 def _echo_outcome(outcome: Outcome, echo: Callable[[str], None]) -> None:
     timing = f"ready in {outcome.seconds:.1f}s" if outcome.seconds is not None else "not ready"
     verdict = "PASS" if outcome.passed else "FAIL"
+    if outcome.stopped is not None:
+        timing += f", stopped after {outcome.stopped:.1f}s"
     line = f"{verdict} {outcome.example.name}  {timing}"
-    if outcome.namespace:
-        line += f" (namespace {outcome.namespace})"
     if outcome.wrote is not None:
         line += f"; wrote {outcome.wrote}"
     echo(line)

@@ -31,9 +31,11 @@ from engine.tools.cli._common import chosen_kind_dirs, kind_dirs_arguments, main
 def test_command(kind_dirs: tuple[Path, ...], templates_dir: Path, timeout: float, update: bool) -> None:
     """Run each example of the kinds (default: every kind under templates/) on a local cluster.
 
-    Each example goes into a namespace of its own; its parent must become Ready (or match
+    Each example goes into a namespace of its own, after the objects of tests/fixtures.yaml and
+    tests/<example>.fixtures.yaml; its parent must become Ready (or match
     tests/<example>.status.yaml), and its children must match tests/<example>.children.yaml
-    in the fields Stencil applies.
+    in the fields Stencil applies.  A child the API server refuses fails the example at once.
+    Cluster-scoped objects are shared by all examples.
     """
     import logging
 
