@@ -300,7 +300,10 @@ def _check_tree(tree: nodes.Node, source: _Source, scope: _Scope, declared: Set[
             report(node, node.name, "unknown-test", f"unknown test {node.name!r}{hint}")
         elif isinstance(node, nodes.Call) and isinstance(node.node, nodes.Name):
             called = node.node.name
-            if called not in functions:
+            if called == "namespace" and called not in declared:
+                message = f"not a function 'namespace': {sandbox.NAMESPACE_IS_A_STRING}"
+                report(node, called, "unknown-function", message)
+            elif called not in functions:
                 hint = _did_you_mean(called, functions)
                 if not hint and _closest(called, scope.offer.filters):
                     hint = f" (did you mean the filter `| {_closest(called, scope.offer.filters)}`?)"
@@ -311,8 +314,9 @@ def _check_tree(tree: nodes.Node, source: _Source, scope: _Scope, declared: Set[
         elif isinstance(node, nodes.Name) and node.ctx == "load" and scope.check_names:
             is_called = isinstance(parent, nodes.Call) and parent.node is node
             if node.name not in names and not is_called:
-                hint = _did_you_mean(node.name, names)
-                report(node, node.name, "unknown-name", f"unknown name {node.name!r}{hint}")
+                said = f"unknown name {node.name!r}"
+                message = sandbox.unknown_name(node.name, said, _did_you_mean(node.name, names))
+                report(node, node.name, "unknown-name", message)
         if isinstance(node, nodes.Getattr | nodes.Getitem) and not (
             isinstance(parent, nodes.Getattr | nodes.Getitem) and parent.node is node
         ):
@@ -328,9 +332,18 @@ def _check_chain(node: nodes.Node, source: _Source, scope: _Scope, declared: Set
     if found is None or found[0] in declared:
         return []
     root, path = found
-    # Lower-case keys of `children` are template ids, not kinds: the loader checks those (ordering).
-    if root in ("children", "related") and path and isinstance(path[0], str) and path[0][:1].isupper():
-        return _check_kind_name(node, source, scope, f"{root}.{path[0]}", path[0], root == "related")
+    if scope.check_names and root == "related":
+        return []  # a template has no `related`: the name is reported, not its kinds
+    if root in ("children", "related") and path and isinstance(path[0], str):
+        first = path[0]
+        if first[:1].isupper():
+            return _check_kind_name(node, source, scope, f"{root}.{first}", first, root == "related")
+        # Lower-case keys of `children` are template ids, not kinds: the loader checks a rule's
+        # (ordering); a template reads none.
+        if scope.check_names and first not in _MAPPING_METHODS:
+            line, column = source.at(node, first)
+            message = f"children.{first}: {sandbox.missing_child(first)}"
+            return [Finding(source.file, line, column, "error", message, "child-id-in-template")]
     schema = _resolve(scope.roots, root, path)
     if not isinstance(schema, tuple):
         return []

@@ -247,8 +247,8 @@ def _located(error: Exception, environment: sandbox.Sandbox, default_file: str) 
     if isinstance(error, sandbox.MissingField):
         field = error.field
         where = "in the observed child" if field.startswith(("children", "child(")) else "in the parent"
-        message = f"not set {where} (use `is defined` or `| default(...)` if it is optional)"
-    elif isinstance(error, sandbox.OverBudget | sandbox.Unplaceable):
+        message = error.reason or f"not set {where} (use `is defined` or `| default(...)` if it is optional)"
+    elif isinstance(error, sandbox.OverBudget | sandbox.Unplaceable | sandbox.NotCallable):
         message = str(error)
     elif isinstance(error, UndefinedError):
         message = error.message or "undefined value"

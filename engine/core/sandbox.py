@@ -26,6 +26,7 @@ import base64
 import binascii
 import functools
 import hashlib
+import inspect
 import json
 import math
 import re
@@ -53,7 +54,7 @@ from jinja2.runtime import Context, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import missing
 
-from engine.core import documents, kinds
+from engine.core import documents, expressions, kinds
 
 # -- values and tokens ------------------------------------------------------------------
 
@@ -75,6 +76,19 @@ class OverBudget(Exception):
 
 class Unplaceable(Exception):
     """A template printed something that is not JSON data (a function, a loop object...)."""
+
+
+class NotCallable(Exception):
+    """A template called the parent's ``namespace``, a string, as if it were Jinja's ``namespace()``."""
+
+
+# Jinja's `namespace()` is a global that the parent's `namespace` hides: said where it is called
+# (here at render time, by lint without running), since "'str' object is not callable" hides why.
+NAMESPACE_IS_A_STRING = (
+    "`namespace` is the parent's namespace here (a string), which hides Jinja's namespace(); "
+    "compute what a loop would gather with filters instead, e.g. "
+    "`{% set total = spec.ports | map(attribute='port') | sum %}`"
+)
 
 
 CURRENT_RUN: ContextVar[Run] = ContextVar("stencil_render")
@@ -417,6 +431,8 @@ class Sandbox(ImmutableSandboxedEnvironment):
 
     def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         CURRENT_RUN.get().tick()
+        if isinstance(__obj, _ParentNamespace):
+            raise NotCallable(NAMESPACE_IS_A_STRING)
         # A string method, or str.format as the sandbox wraps it: bound what it would build.
         method = getattr(__obj, "__wrapped__", __obj)
         text = getattr(method, "__self__", None)
@@ -579,11 +595,16 @@ def _untracked(value: Any) -> Any:
 
 
 class MissingField(UndefinedError):
-    """A template read a field of the CR (or of a child) that is not there."""
+    """A template read a field of the CR (or of a child) that is not there.
 
-    def __init__(self, message: str | None = None, *, field: str) -> None:
+    ``reason`` says why, where "not set" would mislead (``children.service``: no
+    kind is called that, and a template id is read only by status rules).
+    """
+
+    def __init__(self, message: str | None = None, *, field: str, reason: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+        self.reason = reason
 
 
 class _Undefined(StrictUndefined):
@@ -606,8 +627,32 @@ class _Undefined(StrictUndefined):
         ):
             field = join_path(obj._path, name)
             hint = f"{field} is not set"
-            exc = functools.partial(MissingField, field=field)  # type: ignore[assignment]
+            reason = missing_child(name) if obj._path == "children" and isinstance(name, str) else None
+            exc = functools.partial(MissingField, field=field, reason=reason)  # type: ignore[assignment]
+        elif hint is None and obj is missing and isinstance(name, str):
+            hint = unknown_name(name, f"{name!r} is undefined")
         super().__init__(hint, obj, name, exc)
+
+
+def missing_child(key: str) -> str:
+    """Why ``children.<key>`` is not there in a template: ``key`` is a template id, or a kind not observed."""
+    if key[:1].isupper():
+        return (
+            f"no {key} is observed (yet); test it with `is defined`, or read `child('{key}', name)`, "
+            "none until it exists"
+        )
+    return (
+        "`children.<id>` is for status rules; a template reads the observed children by kind and "
+        "name: `children.Service['my-svc']`, or `child('Service', 'my-svc')`, none until it exists"
+    )
+
+
+def unknown_name(name: str, said: str, hint: str = "") -> str:
+    """``said`` (that a template reads ``name``, which it has not) and what a template reads instead:
+    a status rule's name is said to be one, else ``hint`` (a "did you mean") comes first."""
+    if name in _RULE_NAMES:
+        return f"{said} in a template: `{name}` is for status rules (kind.yaml); a template reads {_READS}"
+    return f"{said}{hint} (a template reads {_READS})"
 
 
 def template_context(parent: dict[str, Any], observed: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -628,7 +673,24 @@ def template_context(parent: dict[str, Any], observed: Sequence[dict[str, Any]])
         "spec": _Tracked(parent.get("spec") or {}, "spec"),
         "metadata": _Tracked(metadata, "metadata"),
         "name": metadata.get("name", ""),
-        "namespace": metadata.get("namespace") or "",
+        "namespace": _ParentNamespace(metadata.get("namespace") or ""),
         "children": children,
         "child": child,
     }
+
+
+class _ParentNamespace(str):
+    """The parent's namespace as templates read it: a string, told apart so that calling it (as
+    Jinja's ``namespace()``, which it hides) says so (``Sandbox.call``)."""
+
+    __slots__ = ()
+
+
+def _read(name: str, value: Any) -> str:
+    return f"{name}({', '.join(inspect.signature(value).parameters)})" if callable(value) else name
+
+
+_CONTEXT = template_context({}, ())
+# What a template reads ("parent, spec, ..., child(kind, name)"), and the names only status rules read.
+_READS = ", ".join(_read(name, value) for name, value in _CONTEXT.items())
+_RULE_NAMES = frozenset(expressions.status_context({}, ())) - frozenset(_CONTEXT)

@@ -6,6 +6,9 @@ from pathlib import Path
 
 import yaml
 
+from engine.core.linting import Finding
+from engine.tools import linter
+
 API_VERSION = "example.com/v1"
 KIND = "Web"
 
@@ -88,3 +91,10 @@ def kind_folder(
 def line_of(text: str, fragment: str) -> int:
     """The 1-based line of ``text`` on which ``fragment`` first appears."""
     return next(number for number, line in enumerate(text.splitlines(), 1) if fragment in line)
+
+
+def lint_template(root: Path, template: str, check: str) -> tuple[str, list[Finding]]:
+    """The file of ``template``, linted as the one template of a kind folder in ``root``, and the
+    findings of ``check``."""
+    folder = kind_folder(root, {"cm.yaml": template})
+    return str(folder / "cm.yaml"), [f for f in linter.lint([folder]) if f.check == check]

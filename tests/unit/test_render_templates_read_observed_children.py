@@ -45,3 +45,11 @@ def test_a_missing_child_field_is_named_in_the_error() -> None:
     with pytest.raises(RenderError) as caught:
         rendering.render(_kinds.kind(template), _kinds.parent(), [SERVICE])
     assert caught.value.field == "children.Service['w-service'].spec.loadBalancerIP"
+
+
+def test_reading_a_kind_not_observed_yet_says_none_is_observed() -> None:
+    template = _kinds.configmap("  ip: {{ children.Service['w-service'].spec.clusterIP }}\n")
+    with pytest.raises(RenderError) as caught:
+        rendering.render(_kinds.kind(template), _kinds.parent(), [])
+    assert caught.value.field == "children.Service"
+    assert caught.value.message.startswith("no Service is observed (yet)")
