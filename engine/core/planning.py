@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from engine.core.placement import PARENT_UID_LABEL
+from engine.core.placement import KIND_LABEL, PARENT_NAME_LABEL, PARENT_NAMESPACE_LABEL, PARENT_UID_LABEL
 
 HASH_ANNOTATION = "stencil.dev/applied-hash"
 # Held on a parent while it has children that owner references cannot clean up (in another
@@ -184,9 +184,7 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str) -> Pl
             applies.append(Apply(with_hash(child), create=True))
             continue
         if not controlled_by(current, parent_uid):
-            owner = controller_uid(current)
-            holder = "no controller" if owner is None else f"another controller (uid {owner})"
-            conflicts.append((r, f"{describe(r)} already exists with {holder}"))
+            conflicts.append((r, f"{describe(r)} already exists {_held(current)}"))
             continue
         target = with_hash(child)
         if contains(current, target):
@@ -206,6 +204,24 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str) -> Pl
         if ref(o) not in wanted and controlled_by(o, parent_uid)
     )
     return Plan(tuple(applies), prunes, tuple(unchanged), tuple(conflicts))
+
+
+def _held(obj: Obj) -> str:
+    """Who holds ``obj``, which is not this parent's: a controller, another parent by labels, or none."""
+    owner = controller_uid(obj)
+    if owner is not None:
+        return f"with another controller (uid {owner})"
+    meta = obj.get("metadata", {})
+    labels = meta.get("labels") or {}
+    uid = labels.get(PARENT_UID_LABEL)
+    if uid is None:
+        return "with no controller"
+    # A long parent name is labelled in a bounded form, and written in full in an annotation.
+    name = (meta.get("annotations") or {}).get(PARENT_NAME_LABEL) or labels.get(PARENT_NAME_LABEL)
+    namespace = labels.get(PARENT_NAMESPACE_LABEL)
+    holder = f"{namespace}/{name}" if namespace else name
+    kind = labels.get(KIND_LABEL)
+    return f"and belongs by its labels to another Stencil parent: {holder} of kind {kind} (uid {uid})"
 
 
 def label_owned(observed: Sequence[Obj], parent_uid: str) -> list[Obj]:
