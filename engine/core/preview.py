@@ -119,14 +119,8 @@ def parent_status(
     """
     parent = dict(parent)
     parent["metadata"] = {"generation": 1, **(parent.get("metadata") or {})}
-    namespace = parent["metadata"].get("namespace")
-    # One file may hold several parents' objects: those of other namespaces are not this one's.
-    inputs = [
-        obj for obj in observed or () if (obj.get("metadata") or {}).get("namespace") in (None, namespace)
-    ]
-    observes = {(apis.group_of(api_version), kind_name) for api_version, kind_name in kind.observe}
-    related = [dict(obj) for obj in inputs if _group_kind(obj) in observes]
-    children = [dict(obj) for obj in inputs if _group_kind(obj) not in observes]
+    children, related = split_observed(kind, parent, observed or ())
+    observes = _observes(kind)
     located = rendering.render_located(kind, parent, children, is_namespaced=is_namespaced)
     rendered = [(child.template, child.child) for child in located]
     if observed is None:
@@ -147,6 +141,27 @@ def parent_status(
         "metadata": {key: metadata[key] for key in ("name", "namespace") if key in metadata},
         "status": status.derive_status(kind, parent, children, outcome, now, related),
     }
+
+
+def split_observed(
+    kind: kinds.Kind, parent: Mapping[str, Any], observed: Sequence[Mapping[str, Any]]
+) -> tuple[list[Obj], list[Obj]]:
+    """The parent's children and its related objects (of the kinds ``kind.yaml`` observes) among ``observed``.
+
+    One file may hold several parents' objects: those in another namespace than
+    the parent's are not this one's.
+    """
+    namespace = (parent.get("metadata") or {}).get("namespace")
+    inputs = [obj for obj in observed if (obj.get("metadata") or {}).get("namespace") in (None, namespace)]
+    observes = _observes(kind)
+    related = [dict(obj) for obj in inputs if _group_kind(obj) in observes]
+    children = [dict(obj) for obj in inputs if _group_kind(obj) not in observes]
+    return children, related
+
+
+def _observes(kind: kinds.Kind) -> set[tuple[str, str]]:
+    """The (group, kind) of each kind ``kind.yaml`` observes."""
+    return {(apis.group_of(api_version), kind_name) for api_version, kind_name in kind.observe}
 
 
 def flatten_lists(objects: Iterable[Mapping[str, Any]]) -> list[Obj]:

@@ -115,14 +115,6 @@ def test_a_child_missing_from_the_observed_file_is_not_created_yet(tmp_path: Pat
     assert "not created yet" in ready["message"]
 
 
-def test_observed_is_read_only_with_status(tmp_path: Path) -> None:
-    path = tmp_path / "observed.yaml"
-    path.write_text("{}\n")
-    result = stencil("--observed", path)
-    assert result.exit_code == 2
-    assert "--status" in result.output
-
-
 def test_a_now_that_is_not_an_rfc3339_time_is_refused() -> None:
     result = stencil("--status", "--now", "yesterday")
     assert result.exit_code == 2

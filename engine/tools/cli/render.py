@@ -24,8 +24,9 @@ from engine.tools.cli._common import cr_files_options, main, read_crs
     "observed_file",
     default=None,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="With --status: the children (and observed objects) as the cluster has them, as "
-    "`kubectl get -o yaml` prints them [default: every rendered child, healthy].",
+    help="The children (and observed objects) as the cluster has them, as `kubectl get -o yaml` "
+    "prints them: what the templates read [default: none], and with --status what the rules read "
+    "[default: every rendered child, healthy].",
 )
 @click.option(
     "--now",
@@ -48,16 +49,16 @@ def render(
     given the CRD's defaults, as the API server would; a CR without a uid gets
     the all-zero one.  Bad input exits non-zero with "file:line: field: message".
 
-    With --status, print instead each CR with the status the kind's rules
-    derive (conditions and fields) after its children are applied and, unless
-    --observed gives them as they are, made healthy by their controllers.
+    With --observed, the templates read the children given there, as they
+    would read them in a cluster.  With --status, print instead each CR with
+    the status the kind's rules derive (conditions and fields) after its
+    children are applied and, unless --observed gives them as they are, made
+    healthy by their controllers.
     """
     import yaml
 
     from engine.core import documents, errors, preview, rendering
 
-    if observed_file is not None and not show_status:
-        raise click.UsageError("--observed is read only with --status")
     try:
         kind, crds, parents = read_crs(kind_dir, files, namespace, crds_dir)
         observed = None
@@ -73,7 +74,8 @@ def render(
                         )
                     )
                 else:
-                    output.extend(rendering.render(kind, parent, [], is_namespaced=crds.is_namespaced))
+                    children, _ = preview.split_observed(kind, parent, observed or ())
+                    output.extend(rendering.render(kind, parent, children, is_namespaced=crds.is_namespaced))
             except errors.StencilError as error:
                 name = parent["metadata"]["name"]
                 raise click.ClickException(
