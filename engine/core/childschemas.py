@@ -16,12 +16,13 @@ cluster, the way ``kubectl apply --validate=strict`` and the server would:
   RE2 patterns, unique entries of ``x-kubernetes-list-type`` lists, unknown
   fields), the snapshot's ``$ref``s through a ``referencing`` registry; each
   kind's validator is built once;
-- **the metadata rules** the server applies beyond the schema: names (a DNS
-  subdomain for most kinds, a DNS label or a path segment for some, shorter for
-  a Job or CronJob whose name the server copies into longer ones), label keys and
-  values (on the child, its templates and its selectors), annotation keys and
-  their total size; and, as a warning, a StatefulSet whose pods' names will not
-  fit the label each pod carries.
+- **the metadata rules** the server applies beyond the schema: names, by one
+  table of rules per group and kind (``NAME_RULES``: a DNS subdomain for most
+  kinds, a DNS label or a path segment for some, shorter for a Job or CronJob
+  whose name the server copies into longer ones), an Indexed Job's pods'
+  hostnames, label keys and values (on the child, its templates and its
+  selectors), annotation keys and their total size; and, as a warning, a
+  StatefulSet whose pods' names will not fit the label each pod carries.
 
 The OpenAPI that Kubernetes serves for its built-in kinds describes Go types
 rather than what their decoder accepts, so the snapshot is adapted once, when
@@ -267,30 +268,65 @@ _QUALIFIED_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
 
 
 @dataclass(frozen=True)
-class _NameRule:
-    what: str
+class NameRule:
+    """The names the API server accepts for one kind: their form, their longest length, and why."""
+
+    form: str  # as a message says it: "a DNS label (lowercase letters, digits and '-')"
     pattern: re.Pattern[str] | None  # None: a path segment, checked by its own rule
     max_length: int | None
+    why: str = ""  # why the kind's names are held to more than a DNS subdomain
+
+    def problems(self, subject: str, name: str, path: FieldPath) -> list[Problem]:
+        """What is wrong with ``name`` as ``subject`` ("a Job's name") under this rule."""
+        why = f": {self.why}" if self.why else ""
+        problems = []
+        if self.max_length is not None and len(name) > self.max_length:
+            message = f"{subject} is at most {self.max_length} characters{why}; this one has {len(name)}"
+            problems.append(Problem(path, f"{message}: {_clip(name)}"))
+        if self.pattern is not None:
+            valid = bool(self.pattern.fullmatch(name))
+        else:
+            valid = name not in (".", "..") and "/" not in name and "%" not in name
+        if not valid:
+            problems.append(Problem(path, f"{subject} must be {self.form}{why}; this one is {_clip(name)}"))
+        return problems
 
 
-_SUBDOMAIN = _NameRule("a DNS subdomain (lowercase letters, digits, '-' and '.')", _DNS_SUBDOMAIN, 253)
-_LABEL = _NameRule("a DNS label (lowercase letters, digits and '-')", _DNS_LABEL, 63)
-_LABEL_1035 = _NameRule("a DNS label that starts with a letter (RFC 1035)", _DNS1035_LABEL, 63)
-_PATH_SEGMENT = _NameRule("a path segment (not '.' or '..', no '/' or '%')", None, None)
+_SUBDOMAIN_FORM = "a DNS subdomain (lowercase letters, digits, '-' and '.')"
+_LABEL_FORM = "a DNS label (lowercase letters, digits and '-')"
+_SUBDOMAIN = NameRule(_SUBDOMAIN_FORM, _DNS_SUBDOMAIN, 253)
+_NAMESPACE = NameRule(_LABEL_FORM, _DNS_LABEL, 63, "it is part of the DNS names of its Services")
+_PATH_SEGMENT = NameRule("a path segment (not '.' or '..', no '/' or '%')", None, None)
 
-# Kinds whose names follow another rule than a DNS subdomain (kubernetes.io, "Object Names and IDs",
-# and each kind's validation in the API server).
-_NAME_RULES: dict[tuple[str, str], _NameRule] = {
-    ("v1", "Service"): _LABEL_1035,
-    ("v1", "Namespace"): _LABEL,
-    **{("rbac.authorization.k8s.io/v1", kind): _PATH_SEGMENT for kind in placement.RBAC_KINDS},
+# The one table of names the API server holds to more than a DNS subdomain of 253, by (group, kind)
+# ("" is the core group), as its validation does in Kubernetes v1.34 (pkg/apis/*/validation): the
+# name function each kind passes to ValidateObjectMeta, and the lengths its Create checks add.
+NAME_RULES: dict[tuple[str, str], NameRule] = {
+    ("", "Service"): NameRule(
+        "a DNS label that starts with a letter (RFC 1035)",
+        _DNS1035_LABEL,
+        63,
+        "it is a DNS name in the cluster (<name>.<namespace>.svc)",
+    ),
+    ("", "Namespace"): _NAMESPACE,
+    ("apps", "StatefulSet"): NameRule(_LABEL_FORM, _DNS_LABEL, 63, "its pods' hostnames are made from it"),
+    ("batch", "Job"): NameRule(_SUBDOMAIN_FORM, _DNS_SUBDOMAIN, 63, "its pods carry it in a label"),
+    ("batch", "CronJob"): NameRule(
+        _SUBDOMAIN_FORM,
+        _DNS_SUBDOMAIN,
+        52,
+        "its Jobs are named after it with an 11-character suffix, and a Job's name is at most 63",
+    ),
+    **{(placement.RBAC_GROUP, kind): _PATH_SEGMENT for kind in placement.RBAC_KINDS},
 }
-# Kinds whose name the server copies into a label or a longer name, so it must be shorter: a Job's
-# into its pods' job-name labels (63), a CronJob's into its Jobs' names plus an 11-character suffix.
-_NAME_MAX: dict[tuple[str, str], tuple[int, str]] = {
-    ("batch/v1", "Job"): (63, "the API server copies a Job's name into its pods' job-name label"),
-    ("batch/v1", "CronJob"): (52, "the API server refuses longer CronJob names: its Jobs' names add 11"),
-}
+
+
+def name_rule(api_version: str, kind: str) -> NameRule:
+    """The rule the API server applies to the names of ``kind`` in ``api_version`` (any version of its
+    group): its entry in ``NAME_RULES``, else a DNS subdomain of at most 253 characters."""
+    return NAME_RULES.get((api_version.rpartition("/")[0], kind), _SUBDOMAIN)
+
+
 # Labels Stencil puts on every child whose value is not the template's (placement bounds the parent's name).
 _ENGINE_LABELS = {placement.KIND_LABEL: "the kind folder's name"}
 
@@ -301,10 +337,10 @@ def _metadata_problems(api_version: str, kind: str, child: Mapping[str, Any]) ->
     if isinstance(metadata, Mapping):
         name = metadata.get("name")
         if isinstance(name, str):
-            problems += _name_problems(api_version, kind, name)
+            problems += name_rule(api_version, kind).problems(f"a {kind}'s name", name, ("metadata", "name"))
         namespace = metadata.get("namespace")
         if isinstance(namespace, str) and namespace:
-            problems += _follows(_LABEL, namespace, ("metadata", "namespace"))
+            problems += _NAMESPACE.problems("a namespace's name", namespace, ("metadata", "namespace"))
     problems += _walk_metadata(child, ())
     if kind in ("Service", "ReplicationController") and api_version == "v1":
         selector = (child.get("spec") or {}).get("selector")
@@ -312,34 +348,8 @@ def _metadata_problems(api_version: str, kind: str, child: Mapping[str, Any]) ->
             problems += _label_problems(selector, ("spec", "selector"))
     if (api_version, kind) == ("apps/v1", "StatefulSet"):
         problems += _statefulset_pod_names(child)
-    return problems
-
-
-def _name_problems(api_version: str, kind: str, name: str) -> list[Problem]:
-    path: FieldPath = ("metadata", "name")
-    problems = _follows(_NAME_RULES.get((api_version, kind), _SUBDOMAIN), name, path)
-    limit = _NAME_MAX.get((api_version, kind))
-    if limit is not None and len(name) > limit[0]:
-        problems.append(
-            Problem(
-                path, f"must be at most {limit[0]} characters, not {len(name)} ({limit[1]}): {_clip(name)}"
-            )
-        )
-    return problems
-
-
-def _follows(rule: _NameRule, name: str, path: FieldPath) -> list[Problem]:
-    problems = []
-    if rule.max_length is not None and len(name) > rule.max_length:
-        problems.append(
-            Problem(path, f"must be at most {rule.max_length} characters, not {len(name)}: {_clip(name)}")
-        )
-    if rule.pattern is not None:
-        valid = bool(rule.pattern.fullmatch(name))
-    else:
-        valid = name not in (".", "..") and "/" not in name and "%" not in name
-    if not valid:
-        problems.append(Problem(path, f"must be {rule.what}: {_clip(name)}"))
+    if (api_version, kind) == ("batch/v1", "Job"):
+        problems += _indexed_job_hostnames(child)
     return problems
 
 
@@ -449,5 +459,27 @@ def _statefulset_pod_names(child: Mapping[str, Any]) -> list[Problem]:
             f"its pods' names ({pod[:20]}…, {len(pod)} characters) exceed 63, and a pod carries its name "
             "as a label: the StatefulSet is accepted but its pods are refused",
             "warning",
+        )
+    ]
+
+
+def _indexed_job_hostnames(child: Mapping[str, Any]) -> list[Problem]:
+    """An Indexed Job's pods are named and hostnamed ``<name>-<index>``, so the API server refuses a Job
+    whose last index would not make a DNS label (a dot in the name, or past 63 characters)."""
+    name = (child.get("metadata") or {}).get("name")
+    spec = child.get("spec") or {}
+    completions = spec.get("completions")
+    if spec.get("completionMode") != "Indexed" or not isinstance(name, str):
+        return []
+    if not isinstance(completions, int) or completions < 1:
+        return []
+    hostname = f"{name}-{completions - 1}"
+    if len(hostname) <= LABEL_VALUE_MAX and _DNS_LABEL.fullmatch(hostname):
+        return []
+    return [
+        Problem(
+            ("metadata", "name"),
+            f"an Indexed Job's pods' hostnames are <name>-<index>, each a DNS label of at most 63 "
+            f"characters; its last, {_clip(hostname)} ({len(hostname)} characters), is not",
         )
     ]

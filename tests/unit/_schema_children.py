@@ -60,6 +60,38 @@ def configmap(name: str = "shop-config") -> dict[str, Any]:
     return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": metadata(name), "data": {"a": "b"}}
 
 
+def job(name: str = "shop-migrate", **spec: Any) -> dict[str, Any]:
+    """A Job of one ``container()``; ``spec`` fields are added to its spec."""
+    pod = {"spec": {"restartPolicy": "Never", "containers": [container()]}}
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": metadata(name),
+        "spec": {"template": pod, **spec},
+    }
+
+
+def cronjob(name: str = "shop-backup") -> dict[str, Any]:
+    template = {"spec": {"template": job(name)["spec"]["template"]}}
+    spec = {"schedule": "*/5 * * * *", "jobTemplate": template}
+    return {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": metadata(name), "spec": spec}
+
+
+def statefulset(name: str = "shop-db", replicas: int = 1) -> dict[str, Any]:
+    pod = {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [container()]}}
+    spec = {
+        "replicas": replicas,
+        "serviceName": "db",
+        "selector": {"matchLabels": {"app": "db"}},
+        "template": pod,
+    }
+    return {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": metadata(name), "spec": spec}
+
+
+def namespace(name: str = "shop") -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+
+
 def errors_at(problems: list[Any]) -> set[tuple[str | int, ...]]:
     """The paths of the problems that are errors."""
     return {problem.path for problem in problems if problem.severity == "error"}

@@ -7,17 +7,22 @@ from typing import Any
 import pytest
 
 from engine.core import childschemas
-from tests.unit._schema_children import configmap, errors_at, metadata, service
+from tests.unit._schema_children import (
+    configmap,
+    cronjob,
+    errors_at,
+    job,
+    metadata,
+    namespace,
+    service,
+    statefulset,
+)
 
 NAME = ("metadata", "name")
 
 
 def named(child: dict[str, Any], name: str) -> dict[str, Any]:
     return {**child, "metadata": {**child["metadata"], "name": name}}
-
-
-def namespace(name: str) -> dict[str, Any]:
-    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
 
 
 def role(name: str) -> dict[str, Any]:
@@ -29,9 +34,8 @@ def role(name: str) -> dict[str, Any]:
     }
 
 
-def job(name: str) -> dict[str, Any]:
-    pod = {"spec": {"restartPolicy": "Never", "containers": [{"name": "run", "image": "busybox"}]}}
-    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata(name), "spec": {"template": pod}}
+def indexed_job(name: str, completions: int) -> dict[str, Any]:
+    return job(name, completionMode="Indexed", completions=completions)
 
 
 ACCEPTED = [
@@ -41,6 +45,12 @@ ACCEPTED = [
     pytest.param(namespace("9-lives"), id="a namespace may start with a digit"),
     pytest.param(role("system:shop:reader"), id="an RBAC name is a path segment"),
     pytest.param(job("j" * 63), id="a job of 63"),
+    pytest.param(job("shop.migrate"), id="a job name may have dots"),
+    pytest.param(indexed_job("j" * 61, 10), id="an indexed job whose last pod is named with 63"),
+    pytest.param(cronjob("c" * 52), id="a cronjob of 52"),
+    pytest.param(named(service(), "s" * 63), id="a service of 63"),
+    pytest.param(namespace("n" * 63), id="a namespace of 63"),
+    pytest.param(statefulset("d" * 61), id="a statefulset of 61"),
 ]
 REFUSED = [
     pytest.param(named(configmap(), "Shop"), id="no capitals"),
@@ -53,6 +63,12 @@ REFUSED = [
     pytest.param(namespace("team.a"), id="a namespace name is a DNS label"),
     pytest.param(role("shop/reader"), id="an RBAC name has no slash"),
     pytest.param(job("j" * 64), id="a job name becomes its pods' label value"),
+    pytest.param(indexed_job("j" * 61, 11), id="an indexed job whose last pod is named with 64"),
+    pytest.param(indexed_job("shop.migrate", 1), id="an indexed job's pods' hostnames have no dots"),
+    pytest.param(cronjob("c" * 53), id="a cronjob name becomes its jobs' with 11 more"),
+    pytest.param(namespace("n" * 64), id="a namespace name of 64"),
+    pytest.param(statefulset("db.main"), id="a statefulset name is a DNS label"),
+    pytest.param(statefulset("d" * 64), id="a statefulset name of 64"),
 ]
 
 
@@ -70,19 +86,8 @@ def test_a_name_the_server_refuses_is_an_error_quoting_it(child: dict[str, Any])
 
 
 def test_a_statefulset_whose_pod_names_overflow_a_label_is_a_warning() -> None:
-    def statefulset(replicas: int) -> dict[str, Any]:
-        pod = {
-            "metadata": {"labels": {"app": "db"}},
-            "spec": {"containers": [{"name": "db", "image": "mysql"}]},
-        }
-        spec = {
-            "replicas": replicas,
-            "serviceName": "db",
-            "selector": {"matchLabels": {"app": "db"}},
-            "template": pod,
-        }
-        return {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": metadata("d" * 61), "spec": spec}
-
     # Pods are named <name>-<ordinal>: the tenth is d...d-9 (63 characters), the eleventh d...d-10 (64).
-    assert childschemas.check(statefulset(10)) == []
-    assert [(p.path, p.severity) for p in childschemas.check(statefulset(11))] == [(NAME, "warning")]
+    assert childschemas.check(statefulset("d" * 61, 10)) == []
+    assert [(p.path, p.severity) for p in childschemas.check(statefulset("d" * 61, 11))] == [
+        (NAME, "warning")
+    ]
