@@ -20,7 +20,9 @@ templates fail, nothing claims the children were applied or are ready.  A child
 that waits for others (``after:``, ``engine.core.ordering``) was not applied,
 so ``ChildrenApplied`` is False with reason ``WaitingForDependencies`` and a
 message naming what it waits for; it is not an error, and comes after a
-conflict or a failed apply, which say more.
+conflict or a failed apply, which say more.  A field that another writer keeps
+changing back (``engine.core.contention``) makes ``ChildrenApplied`` False with
+reason ``ContestedField``, naming the field and the other writer.
 ``Ready`` carries the reason and message of the first dependent that is False
 (else Unknown), so ``kubectl get`` shows why a parent is not ready.
 """
@@ -46,6 +48,7 @@ READY = "Ready"
 TEMPLATES_RENDERED = "TemplatesRendered"
 CHILDREN_APPLIED = "ChildrenApplied"
 WAITING_FOR_DEPENDENCIES = "WaitingForDependencies"
+CONTESTED_FIELD = "ContestedField"
 CHILDREN_READY = "ChildrenReady"
 BUILTIN_CONDITIONS = (READY, TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY)
 
@@ -63,6 +66,7 @@ class Outcome:
     kind_error: StencilError | None = None  # the kind folder itself is broken
     waiting: tuple[str, ...] = ()  # "frontend waits for redis-leader (InProgress: ...)", ordering.Waiting
     origins: tuple[ordering.Origin, ...] = ()  # which template made each rendered child: children.<id>
+    contested: tuple[str, ...] = ()  # a field another writer keeps changing back, contention.Contest
 
 
 def derive_status(
@@ -232,6 +236,8 @@ def _mark_applied(manager: conditions.ConditionManager, outcome: Outcome) -> Non
         manager.mark_false(CHILDREN_APPLIED, "ChildConflict", _clip("; ".join(problems)))
     elif outcome.apply_error is not None:
         manager.mark_false(CHILDREN_APPLIED, _reason(outcome.apply_error, "ApplyFailed"), _clip(problems[0]))
+    elif outcome.contested:
+        manager.mark_false(CHILDREN_APPLIED, CONTESTED_FIELD, _clip("; ".join(outcome.contested)))
     elif outcome.waiting:
         manager.mark_false(CHILDREN_APPLIED, WAITING_FOR_DEPENDENCIES, _clip("; ".join(outcome.waiting)))
     else:

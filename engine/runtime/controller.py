@@ -23,11 +23,11 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.core import errors, kinds, ordering, placement, planning, rendering, sharding, status
+from engine.core import contention, errors, kinds, ordering, placement, planning, rendering, sharding, status
 from engine.runtime import events
 from engine.runtime import sharding as shards
 from engine.runtime.informers import Across
-from engine.runtime.kube import Obj, Resource
+from engine.runtime.kube import FIELD_MANAGER, Obj, Resource
 from engine.runtime.queue import WorkQueue
 from engine.runtime.seam import Api
 from engine.runtime.watching import DELETED
@@ -94,6 +94,7 @@ class KindController:
         self._workers: list[threading.Thread] = []
         self._status_written: dict[str, float] = {}  # parent uid -> when its status was last written
         self._report_waiting: dict[str, float] = {}  # parent uid -> since when its report has waited
+        self._contention = contention.Contention()  # fields another writer keeps changing back
 
     # -- wiring -------------------------------------------------------------
 
@@ -102,6 +103,7 @@ class KindController:
             self.engine.recorder.forget(str(obj["metadata"].get("uid", "")))
             self._status_written.pop(str(obj["metadata"].get("uid", "")), None)
             self._report_waiting.pop(str(obj["metadata"].get("uid", "")), None)
+            self._contention.forget(str(obj["metadata"].get("uid", "")))
             self.engine.children.wait_for_names(self.queue, _key(obj), ())
             return
         self.queue.add(_key(obj))
@@ -256,16 +258,27 @@ class KindController:
         for _ in plan.unchanged:
             self.engine.count("skip", self.name)
         # 5. Apply every child that is missing or drifted (server-side apply, one field manager);
-        # a name held by another object is a conflict, and the parent waits for that name.
+        # a name held by another object is a conflict, and the parent waits for that name.  A
+        # field that another writer keeps changing back is restored ever more slowly (contention).
         conflicts = {r: message for r, message in plan.conflicts}
         created: list[Obj] = []  # one event says what this reconcile created, however many
+        contests: list[contention.Contest] = []
         try:
             for apply in plan.applies:
-                conflict = self._apply(parent, apply, created)
+                if holding := self._held(parent, apply):
+                    contests.extend(holding)
+                    continue
+                conflict = self._apply(parent, apply, created, contests)
                 if conflict:
                     conflicts[planning.ref(apply.obj)] = conflict
         except errors.ApiError as exc:
-            outcome = status.Outcome(apply_error=exc, desired=desired_refs, waiting=waiting, origins=origins)
+            outcome = status.Outcome(
+                apply_error=exc,
+                desired=desired_refs,
+                waiting=waiting,
+                origins=origins,
+                contested=tuple(c.message for c in contests),
+            )
             self._finish(parent, observed, related, outcome)
             self.engine.recorder.emit(parent, events.WARNING, "ApplyFailed", str(exc))
             raise
@@ -291,7 +304,11 @@ class KindController:
             observed,
             related,
             status.Outcome(
-                conflicts=tuple(conflicts.values()), desired=desired_refs, waiting=waiting, origins=origins
+                conflicts=tuple(conflicts.values()),
+                desired=desired_refs,
+                waiting=waiting,
+                origins=origins,
+                contested=tuple(c.message for c in contests),
             ),
             progress_may_wait=True,
         )
@@ -314,6 +331,8 @@ class KindController:
         )
         if again is not None:
             return again  # a stale read (at once), or a report to write later
+        if contests:  # restore the contested fields when their back-off ends
+            return Result(requeue_after=min(c.retry_in for c in contests))
         # A name held by an object outside Stencil's caches: its deletion wakes nobody.
         return Result(requeue_after=CONFLICT_RECHECK if conflicts else None)
 
@@ -325,10 +344,31 @@ class KindController:
             return self.engine.kube
         return self.engine.kube.impersonating(f"system:serviceaccount:{account[0]}:{account[1]}")
 
-    def _apply(self, parent: Obj, apply: planning.Apply, created: list[Obj]) -> str | None:
+    def _held(self, parent: Obj, apply: planning.Apply) -> list[contention.Contest]:
+        """The contests that hold back this update: every field it would restore is one that
+        another writer keeps changing back, still backing off.  A hold that is news names the
+        other writer from the server's ``managedFields`` and says so in a Warning event."""
+        if apply.current is None:
+            return []
+        uid, child = parent["metadata"]["uid"], planning.ref(apply.obj)
+        held = self._contention.held(uid, child, _restoring(apply.current, apply.obj), time.monotonic())
+        if not held or all(c.announced for c in held):
+            return held
+        res = self.writer.resource(child[0], child[1])
+        now = self.writer.get(res, child[3], child[2] or None) or {}
+        announced = []
+        for contest in held:
+            managers = contention.other_managers(now, contest.path, FIELD_MANAGER)
+            announced.append(self._contention.announce(uid, contest, managers))
+            self.engine.recorder.emit(parent, events.WARNING, "ContestedField", announced[-1].message)
+        return announced
+
+    def _apply(
+        self, parent: Obj, apply: planning.Apply, created: list[Obj], contests: list[contention.Contest]
+    ) -> str | None:
         """Create or server-side apply one child; a conflict description instead if the name
         is held by an object this parent does not control.  A child it creates is added to
-        ``created``."""
+        ``created``, a field it restored that is contested now to ``contests``."""
         child = apply.obj
         uid = parent["metadata"]["uid"]
         if apply.create:
@@ -347,15 +387,18 @@ class KindController:
                     return f"{described} already exists and is not controlled by this {parent['kind']}"
                 if planning.contains(existing, child):
                     return None
-                return self._update(parent, child, existing)
+                return self._update(parent, child, existing, contests)
             self.engine.children.remember(made)
             self.engine.count("apply", self.name)
             created.append(child)
             return None
-        return self._update(parent, child, apply.current)
+        return self._update(parent, child, apply.current, contests)
 
-    def _update(self, parent: Obj, child: Obj, current: Obj | None) -> str | None:
-        """Server-side apply a child this parent controls.
+    def _update(
+        self, parent: Obj, child: Obj, current: Obj | None, contests: list[contention.Contest]
+    ) -> str | None:
+        """Server-side apply a child this parent controls; what it restored is recorded, and a
+        field contested now is added to ``contests``.
 
         The uid of the object the plan was made against goes along as a precondition: if
         that object was deleted and its name taken by another parent's child in between,
@@ -382,6 +425,10 @@ class KindController:
         self.engine.count("apply", self.name)
         fields = planning.drift(current, child) if current is not None else []
         self._emit_written(parent, "Updated", [child], fields)
+        if current is not None:
+            restored = {path: contention.value_at(child, path) for path in _restoring(current, child)}
+            uid, ref = parent["metadata"]["uid"], planning.ref(child)
+            contests.extend(self._contention.restored(uid, ref, restored, time.monotonic()))
         return None
 
     def _emit_written(
@@ -509,6 +556,13 @@ class KindController:
         current = self.engine.kube.get(self.resource, meta["name"], meta.get("namespace"))
         if current is not None:
             self.parents.observe(current)
+
+
+def _restoring(current: Obj, child: Obj) -> list[contention.Path]:
+    """The rendered fields an update of ``current`` to ``child`` puts back (not the content hash,
+    which is Stencil's own and follows the others)."""
+    hash_path = ("metadata", "annotations", planning.HASH_ANNOTATION)
+    return [path for path in contention.differences(current, child) if path != hash_path]
 
 
 def _releases(before: ordering.Gate, after: ordering.Gate) -> bool:
