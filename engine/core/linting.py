@@ -675,31 +675,74 @@ def check_long_names(
     *,
     is_namespaced: Callable[[str, str], bool] | None = None,
 ) -> list[Finding]:
-    """The children of each parent renamed to the longest name its CRD allows, checked like the others.
+    """What the children of each parent break once its name is longer, at the shortest name that breaks it.
 
     Children's names and labels are made from the parent's, so one that is fine
-    for the examples' short names can overflow for a name the CRD accepts.  What
-    is found is a warning: no parent is refused yet, but the CRD should bound the
-    name (``x-kubernetes-validations: self.metadata.name.size() <= N``).
+    for the examples' short names can overflow for a name the CRD accepts, and
+    where it overflows depends on the child's kind (``childschemas.NAME_RULES``: a
+    Job's name at 63 characters, a CronJob's at 52, a ConfigMap's at 253).  So
+    each parent is renamed to names of one letter, and a bisection between its own
+    name's length and the longest its CRD allows finds the longest name whose
+    children break nothing the example's own children do not; what one letter more
+    breaks is reported, with the bound the CRD should set.  What is found is a
+    warning: no parent is refused yet.
     """
     longest = childschemas.longest_name(crds.schemas.get((kind.api_version, kind.kind)))
-    renamed_to = f"named with {longest} characters, the longest its CRD allows"
     findings: list[Finding] = []
     for where, parent in parents:
-        renamed = {**parent, "metadata": {**parent["metadata"], "name": _LONG_NAME_LETTER * longest}}
-        try:
-            located = rendering.render_located(kind, renamed, [], is_namespaced=is_namespaced)
-        except StencilError as error:
-            found = [_render_failure(kind, error, f"the example at {where} {renamed_to}")]
-        else:
-            found = check_children(located, crds, context=f" (for a parent {renamed_to})")
-        findings += [
-            dataclasses.replace(
-                f, severity="warning", message=_LONG_NAME.sub("{name}", f.message), check=LONG_NAME
-            )
-            for f in found
-        ]
+        renamed = functools.partial(_renamed, kind, where, parent, crds, is_namespaced)
+        own = min(len(parent["metadata"]["name"]), longest)
+        findings += _first_overflow(functools.cache(renamed), own, longest)
     return findings
+
+
+def _renamed(
+    kind: kinds.Kind,
+    where: str,
+    parent: dict[str, Any],
+    crds: offline.OfflineCrds,
+    is_namespaced: Callable[[str, str], bool] | None,
+    length: int,
+) -> frozenset[Finding]:
+    """What the children of ``parent`` break when it is named with ``length`` letters."""
+    named = {**parent, "metadata": {**parent["metadata"], "name": _LONG_NAME_LETTER * length}}
+    try:
+        located = rendering.render_located(kind, named, [], is_namespaced=is_namespaced)
+    except StencilError as error:
+        return frozenset([_render_failure(kind, error, f"the example at {where}")])
+    return frozenset(check_children(located, crds))
+
+
+def _first_overflow(renamed: Callable[[int], frozenset[Finding]], own: int, longest: int) -> list[Finding]:
+    """What a parent named with one letter more than the longest name that breaks nothing new breaks.
+
+    ``renamed(n)`` is what the children of the parent named with ``n`` letters
+    break; nothing is new at ``own`` letters, the example's own length.
+    """
+    already = {(f.file, f.line) for f in renamed(own)}
+
+    def breaks(length: int) -> list[Finding]:
+        return [f for f in renamed(length) if (f.file, f.line) not in already]
+
+    if not breaks(longest):
+        return []
+    fits, overflows = own, longest  # `fits` letters break nothing new, `overflows` letters do
+    while overflows - fits > 1:
+        middle = (fits + overflows) // 2
+        fits, overflows = (fits, middle) if breaks(middle) else (middle, overflows)
+    context = (
+        f" (for a parent named with {overflows} characters, which its CRD allows up to {longest}: "
+        f"bound the name with self.metadata.name.size() <= {fits})"
+    )
+    return sorted(
+        (
+            dataclasses.replace(
+                f, severity="warning", message=_LONG_NAME.sub("{name}", f.message) + context, check=LONG_NAME
+            )
+            for f in breaks(overflows)
+        ),
+        key=lambda finding: finding.sort_key,
+    )
 
 
 LONG_NAME = "long-name"  # the check of what a parent with the longest name its CRD allows would break

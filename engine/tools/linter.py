@@ -38,9 +38,10 @@ def lint(
     ``crds_dir`` overrides where each kind's CRDs are looked for (by default its own
     ``crds/``, else ``crds/`` beside the templates folder); ``files`` are CRs to
     check and render besides each kind's examples.  Each of them is also rendered
-    once more with the longest name its CRD allows, and what overflows there (a
-    child name or label made from the parent's name) is a warning: the CRD accepts
-    a parent whose children the API server would refuse.
+    with longer names, up to the longest its CRD allows, and what the first name
+    too long for a child breaks (a child name or label made from the parent's name,
+    by the child kind's own name rule) is a warning with the bound the CRD should
+    set: the CRD accepts a parent whose children the API server would refuse.
     """
     findings: list[Finding] = []
     loaded: list[kinds.Kind] = []
