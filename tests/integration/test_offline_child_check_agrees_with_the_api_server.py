@@ -16,7 +16,18 @@ import pytest
 
 from engine.core import childschemas, errors
 from engine.runtime.kube import Kube
-from tests.unit._schema_children import configmap, container, deployment, labels, metadata, service
+from tests.unit._schema_children import (
+    configmap,
+    container,
+    cronjob,
+    deployment,
+    job,
+    labels,
+    metadata,
+    namespace_object,
+    service,
+    statefulset,
+)
 
 Child = dict[str, Any]
 
@@ -27,26 +38,16 @@ def changed(child: Child, change: Callable[[Child], None]) -> Child:
     return copied
 
 
-def job(name: str) -> Child:
-    pod = {"spec": {"restartPolicy": "Never", "containers": [container()]}}
-    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata(name), "spec": {"template": pod}}
+def indexed_job(name: str, completions: int) -> Child:
+    return job(name, completionMode="Indexed", completions=completions)
 
 
-def cronjob(name: str) -> Child:
-    template = {"spec": {"template": job(name)["spec"]["template"]}}
-    spec = {"schedule": "*/5 * * * *", "jobTemplate": template}
-    return {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": metadata(name), "spec": spec}
-
-
-def statefulset(name: str, replicas: int) -> Child:
-    pod = {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [container()]}}
-    spec = {
-        "replicas": replicas,
-        "serviceName": "db",
-        "selector": {"matchLabels": {"app": "db"}},
-        "template": pod,
-    }
-    return {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": metadata(name), "spec": spec}
+def statefulset_pod(statefulset_name: str, ordinal: int) -> Child:
+    """A pod as the StatefulSet controller makes it: named and hostnamed <set>-<ordinal>, and labelled so."""
+    name = f"{statefulset_name}-{ordinal}"
+    labels = {"app": "db", "statefulset.kubernetes.io/pod-name": name}
+    spec = {"hostname": name, "subdomain": "db", "containers": [container()]}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "labels": labels}, "spec": spec}
 
 
 def secret(value: str) -> Child:
@@ -101,9 +102,27 @@ CASES = {
     "a service named with a digit first": set_name(service(), "1shop"),
     "a service named with a dot": set_name(service(), "shop.web"),
     "a configmap named with dots": set_name(configmap(), "shop.config"),
+    # Each name rule (childschemas.NAME_RULES) just inside and just outside its limit.
+    "a configmap name of 253": set_name(configmap(), "c" * 253),
     "a configmap name of 254": set_name(configmap(), "c" * 254),
+    "a secret name of 253": set_name(secret("aGk="), "s" * 253),
+    "a secret name of 254": set_name(secret("aGk="), "s" * 254),
+    "a service name of 63": set_name(service(), "s" * 63),
+    "a service name of 64": set_name(service(), "s" * 64),
+    "a namespace name of 63": namespace_object("n" * 63),
+    "a namespace name of 64": namespace_object("n" * 64),
+    "a namespace named with a dot": namespace_object("team.a"),
+    "a statefulset name of 63": statefulset("d" * 63),
+    "a statefulset name of 64": statefulset("d" * 64),
+    "a statefulset named with a dot": statefulset("db.main"),
+    "a statefulset's pod named with 63": statefulset_pod("d" * 61, 9),
+    "a statefulset's pod named with 64": statefulset_pod("d" * 61, 10),
     "a job name of 63": job("j" * 63),
     "a job name of 64": job("j" * 64),
+    "a job named with a dot": job("shop.migrate"),
+    "an indexed job whose last pod is named with 63": indexed_job("j" * 61, 10),
+    "an indexed job whose last pod is named with 64": indexed_job("j" * 61, 11),
+    "an indexed job named with a dot": indexed_job("shop.migrate", 1),
     "a cronjob name of 52": cronjob("c" * 52),
     "a cronjob name of 53": cronjob("c" * 53),
     "a target port as a list": spec_set(service(), "spec", "ports", [{"port": 80, "targetPort": [80]}]),
@@ -145,7 +164,9 @@ def server_refuses(kube: Kube, child: Child) -> bool:
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_offline_verdict_is_the_servers(kube: Kube, namespace: str, case: str) -> None:
-    child = spec_set(CASES[case], "metadata", "namespace", namespace)
+    child = CASES[case]
+    if kube.is_namespaced(child["apiVersion"], child["kind"]):
+        child = spec_set(child, "metadata", "namespace", namespace)
     problems = childschemas.check(child)
     offline_refuses = any(problem.severity == "error" for problem in problems)
 

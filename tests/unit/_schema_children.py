@@ -88,7 +88,7 @@ def statefulset(name: str = "shop-db", replicas: int = 1) -> dict[str, Any]:
     return {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": metadata(name), "spec": spec}
 
 
-def namespace(name: str = "shop") -> dict[str, Any]:
+def namespace_object(name: str = "shop") -> dict[str, Any]:
     return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
 
 
