@@ -37,9 +37,10 @@ made from the parent's name (``{{ name }}-deployment``, ``app: {{ name }}``), so
 child that is fine for a short parent overflows for a long one.
 ``longest_name(crd_schema)`` is the longest name the parent's CRD allows (253,
 or less by its ``metadata.name`` ``maxLength`` or a CEL ``size()`` rule):
-rendering a parent with a name that long and checking its children with
-``check`` finds every overflow, with no guess at how a template builds its
-names.  That is how ``stencil lint`` is meant to use this module.  The labels
+rendering a parent with longer and longer names up to that and checking its
+children with ``check`` finds where each overflows (a Job's name at 63, a
+ConfigMap's at 253), with no guess at how a template builds its names.  That is
+how ``stencil lint`` uses this module (``linting.check_long_names``).  The labels
 Stencil adds itself are checked like the template's (``placement`` bounds the
 parent-name label on its own; the kind label is the folder's name).
 
