@@ -81,9 +81,9 @@ def test_eight_parents_twenty_times_each_get_their_quota(
                     stuck.append(f"round {round_} {name}: no quota in {tenant}")
             for name in tenants:
                 kube.delete(widgets, name, namespace)
-            eventually(
-                lambda tenants=tenants: all(kube.get(widgets, name, namespace) is None for name in tenants),
-                timeout=60,
-                what=f"round {round_}: the parents deleted with their children",
-            )
+
+            def all_gone(tenants: dict[str, str] = tenants) -> bool:
+                return all(kube.get(widgets, name, namespace) is None for name in tenants)
+
+            eventually(all_gone, timeout=60, what=f"round {round_}: the parents deleted with their children")
     assert not stuck, "\n".join(stuck)
