@@ -29,6 +29,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+# Fields the cluster's own controllers set on the objects they serve: a template that renders one
+# starts a contest at once (``stencil lint`` warns where one is written).
+SET_BY_CONTROLLERS = {
+    "deployment.kubernetes.io/revision": "the Deployment controller sets it to its newest ReplicaSet's",
+    "deprecated.daemonset.template.generation": "the DaemonSet controller sets it to its generation",
+    "pv.kubernetes.io/bind-completed": "the PersistentVolume controller sets it when it binds a claim",
+    "pv.kubernetes.io/bound-by-controller": "the PersistentVolume controller sets it when it binds a claim",
+    "volume.kubernetes.io/selected-node": "the scheduler sets it on a claim it waits to bind",
+}
+
 WINDOW = 60.0  # seconds: a restore this soon after the previous one of the field is a strike
 STRIKES = 3  # restores in a row before a field counts as contested
 FIRST_BACKOFF = 10.0  # seconds the first held restore waits

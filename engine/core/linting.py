@@ -47,6 +47,7 @@ from jinja2.exceptions import TemplateSyntaxError
 
 from engine.core import (
     childschemas,
+    contention,
     expressions,
     kinds,
     offline,
@@ -592,6 +593,29 @@ def check_placement(kind: kinds.Kind) -> list[Finding]:
                     )
                     findings.append(Finding(str(template.path), line, None, "error", message, "placement"))
     return findings
+
+
+def check_controller_fields(kind: kinds.Kind) -> list[Finding]:
+    """Fields a template writes that one of the cluster's controllers sets itself
+    (``contention.SET_BY_CONTROLLERS``): the two would set them back and forth, and the engine
+    would restore such a field only ever more slowly, the parent never Ready."""
+    findings: list[Finding] = []
+    for template in kind.templates:
+        for number, line in enumerate(template.text.splitlines(), 1):
+            found = _FIELD_KEY.match(line)
+            why = contention.SET_BY_CONTROLLERS.get(found["key"]) if found is not None else None
+            if found is not None and why is not None:
+                message = (
+                    f"{found['key']}: {why}; rendering it starts a fight the engine only slows down "
+                    "(ContestedField): leave it out"
+                )
+                findings.append(
+                    Finding(str(template.path), number, None, "warning", message, "controller-field")
+                )
+    return findings
+
+
+_FIELD_KEY = re.compile(r"""\s*(?:-\s+)?["']?(?P<key>[\w./-]+)["']?\s*:""")
 
 
 # -- which branches the examples take ------------------------------------------------------------

@@ -227,6 +227,10 @@ def _placement(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> 
     return linting.check_placement(known.kind)
 
 
+def _controller_fields(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    return linting.check_controller_fields(known.kind)
+
+
 def _rules(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
     return linting.check_rules(known.kind, known.schema, known.child_kinds)
 
@@ -263,6 +267,7 @@ _CHECKS: tuple[Check, ...] = (
     _crd,
     _templates,
     _placement,
+    _controller_fields,
     _rules,
     _children,
     _long_names,
