@@ -100,9 +100,26 @@ def report(refusal: Refusal, children: Sequence[rendering.Located]) -> str:
     child = located(refusal, children)
     if child is None:
         return f"{refusal.condition} is False ({refusal.reason}): {refusal.message}"
-    field = refused_field(refusal.message)
+    field = _written(child.child, refused_field(refusal.message))
     file, line = child.where(field or ("metadata", "name"))
     return f"{file}:{line}: {child.child.get('kind')} {_name(child.child)}: {refusal.message}"
+
+
+def _written(child: Mapping[str, Any], path: FieldPath) -> FieldPath:
+    """``path``, with a list the server fills from a field of the template taken as that field:
+    a Service's ``spec.clusterIPs`` is made from the ``spec.clusterIP`` the template wrote."""
+    value: Any = child
+    for index, part in enumerate(path):
+        if isinstance(value, Mapping):
+            if part not in value:
+                singular = part[:-1] if isinstance(part, str) and part.endswith("s") else None
+                return (*path[:index], singular) if singular is not None and singular in value else path
+            value = value[part]
+        elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+            value = value[part]
+        else:
+            return path
+    return path
 
 
 def _describe(child: Mapping[str, Any]) -> str:

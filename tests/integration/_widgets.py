@@ -3,8 +3,11 @@ written on the fly, to try the engine on templates made for one test."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 API_VERSION = "tests.stencil.dev/v1"
 
@@ -52,3 +55,16 @@ def write_kind(templates: Path, files: dict[str, str], kind_yaml_extra: str = ""
 
 def widget(name: str, **spec: Any) -> dict[str, Any]:
     return {"apiVersion": API_VERSION, "kind": "Widget", "metadata": {"name": name}, "spec": spec}
+
+
+def widget_project(root: Path, files: dict[str, str], examples: dict[str, Any]) -> Path:
+    """A project for ``stencil test`` under ``root``: the Widget CRD in ``crds/``, and
+    ``templates/widget/`` with ``files`` as its templates (in order) and ``examples`` (file stem:
+    the Widget) in ``examples/``; returns the kind folder."""
+    kind_dir = write_kind(root / "templates", files, f"templates: [{', '.join(files)}]\n") / "widget"
+    (kind_dir / "examples").mkdir()
+    for stem, obj in examples.items():
+        (kind_dir / "examples" / f"{stem}.yaml").write_text(yaml.safe_dump(obj))
+    (root / "crds").mkdir()
+    shutil.copy(Path(__file__).parent / "fixtures" / "widget-crd.yaml", root / "crds")
+    return kind_dir

@@ -1,5 +1,6 @@
 """A child the API server refuses is reported at the template line that wrote it, with the
-server's own message: the line of the field a 422 names, else the child's ``metadata.name``; a
+server's own message: the line of the field a 422 names (or of the field the server made it
+from), else the child's ``metadata.name``; a
 child is found by the way the server names it (``Service "web"``, ``services "web"``) or by the
 engine's conflict message."""
 
@@ -54,9 +55,10 @@ def refusal(reason: str, message: str) -> refusals.Refusal:
 
 
 def test_refused_child_is_reported_at_its_template_line(tmp_path: Path) -> None:
+    # As the API server words it: it names spec.clusterIPs, which it fills from spec.clusterIP.
     message = (
-        '422 Service "web" is invalid: spec.clusterIP: Invalid value: "10.0.0.10": '
-        "provided IP is not in the valid range. The range of valid IPs is 10.96.0.0/16"
+        '422 Service "web" is invalid: spec.clusterIPs: Invalid value: ["10.0.0.10"]: '
+        "failed to allocate IP 10.0.0.10: the provided network does not match the current range"
     )
 
     found = refusals.report(refusal("Invalid", message), rendered(tmp_path))
