@@ -1,5 +1,9 @@
 """Class 4: whatever a parent is named, and whatever namespace it names, ``stencil render`` either
-renders children whose names and labels the API server accepts, or fails in one located line."""
+renders children whose names, namespace and labels the API server accepts, in the parent's namespace,
+or fails in one located line.
+
+The forms are matched whole (``fullmatch``): ``re.match`` with ``$`` would let a value end in a
+line break, which the API server refuses."""
 
 from __future__ import annotations
 
@@ -13,8 +17,10 @@ from hypothesis import strategies as st
 
 from tests.campaign import _hostile
 
-DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
+DEFAULT_NAMESPACE = "default"  # where render puts a CR that names no namespace, without -n
 
 
 def cr(name: str, namespace: str | None = None) -> str:
@@ -24,12 +30,20 @@ def cr(name: str, namespace: str | None = None) -> str:
     )
 
 
-def assert_children_are_acceptable(output: str) -> None:
-    for child in yaml.safe_load_all(output):
+def assert_children_are_acceptable(output: str, namespace: str) -> None:
+    """Every child rendered has a name, namespace and label values the API server accepts, and
+    is in ``namespace``, its parent's."""
+    children = list(yaml.safe_load_all(output))
+    assert children, output
+    for child in children:
         metadata = child["metadata"]
-        assert len(metadata["name"]) <= 253 and DNS_SUBDOMAIN.match(metadata["name"]), metadata["name"]
+        name = metadata["name"]
+        assert isinstance(name, str) and len(name) <= 253 and DNS_SUBDOMAIN.fullmatch(name), repr(name)
+        placed = metadata.get("namespace")
+        assert placed == namespace, (placed, namespace)
+        assert len(placed) <= 63 and DNS_LABEL.fullmatch(placed), repr(placed)
         for value in (metadata.get("labels") or {}).values():
-            assert len(value) <= 63 and LABEL_VALUE.match(value), value
+            assert isinstance(value, str) and len(value) <= 63 and LABEL_VALUE.fullmatch(value), repr(value)
 
 
 NAMES = st.one_of(
@@ -48,7 +62,7 @@ def test_any_parent_name_renders_acceptable_children_or_fails_in_one_line(tmp_pa
 
     _hostile.assert_clean(result)
     if result.exit_code == 0:
-        assert_children_are_acceptable(result.output)
+        assert_children_are_acceptable(result.output, DEFAULT_NAMESPACE)
 
 
 NAMESPACES = [
@@ -81,10 +95,10 @@ def test_any_namespace_renders_acceptable_children_or_fails_in_one_line(
 
     _hostile.assert_clean(result)
     if result.exit_code == 0:
-        assert_children_are_acceptable(result.output)
+        assert_children_are_acceptable(result.output, namespace)
 
 
-@pytest.mark.parametrize("namespace", ["../kube-system", "*", "", "UPPER", "a" * 64])
+@pytest.mark.parametrize("namespace", ["../kube-system", "*", "", "UPPER", "a" * 64, "default\n", "a" * 63])
 def test_a_namespace_given_with_n_renders_acceptable_children_or_fails_in_one_line(
     tmp_path: Path, namespace: str
 ) -> None:
@@ -95,4 +109,4 @@ def test_a_namespace_given_with_n_renders_acceptable_children_or_fails_in_one_li
 
     _hostile.assert_clean(result, located=False)
     if result.exit_code == 0:
-        assert_children_are_acceptable(result.output)
+        assert_children_are_acceptable(result.output, namespace)
