@@ -10,35 +10,11 @@ account is bound to ``cluster-admin``: what a client is allowed is not what is m
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from engine.runtime.kube import Kube
-from engine.testing import service_account_token, token_kubeconfig
+from engine.testing import account_flow_schema, service_account_token, token_kubeconfig
 
 ADMIN = "cluster-admin"
-
-
-def own_flow_schema(name: str, account: str, namespace: str) -> dict[str, Any]:
-    """The account, alone in a FlowSchema (served at the workload-low level)."""
-    subject = {"kind": "ServiceAccount", "serviceAccount": {"name": account, "namespace": namespace}}
-    everything = {"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"], "clusterScope": True}
-    return {
-        "apiVersion": "flowcontrol.apiserver.k8s.io/v1",
-        "kind": "FlowSchema",
-        "metadata": {"name": name},
-        "spec": {
-            "priorityLevelConfiguration": {"name": "workload-low"},
-            "matchingPrecedence": 500,
-            "distinguisherMethod": {"type": "ByUser"},
-            "rules": [
-                {
-                    "subjects": [subject],
-                    "resourceRules": [{**everything, "namespaces": ["*"]}],
-                    "nonResourceRules": [{"verbs": ["*"], "nonResourceURLs": ["*"]}],
-                }
-            ],
-        },
-    }
 
 
 def create_account(admin: Kube, namespace: str, account: str, flow_schema: str) -> None:
@@ -53,7 +29,7 @@ def create_account(admin: Kube, namespace: str, account: str, flow_schema: str) 
             "subjects": [{"kind": "ServiceAccount", "name": account, "namespace": namespace}],
         },
     )
-    admin.apply(own_flow_schema(flow_schema, account, namespace))
+    admin.apply(account_flow_schema(flow_schema, account, namespace))
 
 
 def account_kubeconfig(

@@ -8,8 +8,10 @@ asynchronously, and a fixed ``sleep`` is either flaky or slow.
 ``write_requests`` reads the API server's own count of write requests, the
 one witness of "no writes" that does not depend on the engine's honesty;
 ``dispatched_requests`` counts every request of one FlowSchema's clients, so a
-client given a FlowSchema of its own (``service_account_token`` and
-``token_kubeconfig`` make it a ServiceAccount) is counted on its own.
+client given a FlowSchema of its own (``account_flow_schema``; ``service_account_token``
+and ``token_kubeconfig`` make it a ServiceAccount) is counted on its own.  The
+counter has no verb label; a schema matching only an account's write verbs
+(``writes_only``), ahead of one matching the rest, counts its writes apart.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml
 
@@ -28,9 +30,21 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["dispatched_requests", "service_account_token", "token_kubeconfig", "wait_until", "write_requests"]
+__all__ = [
+    "account_flow_schema",
+    "dispatched_requests",
+    "service_account_token",
+    "token_kubeconfig",
+    "wait_until",
+    "write_requests",
+]
 
 WRITE_VERBS = frozenset({"POST", "PUT", "PATCH", "APPLY", "DELETE", "DELETECOLLECTION"})
+# The same writes as a FlowSchema's rules spell them: the request's verb as authorization sees
+# it (server-side apply is a ``patch``).  A rule cannot name a non-resource URL's write methods
+# (its verbs are validated against these names, and such a request's verb is ``post``), so
+# those go to the schema of the rest; the API's writes are all to resources.
+FLOW_WRITE_VERBS = ("create", "update", "patch", "delete", "deletecollection")
 _SAMPLE = re.compile(r"^apiserver_request_total\{(?P<labels>[^}]*)\} (?P<value>\S+)$")
 _LABEL = re.compile(r'(\w+)="([^"]*)"')
 
@@ -63,6 +77,34 @@ def dispatched_requests(kube: Kube, flow_schema: str) -> int:
         for line in kube.metrics().splitlines()
         if line.startswith(prefix) and f'flow_schema="{flow_schema}"' in line
     )
+
+
+def account_flow_schema(
+    name: str, account: str, namespace: str, *, writes_only: bool = False, precedence: int = 500
+) -> dict[str, Any]:
+    """A FlowSchema of the ServiceAccount ``namespace/account`` alone, served at the
+    workload-low level: all its requests, or with ``writes_only`` only its writes to any
+    resource in any namespace.  Of two schemas matching a request the lower ``precedence`` wins.
+    """
+    subject = {"kind": "ServiceAccount", "serviceAccount": {"name": account, "namespace": namespace}}
+    anything = {"apiGroups": ["*"], "resources": ["*"], "clusterScope": True, "namespaces": ["*"]}
+    rule: dict[str, Any] = {
+        "subjects": [subject],
+        "resourceRules": [{"verbs": list(FLOW_WRITE_VERBS if writes_only else ["*"]), **anything}],
+    }
+    if not writes_only:
+        rule["nonResourceRules"] = [{"verbs": ["*"], "nonResourceURLs": ["*"]}]
+    return {
+        "apiVersion": "flowcontrol.apiserver.k8s.io/v1",
+        "kind": "FlowSchema",
+        "metadata": {"name": name},
+        "spec": {
+            "priorityLevelConfiguration": {"name": "workload-low"},
+            "matchingPrecedence": precedence,
+            "distinguisherMethod": {"type": "ByUser"},
+            "rules": [rule],
+        },
+    }
 
 
 def service_account_token(kube: Kube, namespace: str, name: str, seconds: int = 3600) -> str:
