@@ -38,6 +38,9 @@ def test_stop_ends_the_watch_thread_promptly(kube: Kube, namespace: str) -> None
 
 
 def test_ending_a_watch_that_already_ended_is_harmless(kube: Kube, namespace: str) -> None:
+    """The informer may call the closer of a watch that has just ended.  By then the watch's
+    connection is back in the client's pool, and the next watch opened takes it: calling the
+    old closer must do nothing, not end the watch that now reads from that connection."""
     configmaps = kube.resource("v1", "ConfigMap")
     _, version = kube.list(configmaps, namespace)
     closers: list[Callable[[], None]] = []
@@ -45,4 +48,22 @@ def test_ending_a_watch_that_already_ended_is_harmless(kube: Kube, namespace: st
     for _event in kube.watch(configmaps, version, namespace, timeout_seconds=1, on_open=closers.append):
         pass  # nothing changes here; at most a bookmark
 
-    closers[0]()  # the informer may call the closer of a watch that just ended; nothing to do
+    seen: list[str] = []
+
+    def watch_again() -> None:
+        events = kube.watch(configmaps, version, namespace, timeout_seconds=20, on_open=closers.append)
+        for kind, obj in events:
+            if kind != "BOOKMARK":
+                seen.append(obj["metadata"]["name"])
+                return
+
+    second = threading.Thread(target=watch_again, daemon=True)
+    second.start()
+    eventually(lambda: len(closers) == 2, timeout=10, what="the second watch to open")
+    closers[0]()
+    closers[0]()  # twice: still nothing to do
+
+    after = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "after", "namespace": namespace}}
+    kube.create(after)
+    second.join(15)
+    assert seen == ["after"], "the second watch ended before the ConfigMap created after the closer ran"
