@@ -49,6 +49,7 @@ _CRD_FORMAT: structural.Schema = {
                 },
                 "versions": {
                     "type": "array",
+                    "minItems": 1,
                     "items": {
                         "type": "object",
                         "required": ["name"],
@@ -215,17 +216,30 @@ def with_defaults(schema: dict[str, Any], value: Any) -> Any:
 def read_crds(directory: Path) -> list[dict[str, Any]]:
     """Every CustomResourceDefinition in the YAML files under ``directory`` (at any depth), read
     strictly and checked against the parts of the CRD format Stencil reads; none if there is no
-    such folder.  The one reader of CRD files: offline rendering, RBAC derivation and installing
-    CRDs all ask it."""
+    such folder.  A document that is not a mapping, a CRD without versions and a second CRD for
+    one kind are errors at their line: a CRD is never skipped, so a CR is never left unchecked.
+    The one reader of CRD files: offline rendering, RBAC derivation and installing CRDs all ask it."""
     if not directory.is_dir():
         return []
     files = sorted(p for p in directory.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
     crds = []
+    first: dict[tuple[str, str], str] = {}  # where each group and kind is first defined
     for file in files:
         for document in documents.Document.read_all(file, StencilError):
-            if isinstance(document.data, dict) and document.data.get("kind") == _CRD:
-                document.validate(_CRD_FORMAT)
-                crds.append(document.data)
+            document.validate({"type": "object"})  # a list or a scalar is no manifest at all
+            if document.data.get("kind") != _CRD:
+                continue
+            document.validate(_CRD_FORMAT)
+            spec = document.data["spec"]
+            served = (spec["group"], spec["names"]["kind"])
+            if served in first:
+                # The API server keeps one CRD a kind; which of two files it would get is a guess.
+                raise document.error(
+                    f"a second CRD for {served[1]} in {served[0]} (the first is at {first[served]})",
+                    ("spec", "names", "kind"),
+                )
+            first[served] = f"{file}:{document.line}"
+            crds.append(document.data)
     return crds
 
 
