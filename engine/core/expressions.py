@@ -20,7 +20,10 @@ Two choices shape this module:
   raised at evaluation time with the same location.
 
 Expressions run in ``ImmutableSandboxedEnvironment``: a rule can read the
-objects it is given but cannot modify them or reach Python internals.
+objects it is given but cannot modify them or reach Python internals.  An
+attribute the sandbox would refuse (``spec.__class__``, any name with a leading
+underscore) is refused when the rule is compiled, at its line, rather than only
+once a status is derived.
 
 Jinja parses and compiles by recursion, a dozen frames or so for each level of
 brackets, and compiling a chain of filters takes time growing with the cube of
@@ -168,6 +171,11 @@ def compile_expression(text: str, *, file: str, line: int, field: str) -> Expres
             raise TemplateSyntaxError("chunk after expression", parser.stream.current.lineno, None, None)
         if _depth(expression) > MAX_EXPRESSION_NESTING:
             raise error(f"the expression nests more than {MAX_EXPRESSION_NESTING} levels deep")
+        private = sorted(
+            {node.attr for node in expression.find_all(nodes.Getattr) if node.attr.startswith("_")}
+        )
+        if private:
+            raise error(f"not allowed in a status rule: the private attribute {private[0]!r} in {text!r}")
         tree = nodes.Template([nodes.Assign(nodes.Name("result", "store"), expression, lineno=1)], lineno=1)
         tree.set_environment(ENVIRONMENT)
         names = meta.find_undeclared_variables(tree)
