@@ -165,6 +165,8 @@ def derive_rules(kinds: Iterable[Kind], resources: Resources, defaults: Defaults
     ]
     accounts: set[str] = set()
     for kind in kinds:
+        # A template that does not compile could spell a child kind; never a role without its rights.
+        rendering.check_syntax(kind)
         group, plural = resources(kind.api_version, kind.kind)
         # A kind with a deleteWhen rule deletes its own parents once their work is done.
         parent_verbs: tuple[str, ...] = PARENT_VERBS
