@@ -57,13 +57,13 @@ def render(
     """
     import yaml
 
-    from engine.core import documents, errors, preview, rendering
+    from engine.core import errors, preview, rendering
 
     try:
         kind, crds, parents = read_crs(kind_dir, files, namespace, crds_dir)
         observed = None
         if observed_file is not None:
-            observed = preview.flatten_lists(documents.load_all(observed_file, errors.StencilError))
+            observed = _read_observed(observed_file)
         output: list[dict[str, Any]] = []
         for where, parent in parents:
             try:
@@ -85,6 +85,31 @@ def render(
         raise click.ClickException(str(error)) from error
     stream = yaml.dump_all(output, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
     click.echo(stream, nl=False)
+
+
+# What an --observed document must be for the templates and rules to read it: an object as
+# `kubectl get -o yaml` prints one, or a List of them.
+_OBSERVED = {
+    "type": "object",
+    "required": ["apiVersion", "kind"],
+    "properties": {
+        "apiVersion": {"type": "string"},
+        "kind": {"type": "string"},
+        "items": {"type": "array", "items": {"type": "object"}},
+    },
+}
+
+
+def _read_observed(file: Path) -> list[dict[str, Any]]:
+    """The objects of the --observed ``file``, Lists opened; anything else is an error at its line,
+    never dropped (a file the templates silently do not read would preview the wrong children)."""
+    from engine.core import documents, errors, preview
+
+    objects = []
+    for document in documents.Document.read_all(file, errors.StencilError):
+        document.validate(_OBSERVED)
+        objects.append(document.data)
+    return preview.flatten_lists(objects)
 
 
 def _rfc3339(value: str | None) -> str:
