@@ -1,10 +1,15 @@
 """What every case of the hostile-input campaign shares: a kind folder to attack, and the one check.
 
-The check (``assert_clean``) is the campaign's promise: a command either
-succeeds, or exits non-zero with one ``Error:`` line that names the file and
-line, or the field, at fault (``stencil render`` may add one indented line
-saying which CR it was rendering).  Never a traceback, never an exception that
-is not ``SystemExit``, and never longer than ``CASE_SECONDS`` (``within``).
+The checks are the campaign's promise.  A case that must fail (``assert_fails_at``)
+exits non-zero with one ``Error:`` line that names the place it expects: the
+file and line, or the field, at fault (``stencil render`` may add one indented
+line saying which CR it was rendering); exiting 0 fails it.  A case that must
+succeed says so and checks what it printed.  Where either is fine
+(``assert_clean``: a value that renders or is refused), a failure is still one
+located line.  Never a traceback, never an exception that is not ``SystemExit``,
+never an exception no command expected (the CLI words it in one line too, with
+``UNEXPECTED_HINT``: a crash however politely put), and never longer than
+``CASE_SECONDS`` (``within``).
 
 The kind folder (``lab``) serves ``example.com/v1`` ``Web``; its CRD keeps
 whatever ``spec.value`` holds, so every hostile value reaches the templates, and
@@ -26,6 +31,7 @@ import yaml
 from click.testing import CliRunner, Result
 
 from engine.tools.cli import main
+from engine.tools.cli._common import UNEXPECTED_HINT
 
 CASE_SECONDS = 20.0
 API_VERSION = "example.com/v1"
@@ -182,13 +188,19 @@ def error_lines(result: Outcome) -> list[str]:
     return [line for line in result.output.splitlines() if line.strip() and not line.startswith(_ASIDES)]
 
 
-def assert_clean(result: Outcome, *, located: bool = True) -> None:
-    """The campaign's promise for one command (see the module docstring).
-
-    ``located=False`` for failures that have no file to name (no kubeconfig).
-    """
+def assert_no_crash(result: Outcome) -> None:
+    """No traceback, no exception but ``SystemExit``, and no exception the CLI did not expect."""
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
+    assert UNEXPECTED_HINT not in result.output, f"a crash, not an error: {result.output}"
+
+
+def assert_clean(result: Outcome, *, located: bool = True) -> None:
+    """A command that may succeed or fail: no crash, and a failure is one ``Error:`` line.
+
+    ``located=False`` for failures that have no file to name (a namespace given with ``-n``).
+    """
+    assert_no_crash(result)
     if result.exit_code == 0:
         return
     lines = error_lines(result)
@@ -198,10 +210,27 @@ def assert_clean(result: Outcome, *, located: bool = True) -> None:
         assert _LOCATED.search(lines[0]), lines[0]
 
 
+def assert_fails_at(result: Outcome, *places: str) -> str:
+    """A command that must fail: non-zero, one ``Error:`` line naming each of ``places``; the line."""
+    assert result.exit_code != 0, f"expected an error naming {places}, the command succeeded: {result.output}"
+    assert_clean(result, located=False)
+    line = error_lines(result)[0]
+    for place in places:
+        assert place in line, f"{place!r} not named in: {line}"
+    return line
+
+
+def assert_succeeds(result: Outcome) -> list[dict[str, Any]]:
+    """A command that must succeed: exit 0, no crash; the YAML documents it printed (notes aside)."""
+    assert_no_crash(result)
+    assert result.exit_code == 0, result.output
+    printed = "\n".join(line for line in result.output.splitlines() if not line.startswith("note: "))
+    return [document for document in yaml.safe_load_all(printed) if document is not None]
+
+
 def assert_lint_clean(result: Outcome) -> None:
     """``stencil lint``'s promise: findings, each at its file and line, or none; no traceback."""
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
+    assert_no_crash(result)
     assert result.exit_code in (0, 1), result.output
     findings = [line for line in result.output.splitlines() if ": error: " in line or ": warning: " in line]
     assert all(re.match(r"^\S+?(:\d+)*: (error|warning): ", line) for line in findings), result.output

@@ -51,72 +51,118 @@ def setting(key: str, value: Any, field: str = "value") -> Callable[[dict[str, A
     return change
 
 
-CRDS: dict[str, str] = {
-    "spec-a-list": changed(lambda crd: crd.update(spec=[crd["spec"]])),
-    "versions-empty": changed(lambda crd: crd["spec"].update(versions=[])),
-    "versions-a-string": changed(lambda crd: crd["spec"].update(versions="v1")),
-    "names-missing": changed(lambda crd: crd["spec"].pop("names")),
-    "scope-unknown": changed(lambda crd: crd["spec"].update(scope="Galaxy")),
-    "schema-a-string": changed(
-        lambda crd: crd["spec"]["versions"][0]["schema"].update(openAPIV3Schema="object")
+SCHEMA = "spec.versions[0].schema.openAPIV3Schema.properties.spec"
+TAG, REPLICAS = f"{SCHEMA}.properties.tag", f"{SCHEMA}.properties.replicas"
+# A CRD the API server takes, with a rule cel-python cannot read: the CR renders, the rule is a note.
+UNCHECKED_RULE = "UNCHECKED_RULE"
+# A CRD the API server takes as it is: the CR renders, and the CRD is in force.
+IN_FORCE = "IN_FORCE"
+
+# Each CRD, and what it gives: where its error is in crds/web.yaml ("line: field:"), or one of the above.
+CRDS: dict[str, tuple[str, str]] = {
+    "spec-a-list": (changed(lambda crd: crd.update(spec=[crd["spec"]])), "5: spec: "),
+    "versions-empty": (changed(lambda crd: crd["spec"].update(versions=[])), "11: spec.versions: "),
+    "versions-a-string": (changed(lambda crd: crd["spec"].update(versions="v1")), "11: spec.versions: "),
+    "names-missing": (
+        changed(lambda crd: crd["spec"].pop("names")),
+        "5: spec: missing required field 'names'",
     ),
-    "type-misspelt": changed(setting("type", "strnig", "tag")),
-    "type-a-list": changed(setting("type", ["string"], "tag")),
-    "pattern-lookbehind": changed(setting("pattern", "(?<=a)b", "tag")),
-    "pattern-unbalanced": changed(setting("pattern", "(a", "tag")),
-    "pattern-a-number": changed(setting("pattern", 7, "tag")),
-    "required-a-string": changed(lambda crd: spec_of(crd).update(required="tag")),
-    "properties-a-list": changed(lambda crd: spec_of(crd).update(properties=["tag"])),
-    "items-a-string": changed(
-        lambda crd: spec_of(crd)["properties"].update(list={"type": "array", "items": "x"})
+    "scope-unknown": (changed(lambda crd: crd["spec"].update(scope="Galaxy")), "10: spec.scope: "),
+    "schema-a-string": (
+        changed(lambda crd: crd["spec"]["versions"][0]["schema"].update(openAPIV3Schema="object")),
+        "16: spec.versions[0].schema.openAPIV3Schema: ",
     ),
-    "enum-a-string": changed(setting("enum", "a", "tag")),
-    "max-length-a-word": changed(setting("maxLength", "ten", "tag")),
-    "max-length-huge": changed(setting("maxLength", 2**62, "tag")),
-    "minimum-a-word": changed(setting("minimum", "abc", "replicas")),
-    "format-unknown": changed(setting("format", "int128", "replicas")),
-    "rule-without-rule": changed(
-        lambda crd: spec_of(crd).update({"x-kubernetes-validations": [{"message": "m"}]})
+    "type-misspelt": (changed(setting("type", "strnig", "tag")), f"28: {TAG}.type: "),
+    "type-a-list": (changed(setting("type", ["string"], "tag")), f"28: {TAG}.type: "),
+    "pattern-lookbehind": (changed(setting("pattern", "(?<=a)b", "tag")), f"29: {TAG}.pattern: "),
+    "pattern-unbalanced": (changed(setting("pattern", "(a", "tag")), f"29: {TAG}.pattern: "),
+    "pattern-a-number": (changed(setting("pattern", 7, "tag")), f"29: {TAG}.pattern: "),
+    "required-a-string": (
+        changed(lambda crd: spec_of(crd).update(required="tag")),
+        f"30: {SCHEMA}.required: ",
     ),
-    "rule-not-cel": changed(
-        lambda crd: spec_of(crd).update({"x-kubernetes-validations": [{"rule": "self.(("}]})
+    "properties-a-list": (
+        changed(lambda crd: spec_of(crd).update(properties=["tag"])),
+        f"21: {SCHEMA}.properties: ",
     ),
-    "rule-deep": changed(
-        lambda crd: spec_of(crd).update(
-            {"x-kubernetes-validations": [{"rule": "(" * 5000 + "true" + ")" * 5000}]}
-        )
+    "items-a-string": (
+        changed(lambda crd: spec_of(crd)["properties"].update(list={"type": "array", "items": "x"})),
+        f"32: {SCHEMA}.properties.list.items: ",
     ),
-    "rule-long": changed(
-        lambda crd: spec_of(crd).update(
-            {"x-kubernetes-validations": [{"rule": " && ".join(["true"] * 3000)}]}
-        )
+    "enum-a-string": (changed(setting("enum", "a", "tag")), f"30: {TAG}.enum: "),
+    "max-length-a-word": (changed(setting("maxLength", "ten", "tag")), f"30: {TAG}.maxLength: "),
+    "max-length-huge": (changed(setting("maxLength", 2**62, "tag")), IN_FORCE),  # maxLength is an int64
+    "minimum-a-word": (changed(setting("minimum", "abc", "replicas")), f"27: {REPLICAS}.minimum: "),
+    "format-unknown": (changed(setting("format", "int128", "replicas")), IN_FORCE),  # a format is a hint
+    "rule-without-rule": (
+        changed(lambda crd: spec_of(crd).update({"x-kubernetes-validations": [{"message": "m"}]})),
+        f"31: {SCHEMA}.x-kubernetes-validations[0]: ",
     ),
-    "properties-30-deep": changed(deep_properties(30)),
-    "properties-80-deep": changed(deep_properties(80)),
-    "not-yaml": "spec: [unclosed\n",
-    "a-list": "- a\n- b\n",
-    "anchored": "spec: &s {group: example.com}\nother: *s\n",
-    "deep-text": "spec: " + "[" * 200_000 + "]" * 200_000 + "\n",
-    "huge-integer": "spec: {replicas: " + "9" * 5000 + "}\n",
-    "nan": changed(setting("maximum", 1)).replace("maximum: 1", "maximum: .nan"),
-    "two-for-one-kind": changed(lambda crd: None)
-    + "---\n"
-    + changed(lambda crd: crd["metadata"].update(name="x")),
+    "rule-not-cel": (
+        changed(lambda crd: spec_of(crd).update({"x-kubernetes-validations": [{"rule": "self.(("}]})),
+        UNCHECKED_RULE,
+    ),
+    "rule-deep": (
+        changed(
+            lambda crd: spec_of(crd).update(
+                {"x-kubernetes-validations": [{"rule": "(" * 5000 + "true" + ")" * 5000}]}
+            )
+        ),
+        UNCHECKED_RULE,
+    ),
+    "rule-long": (
+        changed(
+            lambda crd: spec_of(crd).update(
+                {"x-kubernetes-validations": [{"rule": " && ".join(["true"] * 3000)}]}
+            )
+        ),
+        UNCHECKED_RULE,
+    ),
+    "properties-30-deep": (changed(deep_properties(30)), IN_FORCE),
+    "properties-80-deep": (changed(deep_properties(80)), "168: nested more than 100 levels deep"),
+    "not-yaml": ("spec: [unclosed\n", "2: "),
+    "a-list": ("- a\n- b\n", "1: must be a mapping"),
+    "anchored": ("spec: &s {group: example.com}\nother: *s\n", "1: anchors and aliases"),
+    "deep-text": ("spec: " + "[" * 200_000 + "]" * 200_000 + "\n", "1: nested more than 100 levels deep"),
+    "huge-integer": ("spec: {replicas: " + "9" * 5000 + "}\n", "1: spec.replicas: "),
+    "nan": (
+        changed(setting("maximum", 1)).replace("maximum: 1", "maximum: .nan"),
+        f"24: {SCHEMA}.properties.value.maximum: ",
+    ),
+    "two-for-one-kind": (
+        changed(lambda crd: None) + "---\n" + changed(lambda crd: crd["metadata"].update(name="x")),
+        "38: spec.names.kind: a second CRD for Web",
+    ),
 }
 
 
 @pytest.mark.parametrize("name", CRDS)
-def test_render_with_a_malformed_crd_fails_in_one_located_line(tmp_path: Path, name: str) -> None:
-    lab = _hostile.lab(tmp_path, crd_text=CRDS[name])
+def test_render_with_a_malformed_crd_fails_at_its_field_or_keeps_it_in_force(
+    tmp_path: Path, name: str
+) -> None:
+    text, expected = CRDS[name]
+    lab = _hostile.lab(tmp_path, crd_text=text)
 
-    _hostile.assert_clean(lab.render(lab.cr("value: 1\ntag: aaa\nreplicas: 1")))
+    result = lab.render(lab.cr("value: 1\ntag: aaa\nreplicas: 1"))
+
+    if expected not in (IN_FORCE, UNCHECKED_RULE):
+        _hostile.assert_fails_at(result, f"crds/web.yaml:{expected}")
+        return
+    children = _hostile.assert_succeeds(result)
+    assert [(child["kind"], child["metadata"]["name"]) for child in children] == [("ConfigMap", "w-cm")]
+    notes = [line for line in result.output.splitlines() if line.startswith("note: ")]
+    if expected == UNCHECKED_RULE:
+        assert len(notes) == 1 and "/cr.yaml:5: spec: cannot check rule " in notes[0], result.output
+    else:
+        assert notes == [], result.output
+    refused = lab.render(lab.cr("replicas: x", file="wrong.yaml"))
+    _hostile.assert_fails_at(refused, "wrong.yaml:6: spec.replicas: ")
 
 
 @pytest.mark.parametrize("name", CRDS)
 def test_lint_with_a_malformed_crd_reports_findings_at_their_lines(tmp_path: Path, name: str) -> None:
-    lab = _hostile.lab(
-        tmp_path, crd_text=CRDS[name], example=_hostile.Lab(tmp_path).cr("value: 1").read_text()
-    )
+    text, _ = CRDS[name]
+    lab = _hostile.lab(tmp_path, crd_text=text, example=_hostile.Lab(tmp_path).cr("value: 1").read_text())
 
     _hostile.assert_lint_clean(lab.lint())
 
@@ -150,62 +196,95 @@ def link_to_zero(root: Path) -> str:
     return "zero.yaml"
 
 
-KIND_YAMLS: dict[str, str | Callable[[Path], str]] = {
-    "not-yaml": "parent: [unclosed\n",
-    "empty": "",
-    "a-list": "- a\n",
-    "parent-missing": "apiVersion: stencil.dev/v1alpha1\nkind: StencilKind\n",
-    "template-missing": _hostile.KIND_YAML.replace("[cm.yaml]", "[nowhere.yaml]"),
-    "template-outside": _hostile.KIND_YAML.replace("[cm.yaml]", "[../../crds/web.yaml]"),
-    "template-absolute": _hostile.KIND_YAML.replace("[cm.yaml]", "[/etc/passwd]"),
-    "template-a-device": _hostile.KIND_YAML.replace("[cm.yaml]", "[/dev/zero]"),
-    "template-a-fifo": fifo,
-    "template-a-link-to-a-device": link_to_zero,
-    "deep": _hostile.KIND_YAML + "status: " + "{a: " * 300 + "1" + "}" * 300 + "\n",
-    "huge-integer": _hostile.KIND_YAML + "placement: {clusterScoped: " + "1" * 5000 + "}\n",
-    "control-character": _hostile.KIND_YAML + 'status:\n  fields:\n    x: "name\x07"\n',
-    "rule-unknown-name": _hostile.KIND_YAML + "status:\n  fields:\n    x: sepc.value\n",
-    "rule-not-a-string": _hostile.KIND_YAML + "status:\n  fields:\n    x: [1]\n",
-    "rule-empty": _hostile.KIND_YAML + "status:\n  fields:\n    x: ''\n",
-    "rule-private-attribute": _hostile.KIND_YAML + "status:\n  fields:\n    x: spec.__class__.__mro__\n",
+# Each kind.yaml, and where its error is in it ("line: field:").
+KIND_YAMLS: dict[str, tuple[str | Callable[[Path], str], str]] = {
+    "not-yaml": ("parent: [unclosed\n", ":2: "),
+    "empty": ("", ": the file is empty"),
+    "a-list": ("- a\n", ":1: must be a mapping"),
+    "parent-missing": (
+        "apiVersion: stencil.dev/v1alpha1\nkind: StencilKind\n",
+        ":1: missing required field 'parent'",
+    ),
+    "template-missing": (_hostile.KIND_YAML.replace("[cm.yaml]", "[nowhere.yaml]"), ":6: templates[0]: "),
+    "template-outside": (
+        _hostile.KIND_YAML.replace("[cm.yaml]", "[../../crds/web.yaml]"),
+        ":6: templates[0]: ",
+    ),
+    "template-absolute": (_hostile.KIND_YAML.replace("[cm.yaml]", "[/etc/passwd]"), ":6: templates[0]: "),
+    "template-a-device": (_hostile.KIND_YAML.replace("[cm.yaml]", "[/dev/zero]"), ":6: templates[0]: "),
+    "template-a-fifo": (fifo, ":6: templates[0]: "),
+    "template-a-link-to-a-device": (link_to_zero, ":6: templates[0]: "),
+    "deep": (_hostile.KIND_YAML + "status: " + "{a: " * 300 + "1" + "}" * 300 + "\n", ":7: nested"),
+    "huge-integer": (
+        _hostile.KIND_YAML + "placement: {clusterScoped: " + "1" * 5000 + "}\n",
+        ":7: placement.clusterScoped: ",
+    ),
+    "control-character": (_hostile.KIND_YAML + 'status:\n  fields:\n    x: "name\x07"\n', ":9: the control"),
+    "rule-unknown-name": (
+        _hostile.KIND_YAML + "status:\n  fields:\n    x: sepc.value\n",
+        ":9: status.fields.x: ",
+    ),
+    "rule-not-a-string": (_hostile.KIND_YAML + "status:\n  fields:\n    x: [1]\n", ":9: status.fields.x: "),
+    "rule-empty": (_hostile.KIND_YAML + "status:\n  fields:\n    x: ''\n", ":9: status.fields.x: "),
+    "rule-private-attribute": (
+        _hostile.KIND_YAML + "status:\n  fields:\n    x: spec.__class__.__mro__\n",
+        ":9: status.fields.x: not allowed",
+    ),
 }
 
 
 @pytest.mark.parametrize("name", KIND_YAMLS)
-def test_a_broken_kind_yaml_fails_in_one_located_line(tmp_path: Path, name: str) -> None:
+def test_a_broken_kind_yaml_fails_at_its_line(tmp_path: Path, name: str) -> None:
     lab = _hostile.lab(tmp_path)
-    content = KIND_YAMLS[name]
+    content, expected = KIND_YAMLS[name]
     if callable(content):
         content = _hostile.KIND_YAML.replace("[cm.yaml]", f"[{content(tmp_path)}]")
     lab.write("templates/web/kind.yaml", content)
 
-    _hostile.assert_clean(lab.render(lab.cr("value: 1")))
+    _hostile.assert_fails_at(lab.render(lab.cr("value: 1")), f"templates/web/kind.yaml{expected}")
 
 
+# Each template, and where its error is in it (":line: field:", or ": " where no line can be said).
 TEMPLATES = {
-    "syntax-error": "{% if %}\n",
-    "unclosed-block": "{% for x in spec %}\n",
-    "nested-blocks": "{% if true %}" * 120 + "x: 1\n" + "{% endif %}" * 120,
-    "nested-expression": "x: {{ " + "(" * 5000 + "1" + ")" * 5000 + " }}\n",
-    "control-character": "x: 1\ny: \x01\n",
-    "recursive-macro": "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}x: {{ f(0) }}\n",
-    "includes-itself": "{% include 'cm.yaml' %}\n",
-    "endless-loop": "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}x: 1\n",
-    "many-documents": "{% for i in range(100000) %}---\nkind: ConfigMap\n{% endfor %}",
-    "private-attribute": "x: {{ spec.__class__.__mro__ }}\n",
-    "owner-references": _hostile.TEMPLATE.replace("metadata:\n", "metadata:\n  ownerReferences: []\n"),
-    "anchor": "a: &x 1\nb: *x\n",
-    "not-a-mapping": "- a\n",
-    "empty-name": _hostile.TEMPLATE.replace("{{ name }}-cm", "''"),
-    "name-injected": _hostile.TEMPLATE.replace("{{ name }}-cm", "{{ 'a\\nkind: Secret' }}"),
+    "syntax-error": ("{% if %}\n", ":1: template syntax error"),
+    "unclosed-block": ("{% for x in spec %}\n", ":1: template syntax error"),
+    "nested-blocks": ("{% if true %}" * 120 + "x: 1\n" + "{% endif %}" * 120, ": "),
+    "nested-expression": ("x: {{ " + "(" * 5000 + "1" + ")" * 5000 + " }}\n", ": the template recurses"),
+    "control-character": ("x: 1\ny: \x01\n", ":2: "),
+    "recursive-macro": (
+        "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}x: {{ f(0) }}\n",
+        ":1: the template recurses",
+    ),
+    "includes-itself": ("{% include 'cm.yaml' %}\n", ":1: the template recurses"),
+    "endless-loop": (
+        "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}x: 1\n",
+        ":1: rendering took longer",
+    ),
+    "many-documents": (
+        "{% for i in range(100000) %}---\nkind: ConfigMap\n{% endfor %}",
+        ": the output is larger",
+    ),
+    "private-attribute": ("x: {{ spec.__class__.__mro__ }}\n", ":1: not allowed in a template"),
+    "owner-references": (
+        _hostile.TEMPLATE.replace("metadata:\n", "metadata:\n  ownerReferences: []\n"),
+        ":4: metadata.ownerReferences: ",
+    ),
+    "anchor": ("a: &x 1\nb: *x\n", ":1: "),
+    "not-a-mapping": ("- a\n", ":1: "),
+    "empty-name": (_hostile.TEMPLATE.replace("{{ name }}-cm", "''"), ":4: metadata.name: "),
+    "name-injected": (
+        _hostile.TEMPLATE.replace("{{ name }}-cm", "{{ 'a\\nkind: Secret' }}"),
+        ":4: metadata.name: ",
+    ),
 }
 
 
 @pytest.mark.parametrize("name", TEMPLATES)
-def test_a_broken_template_fails_in_one_located_line(tmp_path: Path, name: str) -> None:
-    lab = _hostile.lab(tmp_path, template=TEMPLATES[name])
+def test_a_broken_template_fails_at_its_line(tmp_path: Path, name: str) -> None:
+    template, expected = TEMPLATES[name]
+    lab = _hostile.lab(tmp_path, template=template)
 
-    _hostile.assert_clean(lab.render(lab.cr("value: 1")))
+    _hostile.assert_fails_at(lab.render(lab.cr("value: 1")), f"templates/web/cm.yaml{expected}")
 
 
 SERVER_OWNED = [

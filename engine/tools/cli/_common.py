@@ -13,6 +13,10 @@ if TYPE_CHECKING:
     from engine.core import kinds, offline
 
 
+# Said after an exception no command expected (not a ``StencilError``): a crash, in one line.
+UNEXPECTED_HINT = "run `stencil --debug ...` for the traceback"
+
+
 class _Commands(click.Group):
     """The ``stencil`` group: every failure of every command is one line and a non-zero exit.
 
@@ -33,9 +37,7 @@ class _Commands(click.Group):
                 raise
             if isinstance(error, StencilError):
                 raise click.ClickException(str(error)) from error
-            raise click.ClickException(
-                f"{type(error).__name__}: {error} (run `stencil --debug ...` for the traceback)"
-            ) from error
+            raise click.ClickException(f"{type(error).__name__}: {error} ({UNEXPECTED_HINT})") from error
 
 
 @click.group(cls=_Commands)
@@ -158,6 +160,7 @@ def read_crs(
             err=True,
         )
     parents = []
+    first: dict[tuple[str | None, str], str] = {}  # where each CR is, by namespace and name
     for file in files:
         for document in documents.Document.read_all(file, errors.StencilError):
             problems, notes = crds.problems(document, kind, namespace)
@@ -166,8 +169,17 @@ def read_crs(
             for note in notes:
                 click.echo(f"note: {note}", err=True)
             parent = crds.admit(document, kind, namespace)
-            if parent is not None:
-                parents.append((f"{file}:{document.line}", parent))
+            if parent is None:
+                continue
+            # Applied, the second of two CRs of one name would replace the first: never both rendered.
+            identity = (parent["metadata"].get("namespace"), parent["metadata"]["name"])
+            if identity in first:
+                raise document.error(
+                    f"a second {kind.kind} named {identity[1]!r} (the first is at {first[identity]})",
+                    ("metadata", "name"),
+                )
+            first[identity] = f"{file}:{document.line}"
+            parents.append((first[identity], parent))
     if not parents:
         raise errors.StencilError(f"no {kind.kind} ({kind.api_version}) in {', '.join(map(str, files))}")
     return kind, crds, parents
