@@ -71,7 +71,11 @@ class Contender:
                 str(templates),
                 "--namespace",
                 namespace,
+                # One plain port for /metrics and /readyz, as kro's probes and metrics are read here.
                 "--metrics-bind-address",
+                f"127.0.0.1:{port}",
+                "--no-metrics-secure",
+                "--health-probe-bind-address",
                 f"127.0.0.1:{port}",
                 "--log-level",
                 "WARNING",

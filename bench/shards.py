@@ -104,7 +104,8 @@ def engine(
     args = [
         sys.executable, "-m", "engine.tools.cli", "run",
         "--kubeconfig", str(kubeconfig), "--templates", str(ROOT / "templates"),
-        "--namespace", namespace, "--metrics-bind-address", f"127.0.0.1:{port}", "--log-format", "json",
+        "--namespace", namespace, "--metrics-bind-address", f"127.0.0.1:{port}", "--no-metrics-secure",
+        "--health-probe-bind-address", "0", "--log-format", "json",
         "--log-level", "WARNING",
     ]  # fmt: skip
     if sharded:

@@ -13,7 +13,9 @@ thread: three read-only endpoints do not justify a web framework.  ``/healthz``
 answers 200 for as long as the process can serve a request (liveness must not
 depend on the API server, or an API-server outage would restart every replica);
 ``/readyz`` answers 503 until the controller calls ``Health.mark_ready`` after its
-caches have synced.
+caches have synced.  ``stencil run`` serves the probes and the metrics on two ports, as
+controller-runtime does: the probes in plain HTTP for the kubelet, the metrics over TLS
+with each scrape's token judged by the API server (``engine.runtime.delegation``).
 
 Logging: ``configure_logging("json")`` writes one JSON object per line with
 ``time``, ``level``, ``logger`` and ``message`` plus every ``extra=`` field of the
@@ -26,6 +28,7 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+import ssl
 import sys
 import threading
 from collections.abc import Callable
@@ -35,6 +38,8 @@ from typing import Any, Literal
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+
+from engine.runtime import delegation
 
 # controller-runtime's reconcile_time_seconds buckets (pkg/internal/controller/metrics):
 # fine steps below a second where most reconciles land, coarse ones up to a minute.
@@ -317,15 +322,22 @@ class Health:
 
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
+    # A client that connects and says nothing holds a thread no longer than this.
+    timeout = 30
 
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
-        if path == "/metrics":
-            self._send(HTTPStatus.OK, self.server.metrics.exposition(), CONTENT_TYPE_LATEST)
-        elif path in ("/healthz", "/livez"):
+        metrics, health = self.server.metrics, self.server.health
+        if path == "/metrics" and metrics is not None:
+            gate = self.server.gate
+            verdict = HTTPStatus.OK if gate is None else gate.verdict(self.headers.get("Authorization"), path)
+            if verdict == HTTPStatus.OK:
+                self._send(HTTPStatus.OK, metrics.exposition(), CONTENT_TYPE_LATEST)
+            else:
+                self._send(verdict, f"{verdict.phrase}\n".encode())
+        elif path in ("/healthz", "/livez") and health is not None:
             self._send(HTTPStatus.OK, b"ok\n")
-        elif path == "/readyz":
-            health = self.server.health
+        elif path == "/readyz" and health is not None:
             if health.ready:
                 self._send(HTTPStatus.OK, b"ok\n")
             else:
@@ -348,19 +360,51 @@ class _Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, address: tuple[str, int], metrics: Metrics, health: Health) -> None:
+    def __init__(
+        self,
+        address: tuple[str, int],
+        metrics: Metrics | None,
+        health: Health | None,
+        gate: delegation.Delegate | None,
+        tls: ssl.SSLContext | None,
+    ) -> None:
         self.metrics = metrics
         self.health = health
+        self.gate = gate
+        self.tls = tls
         super().__init__(address, _Handler)
 
+    def finish_request(self, request: Any, client_address: Any) -> None:
+        if self.tls is None:
+            super().finish_request(request, client_address)
+            return
+        # The TLS handshake happens here, in the request's own thread: done in accept(), one
+        # client that never finishes it would stall every other scrape.
+        request.settimeout(_Handler.timeout)
+        try:
+            wrapped = self.tls.wrap_socket(request, server_side=True)
+        except OSError:  # ssl.SSLError included: not TLS, or a handshake given up
+            return
+        with wrapped:
+            super().finish_request(wrapped, client_address)
 
-def serve(metrics: Metrics, health: Health, host: str, port: int) -> ThreadingHTTPServer:
-    """Serve ``/metrics``, ``/healthz`` and ``/readyz`` from a daemon thread.
 
-    ``port=0`` picks a free port (read it from ``server.server_address``).  Stop it
-    with ``server.shutdown()`` and then ``server.server_close()``.
+def serve(
+    metrics: Metrics | None,
+    health: Health | None,
+    host: str,
+    port: int,
+    *,
+    gate: delegation.Delegate | None = None,
+    tls: ssl.SSLContext | None = None,
+) -> ThreadingHTTPServer:
+    """Serve ``/metrics`` (unless ``metrics`` is None) and the probes (unless ``health`` is None).
+
+    With ``tls`` the port speaks HTTPS; with ``gate`` every ``/metrics`` request must carry a
+    token the gate accepts.  ``port=0`` picks a free port (read it from
+    ``server.server_address``).  Stop it with ``server.shutdown()`` and then ``server.server_close()``.
     """
-    server = _Server((host, port), metrics, health)
+    server = _Server((host, port), metrics, health, gate, tls)
     thread = threading.Thread(target=server.serve_forever, name="stencil-http", daemon=True)
     thread.start()
     return server

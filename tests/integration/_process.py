@@ -54,16 +54,22 @@ def samples(text: str, series: str, **labels: str) -> list[float]:
     return found
 
 
+PROBES = ("/healthz", "/livez", "/readyz")
+
+
 @dataclass
 class EngineProcess:
-    """One running ``stencil run`` and the address of its metrics and probes."""
+    """One running ``stencil run`` and the addresses of its metrics and of its probes."""
 
     process: subprocess.Popen[bytes]
     port: int
     log: Path
+    probe_port: int
 
     def get(self, path: str) -> tuple[int, str]:
-        return http_get(f"http://127.0.0.1:{self.port}{path}")
+        """A GET of a probe on the probe port, or of anything else on the (plain) metrics port."""
+        port = self.probe_port if path.split("?", 1)[0] in PROBES else self.port
+        return http_get(f"http://127.0.0.1:{port}{path}")
 
     def metric(self, series: str, **labels: str) -> list[float]:
         """The samples of ``series`` on this engine's /metrics; fails if the endpoint does not answer."""
@@ -92,12 +98,13 @@ class EngineProcess:
 
 @contextlib.contextmanager
 def engine_process(kubeconfig: Path, log: Path, *args: str) -> Iterator[EngineProcess]:
-    """``python -m engine.tools.cli run --kubeconfig ... --metrics-bind-address <free port> *args``.
+    """``python -m engine.tools.cli run --kubeconfig ... *args``, metrics and probes on free ports.
 
-    Always killed on the way out, whatever the test did; a test that wants to see a
-    clean exit calls ``stop()`` itself first.
+    The metrics are plain HTTP (``--no-metrics-secure``) unless ``*args`` says
+    ``--metrics-secure``, which comes later and wins.  Always killed on the way out, whatever
+    the test did; a test that wants to see a clean exit calls ``stop()`` itself first.
     """
-    port = free_port()
+    port, probe_port = free_port(), free_port()
     with log.open("wb") as sink:
         process = subprocess.Popen(
             [
@@ -109,6 +116,9 @@ def engine_process(kubeconfig: Path, log: Path, *args: str) -> Iterator[EnginePr
                 str(kubeconfig),
                 "--metrics-bind-address",
                 f"127.0.0.1:{port}",
+                "--no-metrics-secure",
+                "--health-probe-bind-address",
+                f"127.0.0.1:{probe_port}",
                 "--log-format",
                 "json",
                 *args,
@@ -118,7 +128,7 @@ def engine_process(kubeconfig: Path, log: Path, *args: str) -> Iterator[EnginePr
             # Unbuffered, so that the log of an engine killed with SIGKILL is complete.
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
-    engine = EngineProcess(process, port, log)
+    engine = EngineProcess(process, port, log, probe_port)
     try:
         yield engine
     finally:

@@ -48,14 +48,42 @@ GC_YOUNG_THRESHOLD = 50_000
 @click.option("--log-level", default="INFO", show_default=True)
 @click.option(
     "--metrics-bind-address",
-    default=":8080",
+    default=":8443",
     show_default=True,
-    help="host:port for /metrics, /healthz and /readyz; '0' turns them off.",
+    help="host:port for /metrics; '0' turns it off.",
+)
+@click.option(
+    "--metrics-secure/--no-metrics-secure",
+    default=True,
+    show_default=True,
+    help="Serve /metrics over HTTPS to callers the API server authenticates (TokenReview) and "
+    "allows to get the non-resource URL /metrics (SubjectAccessReview); --no-metrics-secure "
+    "serves plain HTTP to anyone, for local use.",
+)
+@click.option(
+    "--metrics-cert-path",
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder holding tls.crt and tls.key for /metrics (default: a self-signed certificate).",
+)
+@click.option(
+    "--health-probe-bind-address",
+    default=":8081",
+    show_default=True,
+    help="host:port for /healthz and /readyz, plain HTTP; '0' turns them off.  The same "
+    "address as --metrics-bind-address serves all three on one port (with --no-metrics-secure).",
 )
 @click.option(
     "--kind-configmaps-namespace",
     default=None,
     help="Also serve kinds from ConfigMaps labelled stencil.dev/kind-bundle=true here.",
+)
+@click.option(
+    "--protected-namespaces",
+    default=None,
+    help="Namespaces no kind may write a child in, whatever its placement allows: comma-separated "
+    "shell patterns, '' for none [default: kube-* and the engine's own, $POD_NAMESPACE and "
+    "--kind-configmaps-namespace].",
 )
 @click.option("--leader-elect", is_flag=True, help="Reconcile only while holding a Lease.")
 @click.option("--leader-elect-namespace", default=None, help="The Lease's namespace (default: the pod's).")
@@ -84,7 +112,11 @@ def run(
     log_format: str,
     log_level: str,
     metrics_bind_address: str,
+    metrics_secure: bool,
+    metrics_cert_path: Path | None,
+    health_probe_bind_address: str,
     kind_configmaps_namespace: str | None,
+    protected_namespaces: str | None,
     leader_elect: bool,
     leader_elect_namespace: str | None,
     leader_elect_lease_name: str,
@@ -101,22 +133,44 @@ def run(
     import os
     import socket
 
-    from engine.runtime import leader, manager, observability, sharding
+    from engine.runtime import delegation, leader, manager, observability, sharding
     from engine.runtime.kube import Kube
 
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)
     observability.configure_logging("json" if log_format == "json" else "text", log_level)
     log = logging.getLogger("stencil")
     metrics, health = observability.Metrics(), observability.Health()
-    server = None
-    if metrics_bind_address not in ("0", ""):
-        host, _, port = metrics_bind_address.rpartition(":")
-        server = observability.serve(metrics, health, host or "0.0.0.0", int(port))
+    probes = _address("--health-probe-bind-address", health_probe_bind_address)
+    scrapes = _address("--metrics-bind-address", metrics_bind_address)
     stopping = stop_event()
     kube = Kube.auto(kubeconfig)
+    servers = []
+    if probes is not None and probes == scrapes:
+        if metrics_secure:
+            raise click.UsageError(
+                "--health-probe-bind-address and --metrics-bind-address are the same: the probes "
+                "are plain HTTP and the metrics HTTPS (one port for both needs --no-metrics-secure)"
+            )
+        servers.append(observability.serve(metrics, health, *probes))  # local use: one plain port
+    else:
+        if probes is not None:
+            servers.append(observability.serve(None, health, *probes))
+        if scrapes is not None:
+            gate = tls = None
+            if metrics_secure:
+                gate = delegation.Delegate(lambda path, body: kube.request("POST", path, body))
+                tls = delegation.tls_context(metrics_cert_path, [socket.gethostname() or "localhost"])
+            servers.append(observability.serve(metrics, None, *scrapes, gate=gate, tls=tls))
     lease_namespace = leader_elect_namespace or os.environ.get("POD_NAMESPACE") or "default"
     identity = (shard_identity or os.environ.get("POD_NAME") or socket.gethostname()).lower()
     leader_elect = leader_elect or shards  # with shards, the leader is the sharder
+    # A kind that could write into the engine's own namespace could write kinds and take its Lease.
+    own = (kind_configmaps_namespace, os.environ.get("POD_NAMESPACE"))
+    protected = (
+        ("kube-*", *dict.fromkeys(n for n in own if n))
+        if protected_namespaces is None
+        else tuple(p.strip() for p in protected_namespaces.split(",") if p.strip())
+    )
     options = manager.Options(
         workers=workers,
         resync=resync,
@@ -125,6 +179,7 @@ def run(
         bundle_namespace=kind_configmaps_namespace,
         run_workers=not leader_elect,
         shard=identity if shards else None,
+        protected_namespaces=protected,
     )
     engine = manager.Engine(kube, templates_dir, options)
     engine.start()
@@ -202,5 +257,15 @@ def run(
     if member is not None:
         member.stop(release=True)
     engine.stop()
-    if server is not None:
+    for server in servers:
         server.shutdown()
+
+
+def _address(option: str, value: str) -> tuple[str, int] | None:
+    """``host:port`` (host may be empty: every address) as a bind address, None for '0' (off)."""
+    if value in ("0", ""):
+        return None
+    host, _, port = value.rpartition(":")
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise click.BadParameter(f"{value!r} is not host:port", param_hint=option)
+    return host.strip("[]") or "0.0.0.0", int(port)
