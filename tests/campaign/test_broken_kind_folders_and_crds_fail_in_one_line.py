@@ -160,11 +160,22 @@ def test_render_with_a_malformed_crd_fails_at_its_field_or_keeps_it_in_force(
 
 
 @pytest.mark.parametrize("name", CRDS)
-def test_lint_with_a_malformed_crd_reports_findings_at_their_lines(tmp_path: Path, name: str) -> None:
-    text, _ = CRDS[name]
+def test_lint_with_a_malformed_crd_reports_it_at_its_line(tmp_path: Path, name: str) -> None:
+    text, expected = CRDS[name]
     lab = _hostile.lab(tmp_path, crd_text=text, example=_hostile.Lab(tmp_path).cr("value: 1").read_text())
 
-    _hostile.assert_lint_clean(lab.lint())
+    result = lab.lint()
+
+    _hostile.assert_lint_clean(result)
+    about_the_crd = [line for line in result.output.splitlines() if "/crds/web.yaml:" in line]
+    if expected in (IN_FORCE, UNCHECKED_RULE):
+        assert about_the_crd == [], result.output
+        return
+    line, _, said = expected.partition(": ")
+    assert result.exit_code == 1, result.output
+    assert len(about_the_crd) == 1 and f"/crds/web.yaml:{line}: error: {said}" in about_the_crd[0], (
+        result.output
+    )
 
 
 BACKTRACKING = ["^(a+)+$", "^(a|a)*$", "^(a|aa)+$", "^(a*)*b$", "^([a-z]+)*[0-9]$", "^(\\w+\\s?)*$"]
