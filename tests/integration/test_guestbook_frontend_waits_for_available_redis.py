@@ -1,11 +1,15 @@
 """Guestbook's order (after: in its kind.yaml) on a real control plane with a kwok node: while the
 Redis leader cannot become Available, neither the followers nor the frontend are created and the
 Guestbook says what waits for what; once the node takes pods, each tier is created only after the
-tiers it waits for are Available, and the Guestbook becomes Ready."""
+tiers it waits for are Available, and the Guestbook becomes Ready.
+
+"After" is the order in which the API server wrote the Deployments, as a watch reports it: their
+timestamps have whole seconds, so a tier created in the second its dependency became Available
+could as well have come first."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -13,6 +17,7 @@ import pytest
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine
+from tests.integration._recording import Recording, recording
 
 pytestmark = pytest.mark.nodes
 
@@ -41,10 +46,13 @@ def cordoned(kube: Kube) -> Iterator[list[str]]:
         schedulable(True)
 
 
-def available_since(deployment: dict[str, Any] | None) -> str | None:
-    """When the Deployment's Available condition last became True, or None while it is not."""
+def available(deployment: dict[str, Any]) -> bool:
     found = conditions(deployment).get("Available")
-    return found["lastTransitionTime"] if found and found["status"] == "True" else None
+    return bool(found and found["status"] == "True")
+
+
+def seen_available(record: Recording, name: str) -> Callable[[], bool]:
+    return lambda: any(available(obj) for _, obj in record.of(name))
 
 
 def test_frontend_is_created_only_after_the_redis_deployments_are_available(
@@ -57,7 +65,10 @@ def test_frontend_is_created_only_after_the_redis_deployments_are_available(
     def deployment(tier: str) -> dict[str, Any] | None:
         return kube.get(deployments, f"{NAME}-{tier}", namespace)
 
-    with running_engine(kube, ROOT / "templates", namespace):
+    with (
+        recording(kube, deployments, namespace) as record,
+        running_engine(kube, ROOT / "templates", namespace),
+    ):
         manifests.apply_all(kube, [sample], namespace)
 
         # No pod can start: the leader stays unavailable, and the Guestbook says who waits for it
@@ -87,14 +98,22 @@ def test_frontend_is_created_only_after_the_redis_deployments_are_available(
             condition_is(kube, guestbooks, NAME, namespace, "Ready", "True"), timeout=120, what="Ready"
         )
 
-    leader, follower, frontend = (
-        deployment("redis-leader"),
-        deployment("redis-follower"),
-        deployment("frontend"),
-    )
-    assert leader is not None and follower is not None and frontend is not None
-    leader_available, follower_available = available_since(leader), available_since(follower)
-    assert leader_available is not None and follower_available is not None
-    # RFC 3339 times in UTC compare as strings; an object is created at or after what it waited for.
-    assert follower["metadata"]["creationTimestamp"] >= leader_available
-    assert frontend["metadata"]["creationTimestamp"] >= max(leader_available, follower_available)
+        leader, follower, frontend = (
+            f"{NAME}-{tier}" for tier in ("redis-leader", "redis-follower", "frontend")
+        )
+        for tier in (leader, follower, frontend):
+            eventually(seen_available(record, tier), what=f"the watch to see {tier} Available")
+
+    def became_available(name: str) -> int:
+        return record.first(
+            f"{name} Available", lambda _, obj: obj["metadata"]["name"] == name and available(obj)
+        )
+
+    def created(name: str) -> int:
+        return record.first(
+            f"{name} created", lambda kind, obj: obj["metadata"]["name"] == name and kind == "ADDED"
+        )
+
+    # Each tier was written after the tiers it waits for became Available, in the server's order.
+    assert became_available(leader) < created(follower)
+    assert max(became_available(leader), became_available(follower)) < created(frontend)
