@@ -36,6 +36,11 @@ FIELD_MANAGER = "stencil"
 # reconcile of a parent that renders it costs no discovery round-trip; ``forget``
 # (a CRD changed) ends the wait at once.
 DISCOVERY_MISS_TTL = 5.0
+# How long a request may wait for the status line of the answer.  Priority and fairness queues
+# a request for at most a minute before it turns it away with 429, so a request is never given
+# up while the server still holds it in a queue; a server that took the connection and
+# then says nothing (restarting, wedged) costs a minute, not the length of a watch.
+ANSWER_TIMEOUT = 60.0
 # A resourceVersion no object can have (etcd's first revision is the cluster's own first write):
 # as an apply's precondition it lets the apply create an object but never change one.
 CREATE_ONLY_VERSION = "1"
@@ -83,6 +88,15 @@ def _shutdown(response: urllib3.BaseHTTPResponse) -> None:
         response.shutdown()
 
 
+def _keep_reading(response: urllib3.BaseHTTPResponse, timeout: float) -> None:
+    """Give a streaming response's socket ``timeout`` per read from now on, once its status line
+    came within the shorter time to answer."""
+    connection = response.connection
+    sock = getattr(connection, "sock", None)
+    if sock is not None:
+        sock.settimeout(timeout)
+
+
 def _retry_after(response: urllib3.BaseHTTPResponse) -> float | None:
     """The ``Retry-After`` header in seconds (the API server sends whole seconds)."""
     value = response.headers.get("Retry-After")
@@ -116,8 +130,11 @@ def _reaching(what: str) -> Iterator[None]:
 class Kube:
     """A thread-safe client for raw JSON requests, with discovery."""
 
-    def __init__(self, configuration: Any, pool_size: int = 32) -> None:
+    def __init__(
+        self, configuration: Any, pool_size: int = 32, answer_timeout: float = ANSWER_TIMEOUT
+    ) -> None:
         self._config = configuration
+        self._answer_timeout = answer_timeout
         self._host = configuration.host.rstrip("/")
         self._pool = urllib3.PoolManager(
             num_pools=4,
@@ -347,8 +364,10 @@ class Kube:
         """Watch events ``(type, object)`` from a resourceVersion, with bookmarks.
 
         Ends when the server closes the watch; raises ``Gone`` when the version
-        is too old, so the caller relists.  ``on_open`` receives a function that
-        ends the watch from another thread, even while it waits for the next event.
+        is too old, so the caller relists.  Once the server has accepted the watch
+        (a 2xx status), ``on_open`` receives a function that ends it from another
+        thread, even while it waits for the next event.  The status must come within
+        ``ANSWER_TIMEOUT`` (else ``Unreachable``); events may then be minutes apart.
 
         ``initial_events`` asks for the streamed list (``sendInitialEvents``, the API
         server's ``WatchList`` feature): the watch begins with every object as of
@@ -374,14 +393,17 @@ class Kube:
                 url,
                 headers=self._headers(None),
                 preload_content=False,
-                timeout=urllib3.Timeout(connect=10.0, read=timeout_seconds + 30),
+                timeout=urllib3.Timeout(connect=10.0, read=self._answer_timeout),
                 retries=False,
             )
-        if on_open is not None:
-            on_open(lambda: _shutdown(response))
         try:
             if response.status >= 400:
-                raise _error(response, response.read(), f"watch {res.plural}")
+                with _reaching(f"watch {res.plural}"):
+                    payload = response.read()
+                raise _error(response, payload, f"watch {res.plural}")
+            _keep_reading(response, timeout_seconds + 30)
+            if on_open is not None:
+                on_open(lambda: _shutdown(response))
             buffer = b""
             for chunk in _chunks(response):
                 *lines, buffer = (buffer + chunk).split(b"\n")

@@ -23,7 +23,8 @@ class ListWatcher(Protocol):
     A watch with ``initial_events`` from version ``""`` is a listing too (the API server's
     streamed list): an ``ADDED`` event for every object, then a ``BOOKMARK`` annotated
     ``k8s.io/initial-events-end``, then the changes since; a server that cannot stream
-    refuses it (422 or 400).
+    refuses it (422 or 400).  ``on_open`` is called once the server has accepted a watch
+    (informers take it as the sign that the server serves them again).
 
     A seam so the loop's reactions (re-watch, relist after Gone) can be driven by
     a scripted server in tests without touching HTTP.

@@ -8,9 +8,13 @@ layers so that the logic worth testing needs no cluster:
 - ``Informer`` is the I/O shell around one store: a daemon thread lists (paged),
   then watches from the list's resourceVersion with bookmarks, re-watches from the
   last version seen when a watch ends, relists after 410 Gone, and backs off on
-  other errors.  Handlers run on that thread, one event at a time and in order; a
-  separate timer thread delivers ``SYNC`` events for every cached object each
-  ``resync_period``, serialised with the others by one dispatch lock.
+  other errors.  While the server does not serve it (away, restarting, or turning
+  it away under priority and fairness), it says so once for each reason and once
+  when a list or watch gets through again, not on every retry and not only when
+  the next watch ends minutes later.  Handlers run on that thread, one event at a
+  time and in order; a separate timer thread delivers ``SYNC`` events for every
+  cached object each ``resync_period``, serialised with the others by one dispatch
+  lock.
 - ``InformerSet`` (``engine.runtime.informers``) shares one informer per
   (resource, namespace, label selector) between the kinds that need it.
 
@@ -91,6 +95,8 @@ class Informer:
         self._threads: list[threading.Thread] = []
         self._start_lock = threading.Lock()
         self._closer: Callable[[], None] | None = None  # ends the open watch
+        self._failing_since: float | None = None  # when lists and watches stopped getting through
+        self._told: set[str] = set()  # the kinds of failure already logged since then
 
     def __repr__(self) -> str:
         return f"Informer({self._describe()})"
@@ -116,10 +122,12 @@ class Informer:
         if closer is not None:
             closer()
 
-    def _set_closer(self, closer: Callable[[], None]) -> None:
+    def _opened(self, closer: Callable[[], None]) -> None:
+        """The server accepted a watch: keep its closer, and say so if it had not been serving us."""
         self._closer = closer
         if self._stopped.is_set():
             closer()
+        self._got_through()
 
     def wait_for_sync(self, timeout: float) -> bool:
         """Wait until the first listing is cached and its events delivered."""
@@ -179,7 +187,6 @@ class Informer:
 
     def _run(self) -> None:
         delay = _INITIAL_BACKOFF
-        failing = False  # said once when the server stops answering, once when it is back
         while not self._stopped.is_set():
             step = "list"
             pause: float | None = None  # the server's own pace, instead of the growing backoff
@@ -192,9 +199,6 @@ class Informer:
                         self._relist()
                     step = "watch"
                     opened = self._watch()
-                if failing:
-                    log.info("%s: the API server answers again", self._describe())
-                    failing = False
                 if opened:
                     delay = _INITIAL_BACKOFF
                     continue
@@ -222,9 +226,7 @@ class Informer:
                 # again at that pace, not a backoff grown through the outage, so the cache is
                 # back within seconds of the server, however long it was away.
                 pause = error.retry_after
-                if not failing or pause is None:
-                    log.warning("%s: %s failed: %s", self._describe(), step, error)
-                failing = True
+                self._cannot(step, error, pause)
             except Exception:
                 if self._stopped.is_set():
                     break
@@ -233,6 +235,30 @@ class Informer:
                 break
             if pause is None:
                 delay = min(delay * 2, _MAX_BACKOFF)
+
+    def _cannot(self, step: str, error: errors.StencilError, pause: float | None) -> None:
+        """Log a failed list or watch once for each kind of failure while they keep failing.
+
+        The kinds are what a reader acts on: the server away, then back but turning the
+        informer away (429) or refusing it (403 while its RBAC cache fills), each said once;
+        the same failure on every retry, a second apart for minutes, is not.
+        """
+        if self._failing_since is None:
+            self._failing_since = time.monotonic()
+            self._told.clear()
+        kind = f"{type(error).__name__} {getattr(error, 'status', '')}"
+        if kind in self._told:
+            return
+        self._told.add(kind)
+        retrying = f"retrying every {pause:g} s" if pause is not None else "retrying with a growing backoff"
+        log.warning("%s: cannot %s: %s; %s", self._describe(), step, error, retrying)
+
+    def _got_through(self) -> None:
+        """A list or watch got an answer: say so once if they had been failing."""
+        if self._failing_since is not None:
+            took = time.monotonic() - self._failing_since
+            log.warning("%s: lists and watches get through again, after %.0f s", self._describe(), took)
+            self._failing_since = None
 
     def _relist(self) -> None:
         """List everything, make the store exactly that, and deliver the differences.
@@ -244,6 +270,7 @@ class Informer:
         seen: set[tuple[str, str]] = set()
         version = None
         for items, listed_at in self._kube.pages(self.resource, self.namespace, self.label_selector, PAGE):
+            self._got_through()
             self._dispatch(self.store.refill(items, seen))
             version = listed_at
         self._dispatch(self.store.drop_unseen(seen, version))
@@ -270,7 +297,7 @@ class Informer:
             self.namespace,
             self.label_selector,
             timeout_seconds=self.watch_timeout,
-            on_open=self._set_closer,
+            on_open=self._opened,
             initial_events=initial_events,
         ):
             if self._stopped.is_set():

@@ -71,11 +71,14 @@ class ScriptedServer:
             message = "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"
             raise errors.api_error(422, {"reason": "Invalid", "message": message}, "watch")
         self.watched_from.append("stream" if initial_events else resource_version)
-        if not self.watches:
+        script = self.watches.pop(0) if self.watches else None
+        if on_open is not None and not (script and isinstance(script[0], Exception)):
+            on_open(self.release.set)  # accepted: a watch whose first step is an error never was
+        if script is None:
             self.idle.set()
             self.release.wait(5)
             return
-        for step in self.watches.pop(0):
+        for step in script:
             if isinstance(step, Exception):
                 raise step
             yield step
