@@ -13,7 +13,10 @@ citizen of the same Lease:
 - ``acquireTime`` and ``leaseTransitions`` change only when the holder changes;
 - a leader that cannot renew for ``renew_deadline`` (shorter than the lease
   duration) stops leading before anyone else may start, and one that sees
-  another holder stops at once;
+  another holder stops at once.  The deadline runs from when its last successful
+  renewal was *sent* (a candidate may see the change as soon as the server stores
+  it), and no request and no wait runs past it: a renewal that hangs is given up
+  at the deadline, not after its own timeout;
 - every write is a PUT carrying the ``resourceVersion`` it read, so two
   candidates racing for an expired Lease cannot both win: the loser gets a 409;
 - on shutdown the leader first stops its work (``on_stopped_leading``), then
@@ -44,6 +47,9 @@ from engine.core import errors
 from engine.runtime.kube import FIELD_MANAGER, Kube, Resource
 
 log = logging.getLogger("stencil.leader")
+
+# A request that failed: answered with an error, or not answered at all (refused, timed out).
+_FAILED = (errors.ApiError, errors.Unreachable)
 
 LEASE_API_VERSION = "coordination.k8s.io/v1"
 DEFAULT_LEASE_NAME = "stencil-leader"
@@ -150,6 +156,13 @@ def released(current: LeaseRecord, *, wall: datetime.datetime) -> LeaseRecord:
     return LeaseRecord("", 1, wall, wall, current.transitions)
 
 
+def stop_leading_at(renewed_at: float, renew_deadline: float) -> float:
+    """The moment a leader whose last successful renewal was sent at ``renewed_at`` stops leading,
+    unless it renews before: ``renew_deadline`` later, which ``check_timings`` keeps shorter than
+    the ``lease_duration`` after which a candidate that saw that renewal may take the Lease."""
+    return renewed_at + renew_deadline
+
+
 def check_timings(lease_duration: float, renew_deadline: float, retry_period: float) -> None:
     """Refuse timings under which two replicas could lead at once, as client-go does.
 
@@ -200,6 +213,7 @@ class LeaderElector:
         on_started_leading: Callable[[], None],
         on_stopped_leading: Callable[[], None],
         clock: Callable[[], float] = time.monotonic,
+        wait: Callable[[threading.Event, float], bool] = threading.Event.wait,
         labels: Mapping[str, str] | None = None,
     ) -> None:
         if not identity:
@@ -215,9 +229,11 @@ class LeaderElector:
         self._on_started = on_started_leading
         self._on_stopped = on_stopped_leading
         self._clock = clock
+        self._wait = wait  # waits on the event for so many seconds of ``clock``; True once it is set
         self._labels = dict(labels or {})  # on the Lease when this elector creates it
         self._observed: LeaseRecord | None = None
         self._observed_at = 0.0
+        self._renewed_at = 0.0  # when our last successful write of the Lease was sent (``clock``)
         self._leading = threading.Event()
         self._stopping = threading.Event()
         self._release_on_stop = True
@@ -268,10 +284,10 @@ class LeaderElector:
         """Try until the Lease is ours (True) or ``stop`` was called (False)."""
         log.info("waiting to lead", extra={"lease": self._lease_key(), "identity": self.identity})
         while not self._stopping.is_set():
-            if self._try_acquire_or_renew() is _Outcome.HELD:
+            if self._try_acquire_or_renew(self.renew_deadline) is _Outcome.HELD:
                 return True
             jitter = 1 + random.random() * JITTER_FACTOR
-            if self._stopping.wait(self.retry_period * jitter):
+            if self._wait(self._stopping, self.retry_period * jitter):
                 break
         return False
 
@@ -285,21 +301,22 @@ class LeaderElector:
             log.exception("on_started_leading failed; giving the Lease up")
             self._step_down("on_started_leading failed")
             self._release()
-            self._stopping.wait(self.retry_period)
+            self._wait(self._stopping, self.retry_period)
             return
-        last_renewal = self._clock()
-        while not self._stopping.wait(self.retry_period):
-            outcome = self._try_acquire_or_renew()
-            if outcome is _Outcome.HELD:
-                last_renewal = self._clock()
-                continue
-            if self._stopping.is_set():
+        while True:
+            stop_at = stop_leading_at(self._renewed_at, self.renew_deadline)
+            if self._clock() >= stop_at:
+                self._step_down(f"could not renew the Lease for {self.renew_deadline:g}s")
+                return
+            if self._wait(self._stopping, min(self.retry_period, stop_at - self._clock())):
                 return  # run() steps down and releases
+            if self._clock() >= stop_at:
+                continue
+            outcome = self._try_acquire_or_renew(stop_at - self._clock())
+            if self._stopping.is_set():
+                return
             if outcome is _Outcome.OTHER:
                 self._step_down("another replica holds the Lease")
-                return
-            if self._clock() - last_renewal >= self.renew_deadline:
-                self._step_down(f"could not renew the Lease for {self.renew_deadline:g}s")
                 return
 
     def _step_down(self, why: str) -> None:
@@ -313,7 +330,9 @@ class LeaderElector:
 
     # -- one round trip --------------------------------------------------------
 
-    def _try_acquire_or_renew(self) -> _Outcome:
+    def _try_acquire_or_renew(self, timeout: float) -> _Outcome:
+        """One round; no request in it waits longer than ``timeout``."""
+        sent = self._clock()
         # A leader renews straight from the object its last write returned, as
         # client-go does: one request per renewal.  A 409 means the Lease changed
         # under it, and the full read-decide-write round below settles by whom.
@@ -326,19 +345,20 @@ class LeaderElector:
                 lease_duration=math.ceil(self.lease_duration),
             )
             try:
-                self._written = self._update(self._written, renewal)
+                self._written = self._update(self._written, renewal, timeout)
             except errors.Conflict:
                 self._written = None
-            except errors.ApiError as exc:
+            except _FAILED as exc:
                 log.warning("could not renew the Lease: %s", exc, extra={"lease": self._lease_key()})
                 return _Outcome.FAILED
             else:
                 self._observed = renewal
                 self._observed_at = self._clock()
+                self._renewed_at = sent
                 return _Outcome.HELD
         try:
-            lease = self._get()
-        except errors.ApiError as exc:
+            lease = self._get(timeout)
+        except _FAILED as exc:
             log.warning("could not read the Lease: %s", exc, extra={"lease": self._lease_key()})
             return _Outcome.FAILED
         now = self._clock()
@@ -357,31 +377,38 @@ class LeaderElector:
             lease_duration=math.ceil(self.lease_duration),
         )
         try:
-            self._written = self._create(desired) if lease is None else self._update(lease, desired)
+            remaining = max(timeout - (self._clock() - sent), 0.0)
+            if lease is None:
+                self._written = self._create(desired, remaining)
+            else:
+                self._written = self._update(lease, desired, remaining)
         except errors.Conflict:
             return _Outcome.FAILED  # another candidate wrote first; read again next round
-        except errors.ApiError as exc:
+        except _FAILED as exc:
             log.warning("could not %s the Lease: %s", action.value, exc, extra={"lease": self._lease_key()})
             return _Outcome.FAILED
         self._observed = desired
         self._observed_at = self._clock()
+        self._renewed_at = sent
         return _Outcome.HELD
 
     def _release(self) -> None:
         try:
-            lease = self._get()
+            lease = self._get(self.renew_deadline)
             if lease is None:
                 return
             current = LeaseRecord.from_spec(lease.get("spec") or {})
             if current.holder != self.identity:
                 return
-            self._update(lease, released(current, wall=datetime.datetime.now(datetime.UTC)))
-        except errors.ApiError as exc:
+            record = released(current, wall=datetime.datetime.now(datetime.UTC))
+            self._update(lease, record, self.renew_deadline)
+        except _FAILED as exc:
             log.warning("could not release the Lease: %s", exc, extra={"lease": self._lease_key()})
             return
         log.info("released the Lease", extra={"lease": self._lease_key(), "identity": self.identity})
 
     # -- HTTP ----------------------------------------------------------------
+    # Every request waits at most ``timeout``: one that hangs past the renew deadline is as good as failed.
 
     def _lease_key(self) -> str:
         return f"{self.namespace}/{self.name}"
@@ -391,17 +418,16 @@ class LeaderElector:
             self._resource = self.kube.resource(LEASE_API_VERSION, "Lease")
         return self._resource
 
-    def _get(self) -> dict[str, Any] | None:
-        # A request that hangs past the renew deadline is as good as failed.
+    def _get(self, timeout: float) -> dict[str, Any] | None:
         try:
             lease: dict[str, Any] = self.kube.request(
-                "GET", self._res().path(self.namespace, self.name), timeout=self.renew_deadline
+                "GET", self._res().path(self.namespace, self.name), timeout=timeout
             )
         except errors.NotFound:
             return None
         return lease
 
-    def _create(self, record: LeaseRecord) -> dict[str, Any]:
+    def _create(self, record: LeaseRecord, timeout: float) -> dict[str, Any]:
         body = {
             "apiVersion": LEASE_API_VERSION,
             "kind": "Lease",
@@ -413,11 +439,11 @@ class LeaderElector:
             self._res().path(self.namespace),
             body,
             query={"fieldManager": FIELD_MANAGER},
-            timeout=self.renew_deadline,
+            timeout=timeout,
         )
         return created
 
-    def _update(self, lease: dict[str, Any], record: LeaseRecord) -> dict[str, Any]:
+    def _update(self, lease: dict[str, Any], record: LeaseRecord, timeout: float) -> dict[str, Any]:
         meta = lease["metadata"]
         body = {
             "apiVersion": LEASE_API_VERSION,
@@ -436,6 +462,6 @@ class LeaderElector:
             self._res().path(self.namespace, self.name),
             body,
             query={"fieldManager": FIELD_MANAGER},
-            timeout=self.renew_deadline,
+            timeout=timeout,
         )
         return updated

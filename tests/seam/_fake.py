@@ -14,7 +14,11 @@ the RFC 6902 library the server's semantics follow, a failed ``test`` refusing t
 whole patch with the server's bare 422 and a resourceVersion the patch sets taken as
 a precondition (409); a status write that changes only ``.status``.
 ``before_response`` lets a test run something between a write and its answer (a
-watch event arriving before the write's response).
+watch event arriving before the write's response).  Leases are served through ``request``
+as the server serves them (a PUT must carry the current resourceVersion, else 409);
+requests for a plural in ``unanswered`` get no answer, as from a server cut off: each
+waits (through ``waiting``, which a test on a fake clock replaces) its given seconds or its
+whole timeout, and raises the client's ``errors.Unreachable``.
 """
 
 from __future__ import annotations
@@ -59,6 +63,9 @@ class FakeKube:
         # Watches deliver events only while this is set: clear it to hold them back (a slow watch).
         self.delivering = threading.Event()
         self.delivering.set()
+        # Plural -> seconds a request for it (``request``) waits before it fails; None: its timeout.
+        self.unanswered: dict[str, float | None] = {}
+        self.waiting: Callable[[float], None] = time.sleep  # how a request's timeout passes
         self._versions = itertools.count(100)
         self._log: list[tuple[int, str, Obj]] = []  # (resourceVersion, event type, object)
         self._changed = threading.Condition()
@@ -273,11 +280,52 @@ class FakeKube:
         return self.remove(res.api_version, res.kind, namespace or "", name)
 
     def request(self, method: str, path: str, body: Any = None, **kw: Any) -> Any:
-        if method == "POST" and path.endswith("/events"):
+        res, namespace, name = _route(path)
+        if res.plural in self.unanswered:
+            self.calls.append(("UNANSWERED", f"{method} {self._describe(res.kind, namespace, name or '')}"))
+            waits = self.unanswered[res.plural]
+            self.waiting(waits if waits is not None else kw.get("timeout") or 60.0)
+            raise errors.Unreachable(f"{method} {path}: the API server did not answer: timed out")
+        if method == "POST" and res.plural == "events":
             self.calls.append(("EVENT", f"{body['reason']}"))
             self.events.append(body)
             return body
-        raise AssertionError(f"the fake does not serve {method} {path}")
+        if res.plural != "leases":
+            raise AssertionError(f"the fake does not serve {method} {path}")
+        if method == "GET" and name:
+            found = self.get(res, name, namespace)
+            if found is None:
+                raise errors.api_error(404, {"reason": "NotFound", "message": f"{name} not found"}, path)
+            return found
+        obj = copy.deepcopy(body)
+        self.calls.append((method, self._describe(res.kind, namespace, obj["metadata"]["name"])))
+        current = self.objects.get(self._key(obj))
+        if method == "POST" and current is None:
+            return self._answer(method, self.add(obj))
+        if method == "POST":
+            message = f"leases {obj['metadata']['name']} already exists"
+            raise errors.api_error(409, {"reason": "AlreadyExists", "message": message}, path)
+        if method != "PUT":
+            raise AssertionError(f"the fake does not serve {method} {path}")
+        if current is None:
+            raise errors.api_error(404, {"reason": "NotFound", "message": f"{name} not found"}, path)
+        if obj["metadata"].get("resourceVersion") != current["metadata"]["resourceVersion"]:
+            message = "Operation cannot be fulfilled: the object has been modified"
+            raise errors.api_error(409, {"reason": "Conflict", "message": message}, path)
+        obj["metadata"] = {**current["metadata"], **obj["metadata"]}
+        return self._answer(method, self.add(obj))
+
+
+def _route(path: str) -> tuple[Resource, str | None, str | None]:
+    """The resource, namespace and name a REST path names (``/apis/g/v/namespaces/ns/plural/name``)."""
+    parts = path.split("?")[0].strip("/").split("/")
+    parts = parts[2:] if parts[0] == "api" else parts[3:]
+    namespace = None
+    if parts[:1] == ["namespaces"] and len(parts) > 2:
+        namespace, parts = parts[1], parts[2:]
+    plural, name = parts[0], (parts[1] if len(parts) > 1 else None)
+    found = next((res for res in RESOURCES.values() if res.plural == plural), None)
+    return found or Resource("", "v1", plural, plural, True), namespace, name
 
 
 def _selected(obj: Obj, res: Resource, namespace: str | None, label_selector: str | None) -> bool:
