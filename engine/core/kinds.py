@@ -100,6 +100,10 @@ class Placement:
     namespaces: tuple[str, ...] = ()  # other namespaces a child may name; "*" means any
     cluster_scoped: bool = False  # cluster-scoped children allowed
     rbac: bool = False  # Role, ClusterRole, RoleBinding, ClusterRoleBinding allowed
+    # Namespaces (shell patterns) no child may land in, whatever the above says.  Not kind.yaml's
+    # to set: offline it is kube-* and the namespace the install guide puts the engine in; the
+    # running engine puts the admin's list here (``stencil run --protected-namespaces``).
+    off_limits: tuple[str, ...] = ("kube-*", "stencil-system")
 
 
 @dataclass(frozen=True)

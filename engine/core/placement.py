@@ -2,7 +2,19 @@
 
 The engine, not the template, decides placement: a child lands in its parent's
 namespace; another namespace, a cluster-scoped kind or an RBAC kind is a
-``PlacementError`` unless ``kind.yaml`` allows it (``placement:``).  Every child
+``PlacementError`` unless ``kind.yaml`` allows it (``placement:``).
+
+Three refusals hold whatever ``kind.yaml`` says, since a CR's values reach the
+templates and a kind must not exceed the rights it was given:
+
+- a child of a kind not derived for the kind (the ``child_kinds`` it is placed
+  with: the kinds its templates spell out and its examples render, which is what
+  ``stencil rbac`` grants it);
+- a child in a namespace off limits (``Placement.off_limits``: ``kube-*`` and
+  the engine's own namespace unless the admin says otherwise);
+- a child labelled ``stencil.dev/kind-bundle``: the engine would load it as a kind.
+
+Every child
 gets Stencil's labels (managed-by, kind, the parent's name, namespace and uid) and,
 where Kubernetes permits one, a controller owner reference to its parent.  This
 module is also the one home of the labels' names.
@@ -17,9 +29,10 @@ rather than the API server's answer.
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +47,8 @@ KIND_LABEL = "stencil.dev/kind"
 PARENT_NAME_LABEL = "stencil.dev/parent-name"
 PARENT_NAMESPACE_LABEL = "stencil.dev/parent-namespace"  # absent for cluster-scoped parents
 PARENT_UID_LABEL = "stencil.dev/parent-uid"
+# A ConfigMap the engine loads as a kind folder (``engine.runtime.manager``): never a child.
+BUNDLE_LABEL = "stencil.dev/kind-bundle"
 
 # Offline (``stencil render``) a parent has no uid yet; a fixed one keeps the output stable.
 NO_UID = "00000000-0000-0000-0000-000000000000"
@@ -56,6 +71,36 @@ _SERVER_OWNED = (
 
 RBAC_GROUP = "rbac.authorization.k8s.io"
 RBAC_KINDS = frozenset({"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"})
+
+# -- the child kinds a kind's templates spell out ------------------------------------------
+
+_DOCUMENT_SPLIT = re.compile(r"^---\s*$", re.M)
+_TOP_LEVEL = re.compile(r"^(apiVersion|kind):[ \t]*([^\s#{}]+)[ \t]*(?:#.*)?$", re.M)
+
+
+def literal_child_kinds(template_text: str) -> set[tuple[str, str]]:
+    """The ``(apiVersion, kind)`` pairs a template spells out at the top level of its documents.
+
+    Only literal values count: a kind computed by an expression is found by
+    rendering the kind's examples instead (``rendering.child_kinds``).
+    """
+    found: set[tuple[str, str]] = set()
+    for document in _DOCUMENT_SPLIT.split(template_text):
+        fields = dict(_TOP_LEVEL.findall(document))
+        if "apiVersion" in fields and "kind" in fields:
+            found.add((fields["apiVersion"].strip("'\""), fields["kind"].strip("'\"")))
+    return found
+
+
+def spelled_child_kinds(kind: kinds.Kind) -> set[tuple[str, str]]:
+    """The ``(apiVersion, kind)`` pairs the kind's templates spell out (``literal_child_kinds``)."""
+    return {pair for template in kind.templates for pair in literal_child_kinds(template.text)}
+
+
+def off_limits(namespace: str, patterns: tuple[str, ...]) -> str | None:
+    """The first of ``patterns`` (shell patterns, ``kube-*``) that ``namespace`` matches, if any."""
+    return next((p for p in patterns if fnmatch.fnmatchcase(namespace, p)), None)
+
 
 # -- placement ------------------------------------------------------------------------------
 
@@ -163,8 +208,11 @@ def place(
     kind: kinds.Kind,
     is_namespaced: Callable[[str, str], bool],
     template: kinds.Template,
+    child_kinds: Container[tuple[str, str]],
 ) -> dict[str, Any]:
-    """Check a rendered document and give it its namespace, labels and owner reference."""
+    """Check a rendered document and give it its namespace, labels and owner reference.
+
+    ``child_kinds`` are the ``(apiVersion, kind)`` pairs the kind may write; any other is refused."""
     file = str(template.path)
     if not isinstance(document, dict):
         raise RenderError(f"a rendered document must be a mapping, not {type(document).__name__}", file=file)
@@ -211,6 +259,17 @@ def place(
     def refuse(message: str, field: str | None = None) -> PlacementError:
         return PlacementError(f"{what}: {message}", file=file, field=field)
 
+    if (api_version, child_kind) not in child_kinds:
+        raise refuse(
+            f"{child_kind} ({api_version}) is not a child kind derived for this kind, so the engine "
+            "was given no right to write it; spell apiVersion and kind out in a template",
+            "kind",
+        )
+    if BUNDLE_LABEL in metadata.get("labels", {}):
+        raise refuse(
+            f"the label {BUNDLE_LABEL} marks a kind the engine loads; no child may carry it",
+            "metadata.labels",
+        )
     if apis.group_of(api_version) == RBAC_GROUP and child_kind in RBAC_KINDS and not placement.rbac:
         raise refuse("RBAC objects are refused unless kind.yaml allows them (placement.rbac: true)")
     namespace: str | None = metadata.get("namespace") or None  # "" means none given, as kubectl reads it
@@ -222,6 +281,8 @@ def place(
             )
         if namespace is not None:
             raise refuse(f"{child_kind} is cluster-scoped and cannot have a namespace", "metadata.namespace")
+        if (api_version, child_kind) == ("v1", "Namespace"):
+            _refuse_off_limits(name, placement.off_limits, refuse, "metadata.name")
         owned = owner.namespace is None  # a namespaced owner cannot own a cluster-scoped object
     else:
         if namespace is None:
@@ -242,6 +303,7 @@ def place(
                 "the parent's own namespace always is)",
                 "metadata.namespace",
             )
+        _refuse_off_limits(namespace, placement.off_limits, refuse, "metadata.namespace")
         # Owner references cannot cross namespaces; such children are tied to the parent by labels only.
         owned = owner.namespace is None or namespace == owner.namespace
 
@@ -256,3 +318,15 @@ def place(
         placed_meta["ownerReferences"] = [owner.reference()]
     rest = {k: v for k, v in document.items() if k not in ("apiVersion", "kind", "metadata")}
     return {"apiVersion": api_version, "kind": child_kind, "metadata": placed_meta, **rest}
+
+
+def _refuse_off_limits(
+    namespace: str, patterns: tuple[str, ...], refuse: Callable[[str, str], PlacementError], field: str
+) -> None:
+    pattern = off_limits(namespace, patterns)
+    if pattern is not None:
+        raise refuse(
+            f"namespace {namespace!r} is off limits to every kind ({pattern!r} among the engine's "
+            "protected namespaces), whatever placement.namespaces allows",
+            field,
+        )

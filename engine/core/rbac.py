@@ -32,7 +32,6 @@ the output is stable enough to commit and to compare in a test.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -41,7 +40,6 @@ from typing import Any
 import yaml
 
 from engine.core import apis, errors, offline, placement, planning, rendering
-from engine.core.documents import load_all
 from engine.core.kinds import Kind
 
 Rule = dict[str, list[str]]
@@ -79,47 +77,16 @@ def offline_resources(crd_dir: Path) -> Resources:
 
 # -- which kinds a folder renders --------------------------------------------
 
-_DOCUMENT_SPLIT = re.compile(r"^---\s*$", re.M)
-_TOP_LEVEL = re.compile(r"^(apiVersion|kind):[ \t]*([^\s#{}]+)[ \t]*(?:#.*)?$", re.M)
-
-
-def literal_child_kinds(template_text: str) -> set[tuple[str, str]]:
-    """The ``(apiVersion, kind)`` pairs a template spells out at the top level of its documents.
-
-    Only literal values count: a kind computed by an expression is found by
-    rendering the examples instead.
-    """
-    found: set[tuple[str, str]] = set()
-    for document in _DOCUMENT_SPLIT.split(template_text):
-        fields = dict(_TOP_LEVEL.findall(document))
-        if "apiVersion" in fields and "kind" in fields:
-            found.add((fields["apiVersion"].strip("'\""), fields["kind"].strip("'\"")))
-    return found
-
-
-Defaults = Callable[[dict[str, Any]], dict[str, Any]]
-
-
-def _as_written(parent: dict[str, Any]) -> dict[str, Any]:
-    return parent
+# How a template spells a child kind out (``placement``) and how examples render them (``rendering``).
+literal_child_kinds = placement.literal_child_kinds
+spelled_child_kinds = placement.spelled_child_kinds
+Defaults = rendering.Defaults
+_as_written = rendering.as_written
 
 
 def rendered_children(kind: Kind, defaults: Defaults = _as_written) -> list[dict[str, Any]]:
-    """Every child that rendering the kind's examples yields.
-
-    ``defaults`` fills in what the API server would (the CRD's schema defaults), so
-    an example may leave defaulted fields out, as users' CRs do.
-    """
-    children: list[dict[str, Any]] = []
-    for example in kind.examples:
-        for parent in load_all(example):
-            if parent.get("kind") != kind.kind:
-                continue
-            metadata = parent.setdefault("metadata", {})
-            metadata.setdefault("namespace", "default")
-            metadata.setdefault("uid", placement.NO_UID)
-            children.extend(rendering.render(kind, defaults(parent), []))
-    return children
+    """Every child that rendering the kind's examples yields (``rendering.example_children``)."""
+    return rendering.example_children(kind, defaults)
 
 
 def rendered_child_kinds(kind: Kind, defaults: Defaults = _as_written) -> set[tuple[str, str]]:
@@ -127,16 +94,11 @@ def rendered_child_kinds(kind: Kind, defaults: Defaults = _as_written) -> set[tu
     return {(str(c["apiVersion"]), str(c["kind"])) for c in rendered_children(kind, defaults)}
 
 
-def spelled_child_kinds(kind: Kind) -> set[tuple[str, str]]:
-    """The ``(apiVersion, kind)`` pairs the kind's templates spell out (``literal_child_kinds``)."""
-    return {pair for template in kind.templates for pair in literal_child_kinds(template.text)}
-
-
 def child_kinds(kind: Kind, defaults: Defaults = _as_written) -> set[tuple[str, str]]:
-    """Every child kind the kind is known to render: spelled out in its templates, or yielded by
-    rendering its examples.  The one answer to the question, for RBAC, the engine's caches and
-    ``stencil diff``; a kind whose templates compute another is found when it renders it."""
-    return rendered_child_kinds(kind, defaults) | spelled_child_kinds(kind)
+    """Every child kind the kind is known to render (``rendering.child_kinds``), with ``defaults``
+    and also as the engine derives them without (``rendering.allowed_child_kinds``): the role
+    grants a kind whatever it may write."""
+    return set(rendering.child_kinds(kind, defaults) | rendering.allowed_child_kinds(kind))
 
 
 # -- rules --------------------------------------------------------------------

@@ -42,6 +42,12 @@ the template context) is ``engine.core.sandbox``; where each child lands and wha
 it carries back to its parent (namespace, labels, owner reference) is
 ``engine.core.placement``.  This module runs the templates, parses their text
 and puts the values back.
+
+Rights.  A kind writes only the child kinds derived for it (``child_kinds``: the
+kinds its templates spell out, and those its examples render), which is what
+``stencil rbac`` grants it; any other child, however a template came to render it,
+is refused by placement at its template line.  Deriving them renders the examples,
+once per kind (``allowed_child_kinds``).
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ from __future__ import annotations
 import functools
 import threading
 import types
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,8 +65,8 @@ from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 
 from engine.core import apis, kinds, placement, sandbox
-from engine.core.documents import FieldPath, StrictLoader, yaml_problem
-from engine.core.errors import RenderError
+from engine.core.documents import FieldPath, StrictLoader, load_all, yaml_problem
+from engine.core.errors import RenderError, StencilError
 
 # -- the entry points -----------------------------------------------------------------
 
@@ -72,6 +78,7 @@ def render(
     *,
     is_namespaced: Callable[[str, str], bool] | None = None,
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
+    child_kinds: Container[tuple[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
     """The children ``kind``'s templates make for ``parent``, placed, labelled and owned.
 
@@ -79,10 +86,13 @@ def render(
     can read, say, a Service's assigned clusterIP).  ``is_namespaced`` tells the
     scope of a child kind; without it the built-in table is used.  A parent
     with a ``metadata.namespace`` is namespaced, one without is cluster-scoped.
+    ``child_kinds`` are the ``(apiVersion, kind)`` pairs a child may have; without
+    it, those derived for the kind (``allowed_child_kinds``).
     Raises ``RenderError`` (or ``PlacementError``) naming the template, line and
     CR field involved.
     """
-    return [located.child for located in _render(kind, parent, observed, is_namespaced, limits)]
+    allowed = allowed_child_kinds(kind) if child_kinds is None else child_kinds
+    return [located.child for located in _render(kind, parent, observed, is_namespaced, limits, allowed)]
 
 
 def render_located(
@@ -92,6 +102,7 @@ def render_located(
     *,
     is_namespaced: Callable[[str, str], bool] | None = None,
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
+    child_kinds: Container[tuple[str, str]] | None = None,
 ) -> list[Located]:
     """What ``render`` returns, each child with the template that made it and the line of each field.
 
@@ -106,7 +117,8 @@ def render_located(
 
     Same arguments, errors and children as ``render``.
     """
-    return _render(kind, parent, observed, is_namespaced, limits)
+    allowed = allowed_child_kinds(kind) if child_kinds is None else child_kinds
+    return _render(kind, parent, observed, is_namespaced, limits, allowed)
 
 
 @dataclass(frozen=True)
@@ -142,6 +154,7 @@ def _render(
     observed: Sequence[dict[str, Any]],
     is_namespaced: Callable[[str, str], bool] | None,
     limits: sandbox.Limits,
+    child_kinds: Container[tuple[str, str]],
 ) -> list[Located]:
     owner = placement.Owner.of(kind, parent)
     scope = is_namespaced or apis.builtin_is_namespaced
@@ -155,7 +168,7 @@ def _render(
         output, documents = _render_template(environment, kind.templates, template, context, limits)
         for document, position in documents:
             try:
-                child = placement.place(document, owner, kind, scope, template)
+                child = placement.place(document, owner, kind, scope, template, child_kinds)
             except RenderError as error:
                 raise _at_template_line(error, output, position) from error
             meta = child["metadata"]
@@ -169,6 +182,65 @@ def _render(
             seen[identity] = template.name
             children.append(Located(child, template, position, output))
     return children
+
+
+# -- the child kinds a kind may write -------------------------------------------------------
+
+
+class _EveryKind:
+    def __contains__(self, pair: object) -> bool:
+        return True
+
+
+# What the examples render with while the child kinds are derived: they are what decides them.
+EVERY_KIND: Container[tuple[str, str]] = _EveryKind()
+
+Defaults = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def as_written(parent: dict[str, Any]) -> dict[str, Any]:
+    """A parent without the defaults a CRD would give it."""
+    return parent
+
+
+def example_children(kind: kinds.Kind, defaults: Defaults = as_written) -> list[dict[str, Any]]:
+    """Every child that rendering the kind's examples yields, whatever its kind.
+
+    ``defaults`` fills in what the API server would (the CRD's schema defaults), so
+    an example may leave defaulted fields out, as users' CRs do.
+    """
+    children: list[dict[str, Any]] = []
+    for example in kind.examples:
+        for parent in load_all(example):
+            if parent.get("kind") != kind.kind:
+                continue
+            metadata = parent.setdefault("metadata", {})
+            metadata.setdefault("namespace", "default")
+            metadata.setdefault("uid", placement.NO_UID)
+            children.extend(render(kind, defaults(parent), [], child_kinds=EVERY_KIND))
+    return children
+
+
+def child_kinds(kind: kinds.Kind, defaults: Defaults = as_written) -> frozenset[tuple[str, str]]:
+    """Every child kind the kind is known to render: spelled out in its templates, or yielded by
+    rendering its examples.  The one answer to the question, for RBAC (``stencil rbac`` grants
+    these), what a kind may write, the engine's caches and ``stencil diff``."""
+    rendered = {(str(c["apiVersion"]), str(c["kind"])) for c in example_children(kind, defaults)}
+    return frozenset(rendered | placement.spelled_child_kinds(kind))
+
+
+@functools.lru_cache(maxsize=256)
+def allowed_child_kinds(kind: kinds.Kind) -> frozenset[tuple[str, str]]:
+    """The child kinds ``kind`` may write: ``child_kinds(kind)``, derived once per kind.
+
+    Examples that need CRD defaults this process does not have (the engine reads no
+    CRD; a kind from a ConfigMap has no examples at all) leave the kinds the templates
+    spell out: fewer than ``stencil rbac`` may grant, never more.
+    """
+    try:
+        return child_kinds(kind)
+    except (StencilError, OSError, ValueError, yaml.YAMLError):
+        return frozenset(placement.spelled_child_kinds(kind))
 
 
 # -- one template -----------------------------------------------------------------------

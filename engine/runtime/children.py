@@ -20,9 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
-import yaml
-
-from engine.core import apis, errors, kinds, placement, planning, rbac
+from engine.core import apis, errors, kinds, placement, planning, rendering
 from engine.runtime.informers import Across, InformerSet
 from engine.runtime.kube import Obj, Resource
 from engine.runtime.queue import WorkQueue
@@ -237,16 +235,8 @@ class Children:
 
 
 def known_child_kinds(kind: kinds.Kind) -> list[Obj]:
-    """The child kinds a kind can render, as stubs: watched from the start, so a child kind
-    that a template no longer renders for some parent is still seen, and pruned.
-
-    They are the kinds its templates spell out, plus those its examples render to
-    (an example may need CRD defaults the engine does not have here: then it
-    is skipped, and such a kind is watched when first rendered).
-    """
-    try:
-        found = rbac.child_kinds(kind)
-    except (errors.StencilError, OSError, ValueError, yaml.YAMLError) as error:
-        log.debug("kind %s: examples do not render without their CRD defaults: %s", kind.name, error)
-        found = rbac.spelled_child_kinds(kind)
+    """The child kinds a kind may write (``rendering.allowed_child_kinds``), as stubs: watched
+    from the start, so a child kind that a template no longer renders for some parent is
+    still seen, and pruned."""
+    found = rendering.allowed_child_kinds(kind)
     return [{"apiVersion": api_version, "kind": child} for api_version, child in sorted(found)]

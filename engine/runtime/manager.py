@@ -5,10 +5,16 @@ it loads the kind folders and reloads them when their files change (or the
 ConfigMaps that carry kinds), keeps one informer per parent kind and the child
 caches (``engine.runtime.children``), wakes the parent an event concerns, and
 starts and stops the workers.  It decides nothing about a parent itself.
+
+Every kind it serves gets the admin's protected namespaces as its
+``placement.off_limits`` (by default ``kube-*`` and the namespace of the kind
+ConfigMaps), so no kind, whatever its ``kind.yaml`` allows, writes there: a kind
+that could write into that namespace could write kinds.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import shutil
 import tempfile
@@ -19,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.core import errors, kinds
+from engine.core import errors, kinds, placement
 from engine.runtime import children, events, sharding
 from engine.runtime.controller import UID_INDEX, KindController
 from engine.runtime.informers import InformerSet
@@ -31,7 +37,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("stencil.controller")
 
-BUNDLE_LABEL = "stencil.dev/kind-bundle"  # a ConfigMap carrying one kind folder, one file per key
+BUNDLE_LABEL = placement.BUNDLE_LABEL  # a ConfigMap carrying one kind folder, one file per key
 BUNDLE_NAME_ANNOTATION = "stencil.dev/kind-name"  # the kind's name, if not the ConfigMap's
 
 
@@ -45,6 +51,15 @@ class Options:
     bundle_namespace: str | None = None  # also serve kinds from labelled ConfigMaps in this namespace
     run_workers: bool = True  # False: keep caches warm but reconcile nothing (a standby replica)
     shard: str | None = None  # this replica's shard identity: reconcile only the parents labelled with it
+    # Namespaces (shell patterns) no kind may write a child in; None: kube-* and bundle_namespace.
+    protected_namespaces: tuple[str, ...] | None = None
+
+    @property
+    def off_limits(self) -> tuple[str, ...]:
+        """The protected namespaces as given, or by default kube-* and the kind ConfigMaps' namespace."""
+        if self.protected_namespaces is not None:
+            return self.protected_namespaces
+        return ("kube-*", *((self.bundle_namespace,) if self.bundle_namespace else ()))
 
 
 @dataclass
@@ -95,6 +110,7 @@ class Engine:
                     )
             loaded = {**more, **loaded}
             broken = {**more_broken, **broken}
+        loaded = {name: self._bounded(kind) for name, kind in loaded.items()}
         digests = {name: k.digest for name, k in loaded.items()}
         digests.update({name: f"broken:{b.error}" for name, b in broken.items()})
         if digests == self._digests:
@@ -123,6 +139,11 @@ class Engine:
             self._digests = digests
             self._fingerprint = fingerprint
             self._loaded.set()
+
+    def _bounded(self, kind: kinds.Kind) -> kinds.Kind:
+        """``kind`` with the protected namespaces off limits to its children."""
+        bounds = dataclasses.replace(kind.placement, off_limits=self.options.off_limits)
+        return dataclasses.replace(kind, placement=bounds)
 
     def _serve(self, gvk: tuple[str, str], kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> bool:
         """Start or update the controller for a parent kind; False if its API is not there yet."""
