@@ -60,6 +60,7 @@ def test_engine_as_the_charts_service_account_reconciles_and_is_refused_the_rest
             "--templates", str(empty),
             "--namespace", namespace,
             "--kind-configmaps-namespace", namespace,
+            "--protected-namespaces", "kube-*",  # the parents share the chart's namespace here
             "--leader-elect",
             "--leader-elect-namespace", namespace,
             "--leader-elect-lease-name", lease,

@@ -20,7 +20,11 @@ def test_drop_in_kind_reconciles_and_metrics_move(
 ) -> None:
     empty = tmp_path / "no-kinds"
     empty.mkdir()
-    args = ("--namespace", namespace, "--templates", str(empty), "--kind-configmaps-namespace", namespace)
+    # The parents share the kind ConfigMaps' namespace here, so it cannot be off limits to their children.
+    args = (
+        "--namespace", namespace, "--templates", str(empty), "--kind-configmaps-namespace", namespace,
+        "--protected-namespaces", "kube-*",
+    )  # fmt: skip
     with engine_process(local_cluster.kubeconfig, tmp_path / "engine.log", *args) as engine:
         eventually(lambda: engine.get("/healthz")[0] == 200, what="/healthz")
         eventually(engine.ready, what="/readyz after the caches synced")
