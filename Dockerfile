@@ -39,7 +39,7 @@ COPY templates/ /etc/stencil/kinds/
 
 # Numeric, so that Kubernetes can verify runAsNonRoot without reading /etc/passwd.
 USER 65532:65532
-EXPOSE 8080
+EXPOSE 8443 8081
 
 ENTRYPOINT ["stencil", "run"]
 CMD ["--templates", "/etc/stencil/kinds"]

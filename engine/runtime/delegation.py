@@ -123,7 +123,7 @@ class Delegate:
         identity = (self._review(TOKEN_REVIEWS, token_review(token)) or {}).get("status", {})
         if not identity.get("authenticated"):
             return HTTPStatus.UNAUTHORIZED
-        decision = (self._review(SUBJECT_ACCESS_REVIEWS, access_review(identity.get("user", {}), path)) or {})
+        decision = self._review(SUBJECT_ACCESS_REVIEWS, access_review(identity.get("user", {}), path)) or {}
         return HTTPStatus.OK if decision.get("status", {}).get("allowed") else HTTPStatus.FORBIDDEN
 
 

@@ -22,6 +22,7 @@ from engine.localcluster import binaries
 ROOT = Path(__file__).resolve().parents[2]
 CHART = ROOT / "charts" / "stencil"
 NAMESPACE = "stencil-system"
+FULLNAME = "rel-stencil"  # the objects' name for the release "rel" these tests render
 
 
 @pytest.fixture(scope="module")
@@ -99,14 +100,18 @@ def test_engine_pod_is_locked_down(helm: Path) -> None:
     assert set(engine["resources"]["requests"]) == {"cpu", "memory"}
 
 
-def test_probes_hit_healthz_and_readyz_on_the_metrics_port(helm: Path) -> None:
-    documents = render(helm, "metrics.port=9090")
+def test_probes_hit_healthz_and_readyz_on_a_port_apart_from_the_metrics(helm: Path) -> None:
+    documents = render(helm, "metrics.port=9090", "healthProbe.port=9091")
     engine = container(documents)
 
-    assert engine["ports"] == [{"name": "metrics", "containerPort": 9090, "protocol": "TCP"}]
-    assert engine["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "metrics"}
-    assert engine["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "metrics"}
+    assert engine["ports"] == [
+        {"name": "metrics", "containerPort": 9090, "protocol": "TCP"},
+        {"name": "health", "containerPort": 9091, "protocol": "TCP"},
+    ]
+    assert engine["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "health"}
+    assert engine["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "health"}
     assert flag(engine["args"], "--metrics-bind-address") == ":9090"
+    assert flag(engine["args"], "--health-probe-bind-address") == ":9091"
     service = one(documents, "Service")
     assert service["spec"]["ports"][0]["targetPort"] == "metrics"
     assert service["spec"]["selector"] == one(documents, "Deployment")["spec"]["selector"]["matchLabels"]
@@ -139,8 +144,8 @@ def test_cluster_role_grants_exactly_what_stencil_rbac_derives(helm: Path) -> No
         OfflineCrds.read(ROOT / "crds").defaulted,
     )
 
-    role = one(documents, "ClusterRole")
-    binding = one(documents, "ClusterRoleBinding")
+    role = one(documents, "ClusterRole", FULLNAME)
+    binding = one(documents, "ClusterRoleBinding", FULLNAME)
     account = one(documents, "ServiceAccount")
 
     assert role["rules"] == expected
@@ -172,7 +177,9 @@ def test_lease_and_kind_configmaps_are_granted_in_the_release_namespace_only(hel
 def test_watch_namespace_grants_the_rules_in_that_namespace_only(helm: Path) -> None:
     documents = render(helm, "watchNamespace=apps")
 
-    assert not [d for d in documents if d["kind"] in ("ClusterRole", "ClusterRoleBinding")]
+    # The engine's rules are nowhere cluster-wide (the metrics' own ClusterRoles are not theirs).
+    assert not [d for d in documents if d["kind"] in ("ClusterRole", "ClusterRoleBinding")
+                and d["metadata"]["name"] == FULLNAME]  # fmt: skip
     roles = {d["metadata"]["namespace"]: d for d in documents if d["kind"] == "Role"}
     assert roles["apps"]["rules"] == rbac.derive_rules(
         shipped_kinds().values(),
@@ -186,7 +193,7 @@ def test_extra_rules_are_appended_for_drop_in_kinds(helm: Path) -> None:
     documents = render(helm, "rbac.extraRules[0].apiGroups[0]=batch", "rbac.extraRules[0].resources[0]=jobs",
                        "rbac.extraRules[0].verbs[0]=get")  # fmt: skip
 
-    assert one(documents, "ClusterRole")["rules"][-1] == {
+    assert one(documents, "ClusterRole", FULLNAME)["rules"][-1] == {
         "apiGroups": ["batch"],
         "resources": ["jobs"],
         "verbs": ["get"],

@@ -48,5 +48,16 @@ app.kubernetes.io/component: engine
 {{- end }}
 
 {{- define "stencil.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+{{- end }}
+
+{{/* The namespaces the engine watches, watchNamespace and watchNamespaces together; empty: all. */}}
+{{- define "stencil.watchNamespaces" -}}
+{{- $all := .Values.watchNamespaces | default list }}
+{{- if .Values.watchNamespace }}{{ $all = prepend $all .Values.watchNamespace }}{{ end }}
+{{- toJson ($all | uniq) }}
 {{- end }}
