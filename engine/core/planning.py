@@ -13,6 +13,13 @@ quiet and safe:
 * **Never take over, never over-delete.**  An observed object whose controller
   is not this parent is a conflict, not an apply; only children controlled by
   this parent are pruned, each with its uid as a delete precondition.
+* **Namespaces are a boundary.**  A parent's children and related objects lie only
+  within its ``Reach``: its own namespace, those its kind's placement names, and
+  cluster scope if the kind may make cluster-scoped children.  Anything else,
+  whatever its labels or owner references say (a tenant can label its own objects
+  with another tenant's parent uid), is not read into the parent's status, not
+  taken for a dependency and never pruned; and a conflict message names no other
+  parent's uid, nor a parent in another namespace.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +51,40 @@ def ref(obj: Obj) -> Ref:
 
 def describe(r: Ref) -> str:
     return f"{r[1]} {r[3]}" if not r[2] else f"{r[1]} {r[2]}/{r[3]}"
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where a parent's children and related objects may lie (see the module docstring)."""
+
+    namespace: str  # the parent's ("" for a cluster-scoped parent)
+    namespaces: tuple[str, ...] = ()  # placement.namespaces: others children may name; "*": any
+    cluster_scoped: bool = False  # placement.clusterScoped
+
+    def covers(self, obj: Obj) -> bool:
+        namespace = obj.get("metadata", {}).get("namespace") or ""
+        if not namespace:
+            return self.cluster_scoped
+        return namespace == self.namespace or "*" in self.namespaces or namespace in self.namespaces
+
+
+def within(objects: Iterable[Obj], reach: Reach) -> list[Obj]:
+    """The objects that lie in ``reach``; the others are nobody's business here."""
+    return [obj for obj in objects if reach.covers(obj)]
+
+
+def owned(objects: Iterable[Obj], parent_uid: str, reach: Reach) -> list[Obj]:
+    """The objects truly this parent's: in its reach and controlled by it, an owner reference
+    counting only where Kubernetes honours one (the parent's namespace, or any for a
+    cluster-scoped parent)."""
+    return [obj for obj in objects if _owns(obj, parent_uid, reach)]
+
+
+def _owns(obj: Obj, parent_uid: str, reach: Reach) -> bool:
+    if not reach.covers(obj) or not controlled_by(obj, parent_uid):
+        return False
+    namespace = obj.get("metadata", {}).get("namespace") or ""
+    return controller_uid(obj) is None or not reach.namespace or namespace == reach.namespace
 
 
 def controlled_by(obj: Obj, parent_uid: str) -> bool:
@@ -167,12 +208,14 @@ class Plan:
         return not (self.applies or self.prunes)
 
 
-def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str) -> Plan:
+def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach: Reach) -> Plan:
     """What to apply and what to prune to turn ``observed`` into ``desired``.
 
     ``observed`` holds the cached children that may belong to this parent
-    (labelled for it, or with the names of desired children).
+    (labelled for it, or with the names of desired children); only those in ``reach``
+    are looked at.
     """
+    observed = within(observed, reach)
     by_ref = {ref(o): o for o in observed}
     applies: list[Apply] = []
     unchanged: list[Ref] = []
@@ -183,8 +226,8 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str) -> Pl
         if current is None:
             applies.append(Apply(with_hash(child), create=True))
             continue
-        if not controlled_by(current, parent_uid):
-            conflicts.append((r, f"{describe(r)} already exists {_held(current)}"))
+        if not _owns(current, parent_uid, reach):
+            conflicts.append((r, f"{describe(r)} already exists {_held(current, reach)}"))
             continue
         target = with_hash(child)
         if contains(current, target):
@@ -201,33 +244,39 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str) -> Pl
             o["metadata"]["uid"],
         )
         for o in observed
-        if ref(o) not in wanted and controlled_by(o, parent_uid)
+        if ref(o) not in wanted and _owns(o, parent_uid, reach)
     )
     return Plan(tuple(applies), prunes, tuple(unchanged), tuple(conflicts))
 
 
-def _held(obj: Obj) -> str:
-    """Who holds ``obj``, which is not this parent's: a controller, another parent by labels, or none."""
-    owner = controller_uid(obj)
-    if owner is not None:
-        return f"with another controller (uid {owner})"
+def _held(obj: Obj, reach: Reach) -> str:
+    """Who holds ``obj``, which is not this parent's: a controller, another parent by labels, or
+    none.  Named only when it is in the parent's own namespace, never by uid: a tenant learns
+    nothing here about another namespace."""
     meta = obj.get("metadata", {})
+    here = (meta.get("namespace") or "") == reach.namespace
+    for owner in meta.get("ownerReferences") or ():
+        if owner.get("controller"):
+            return (
+                f"and is controlled by {owner.get('kind')} {owner.get('name')}"
+                if here
+                else "with another controller"
+            )
     labels = meta.get("labels") or {}
-    uid = labels.get(PARENT_UID_LABEL)
-    if uid is None:
+    if labels.get(PARENT_UID_LABEL) is None:
         return "with no controller"
+    namespace = labels.get(PARENT_NAMESPACE_LABEL)
+    if not namespace or namespace != reach.namespace:
+        return "and belongs by its labels to another Stencil parent, in another namespace"
     # A long parent name is labelled in a bounded form, and written in full in an annotation.
     name = (meta.get("annotations") or {}).get(PARENT_NAME_LABEL) or labels.get(PARENT_NAME_LABEL)
-    namespace = labels.get(PARENT_NAMESPACE_LABEL)
-    holder = f"{namespace}/{name}" if namespace else name
-    kind = labels.get(KIND_LABEL)
-    return f"and belongs by its labels to another Stencil parent: {holder} of kind {kind} (uid {uid})"
+    return f"and belongs by its labels to another Stencil parent: {name} of kind {labels.get(KIND_LABEL)}"
 
 
-def label_owned(observed: Sequence[Obj], parent_uid: str) -> list[Obj]:
+def label_owned(observed: Sequence[Obj], parent_uid: str, reach: Reach) -> list[Obj]:
     """Children of this parent that carry no owner reference: garbage collection will not
-    remove them with the parent, so the engine must."""
-    return [o for o in observed if controller_uid(o) is None and controlled_by(o, parent_uid)]
+    remove them with the parent, so the engine must (only those in its reach)."""
+    return [o for o in owned(observed, parent_uid, reach) if controller_uid(o) is None]
 
 
 def needs_finalizer(desired: Sequence[Obj]) -> bool:

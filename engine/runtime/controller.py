@@ -218,14 +218,23 @@ class KindController:
         if parent["metadata"].get("deletionTimestamp"):
             self._clean_up(parent)
             return Result()
-        # 2. Observe the children this parent controls, and related objects, from the cache.
+        # 2. Observe the children this parent controls, and related objects, from the cache: only
+        # within its reach (its namespace, those its placement names), whatever labels claim.
+        reach = self._reach(parent)
         complete = self.engine.children.synced_kinds()
-        observed = self.engine.children.of(uid)
-        related = self.engine.children.related_of(uid, self.kind.observe if self.kind else ())
+        observed = planning.within(self.engine.children.of(uid), reach)
+        related = planning.within(
+            self.engine.children.related_of(uid, self.kind.observe if self.kind else ()), reach
+        )
         # A broken kind folder: say so on every parent, change nothing else.
         if self.kind is None:
             assert self.broken is not None
-            self._finish(parent, observed, related, status.Outcome(kind_error=self.broken.error))
+            self._finish(
+                parent,
+                planning.owned(observed, uid, reach),
+                related,
+                status.Outcome(kind_error=self.broken.error),
+            )
             raise self.broken.error
         # 3. Render the desired children (pure; a template error is terminal until the input changes).
         try:
@@ -233,7 +242,9 @@ class KindController:
                 self.kind, parent, observed, is_namespaced=self.engine.kube.is_namespaced
             )
         except errors.StencilError as exc:
-            self._finish(parent, observed, related, status.Outcome(render_error=exc))
+            self._finish(
+                parent, planning.owned(observed, uid, reach), related, status.Outcome(render_error=exc)
+            )
             self.engine.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
             raise
         rendered = [(child.template, child.child) for child in located]
@@ -243,15 +254,17 @@ class KindController:
         if not self.engine.children.watch(desired):
             log.info("waiting for the caches of its child kinds", extra={"kind": self.name, "key": key})
             return Result(requeue_after=CACHE_WAIT)
-        observed = self.engine.children.of(uid, also=desired, read=(observed, complete))
+        observed = planning.within(
+            self.engine.children.of(uid, also=desired, read=(observed, complete)), reach
+        )
         # Children beyond owner references' reach (another namespace, cluster-scoped) are
         # created only under a finalizer, so the engine can delete them with the parent.
         if planning.needs_finalizer(desired):
             parent = self._set_finalizer(parent, hold=True)
         # 4. Plan: what differs from the cache, what to prune, what belongs to someone else; a child
         # whose `after:` templates are not all healthy yet is not created (its dependency's events wake us).
-        gate = ordering.gate(rendered, observed, _now())
-        plan = planning.plan(gate.ready, observed, uid)
+        gate = ordering.gate(rendered, planning.owned(observed, uid, reach), _now())
+        plan = planning.plan(gate.ready, observed, uid, reach)
         desired_refs = tuple((c["apiVersion"], c["kind"], c["metadata"]["name"]) for c in desired)
         origins = ordering.origins(rendered)
         waiting = tuple(w.message for w in gate.waiting)
@@ -279,7 +292,7 @@ class KindController:
                 origins=origins,
                 contested=tuple(c.message for c in contests),
             )
-            self._finish(parent, observed, related, outcome)
+            self._finish(parent, planning.owned(observed, uid, reach), related, outcome)
             self.engine.recorder.emit(parent, events.WARNING, "ApplyFailed", str(exc))
             raise
         finally:
@@ -292,8 +305,9 @@ class KindController:
                 self._prune(parent, prune)
         # 7. Derive the status from what is observed now and write it once, if it changed
         # (a status that only says how far things got may wait: see _finish).
+        observed = planning.owned(observed, uid, reach)  # what the status and the gate may read
         if plan.applies or plan.prunes:  # our writes are in the cache: read them
-            observed = self.engine.children.of(uid, also=desired)
+            observed = planning.owned(self.engine.children.of(uid, also=desired), uid, reach)
         # A dependency this reconcile created may already be Current (a Namespace, a ConfigMap).
         # Its watch event carries the version cached from the create's answer and wakes nobody,
         # and such an object sends no later one: decide the gate again now, not at the resync.
@@ -335,6 +349,14 @@ class KindController:
             return Result(requeue_after=min(c.retry_in for c in contests))
         # A name held by an object outside Stencil's caches: its deletion wakes nobody.
         return Result(requeue_after=CONFLICT_RECHECK if conflicts else None)
+
+    def _reach(self, parent: Obj) -> planning.Reach:
+        """Where this parent's children and related objects may lie."""
+        namespace = parent["metadata"].get("namespace") or ""
+        if self.kind is None:
+            return planning.Reach(namespace)
+        allowed = self.kind.placement
+        return planning.Reach(namespace, allowed.namespaces, allowed.cluster_scoped)
 
     @property
     def writer(self) -> Api:
@@ -476,7 +498,7 @@ class KindController:
             children, _ = self.engine.kube.list(
                 resource, label_selector=f"{placement.PARENT_UID_LABEL}={uid}"
             )
-            for child in planning.label_owned(children, uid):
+            for child in planning.label_owned(children, uid, self._reach(parent)):
                 meta = child["metadata"]
                 self._prune(
                     parent,

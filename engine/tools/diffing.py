@@ -52,7 +52,10 @@ def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
     child_kinds = rbac.spelled_child_kinds(kind) | {(c["apiVersion"], c["kind"]) for c in first}
     observed = _live_children(kube, child_kinds, uid) if live_parent is not None else []
     desired = rendering.render(kind, parent, observed, is_namespaced=kube.is_namespaced)
-    plan = planning.plan(desired, observed, uid)
+    reach = planning.Reach(
+        parent["metadata"].get("namespace") or "", kind.placement.namespaces, kind.placement.cluster_scoped
+    )
+    plan = planning.plan(desired, observed, uid, reach)
 
     changes = [Change("conflict", text) for _, text in plan.conflicts]
     changes += [Change("unchanged", planning.describe(r)) for r in plan.unchanged]

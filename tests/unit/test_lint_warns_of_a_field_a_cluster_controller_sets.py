@@ -4,7 +4,7 @@ the engine can only slow down."""
 
 from pathlib import Path
 
-from tests.unit._lintkinds import lint_template, line_of
+from tests.unit._lintkinds import line_of, lint_template
 
 DEPLOYMENT = """\
 apiVersion: apps/v1

@@ -4,6 +4,7 @@ is missing or not Current (kstatus), and let through once they all are."""
 from __future__ import annotations
 
 from engine.core import health, ordering, planning
+from tests.unit._children import REACH
 from tests.unit._ordering import NOW, deployment, observed, service, template
 
 LEADER, FRONTEND = template("redis-leader"), template("frontend", "redis-leader")
@@ -33,9 +34,9 @@ def test_every_dependency_current_lets_the_child_through() -> None:
     gate = ordering.gate(RENDERED, cache, NOW)
     assert gate.ready == (LEADER_DEPLOYMENT, LEADER_SERVICE, FRONTEND_DEPLOYMENT)
     assert gate.waiting == ()
-    assert [a.obj["metadata"]["name"] for a in planning.plan(list(gate.ready), cache, "u-1").applies] == [
-        "g-frontend"
-    ]
+    assert [
+        a.obj["metadata"]["name"] for a in planning.plan(list(gate.ready), cache, "u-1", REACH).applies
+    ] == ["g-frontend"]
 
 
 def test_every_blocking_dependency_is_named() -> None:

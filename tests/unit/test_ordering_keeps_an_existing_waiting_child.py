@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import ordering, planning
+from tests.unit._children import REACH
 from tests.unit._ordering import NOW, deployment, observed, template
 
 LEADER, FRONTEND = template("redis-leader"), template("frontend", "redis-leader")
@@ -26,7 +27,7 @@ def test_an_existing_child_of_a_waiting_template_is_neither_held_nor_pruned() ->
     gate = ordering.gate(rendered, [sick_leader, frontend], NOW)
     assert gate.ready == (LEADER_DEPLOYMENT, FRONTEND_DEPLOYMENT)
     assert gate.waiting == ()
-    plan = planning.plan(list(gate.ready), [sick_leader, frontend], PARENT_UID)
+    plan = planning.plan(list(gate.ready), [sick_leader, frontend], PARENT_UID, REACH)
     assert plan.prunes == ()
     # The cached frontend lacks the applied-hash: it is updated in place, as any drifted child is.
     updates = [a.obj["metadata"]["name"] for a in plan.applies if not a.create]
@@ -38,4 +39,4 @@ def test_a_waiting_child_is_never_pruned_because_it_waits() -> None:
     leader = _owned(observed(LEADER_DEPLOYMENT, available=False, uid="u-leader"))
     gate = ordering.gate(rendered, [leader], NOW)
     assert [w.template for w in gate.waiting] == ["frontend"]
-    assert planning.plan(list(gate.ready), [leader], PARENT_UID).prunes == ()
+    assert planning.plan(list(gate.ready), [leader], PARENT_UID, REACH).prunes == ()

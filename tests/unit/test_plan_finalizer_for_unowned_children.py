@@ -2,7 +2,7 @@
 are held by a finalizer; the patch that sets it is a compare-and-swap."""
 
 from engine.core import placement, planning
-from tests.unit._children import PARENT_UID, as_observed, configmap
+from tests.unit._children import PARENT_UID, REACH, as_observed, configmap
 
 PARENT = {
     "apiVersion": "example.com/v1",
@@ -24,7 +24,7 @@ def test_label_owned_children_are_those_of_this_parent_without_owner_reference()
     mine = as_observed(configmap("mine", {}, owner=None, labels={placement.PARENT_UID_LABEL: PARENT_UID}))
     theirs = as_observed(configmap("theirs", {}, owner=None, labels={placement.PARENT_UID_LABEL: "other"}))
 
-    assert planning.label_owned([owned, mine, theirs], PARENT_UID) == [mine]
+    assert planning.label_owned([owned, mine, theirs], PARENT_UID, REACH) == [mine]
 
 
 def test_finalizer_patch_adds_once_and_keeps_other_finalizers() -> None:

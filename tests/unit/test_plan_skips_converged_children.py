@@ -1,13 +1,13 @@
 from engine.core import planning
-from tests.unit._children import PARENT_UID, as_observed, configmap
+from tests.unit._children import PARENT_UID, REACH, as_observed, configmap
 
 
 def test_plan_sends_nothing_when_cache_holds_what_was_applied() -> None:
     desired = configmap("a", {"k": "v"})
-    first = planning.plan([desired], [], PARENT_UID)
+    first = planning.plan([desired], [], PARENT_UID, REACH)
     observed = as_observed(first.applies[0].obj)
 
-    again = planning.plan([desired], [observed], PARENT_UID)
+    again = planning.plan([desired], [observed], PARENT_UID, REACH)
 
     assert again.empty
     assert again.unchanged == (planning.ref(desired),)
@@ -15,8 +15,8 @@ def test_plan_sends_nothing_when_cache_holds_what_was_applied() -> None:
 
 def test_plan_ignores_fields_the_server_added() -> None:
     desired = configmap("a", {"k": "v"})
-    applied = planning.plan([desired], [], PARENT_UID).applies[0].obj
+    applied = planning.plan([desired], [], PARENT_UID, REACH).applies[0].obj
     observed = as_observed(applied, status={"something": "the server set"})
     observed["metadata"]["labels"] = {"added-by": "someone-else"}
 
-    assert planning.plan([desired], [observed], PARENT_UID).empty
+    assert planning.plan([desired], [observed], PARENT_UID, REACH).empty
