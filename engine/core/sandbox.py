@@ -115,6 +115,9 @@ class Run:
         self.used: set[int] = set()
         self.deadline = time.monotonic() + limits.seconds
         self.remaining = limits.output_chars
+        # How many times a filter has read values out of text that holds their tokens: a
+        # ``{% filter %}`` block whose filter did so gives a value, not text (``block_output``).
+        self.reveals = 0
 
     def tick(self) -> None:
         if time.monotonic() > self.deadline:
@@ -127,7 +130,7 @@ class Run:
 
     def placeholder(self, value: Any) -> str:
         """Record ``value`` (as JSON data) and return the token that stands for it."""
-        self.values.append(self.plain(value))
+        self.values.append(self.plain(value, reveal=False))
         return f"{self.prefix}{len(self.values) - 1}z"
 
     def take(self, index: int) -> Any:
@@ -151,11 +154,18 @@ class Run:
             return []
         return [match for match in TOKEN.finditer(text) if match.group(1) == self.nonce]
 
-    def resolve(self, text: str) -> str:
-        """``text`` with every token replaced by its value's string form, in one pass."""
+    def resolve(self, text: str, *, reveal: bool = True) -> str:
+        """``text`` with every token replaced by its value's string form, in one pass.
+
+        Counted as a reveal unless ``reveal`` is false: where the result becomes a
+        token again (a placeholder) or a captured block's value (``_Text``).
+        """
         if self.prefix not in text:
             return text
-        return TOKEN.sub(self._text_of, text)
+        resolved = TOKEN.sub(self._text_of, text)
+        if reveal and resolved != text:
+            self.reveals += 1
+        return resolved
 
     def blank(self, text: str) -> str:
         """``text`` with every token shown as ``{{…}}``: for a message that must not quote a value."""
@@ -167,13 +177,13 @@ class Run:
         index = self.index(match)
         return match.group(0) if index is None else self.text(index)
 
-    def plain(self, value: Any) -> Any:
+    def plain(self, value: Any, *, reveal: bool = True) -> Any:
         """``value`` as a fresh tree of JSON data, tokens in its strings resolved, its size charged."""
         if isinstance(value, _View):
             value = value._data
         if isinstance(value, str):
             self.charge(len(value))
-            return self.resolve(str(value))  # str() drops a Markup subclass
+            return self.resolve(str(value), reveal=reveal)  # str() drops a Markup subclass
         if value is None or isinstance(value, bool | int | float):
             self.charge(8)
             if isinstance(value, float) and not math.isfinite(value):
@@ -192,17 +202,17 @@ class Run:
             str(value)  # raises, naming what is missing
         if isinstance(value, Mapping):
             self.charge(2)
-            return {self._key(k): self.plain(v) for k, v in value.items()}
+            return {self._key(k, reveal): self.plain(v, reveal=reveal) for k, v in value.items()}
         if isinstance(value, Set):
-            return self.plain(sorted(value))
+            return self.plain(sorted(value), reveal=reveal)
         if isinstance(value, Iterable):  # lists, tuples, and what filters such as map() return
             self.charge(2)
-            return [self.plain(v) for v in value]
+            return [self.plain(v, reveal=reveal) for v in value]
         raise Unplaceable(f"a {type(value).__name__} cannot be placed in a manifest")
 
-    def _key(self, key: Any) -> Any:
+    def _key(self, key: Any, reveal: bool) -> Any:
         if isinstance(key, str):
-            return self.resolve(str(key))
+            return self.resolve(str(key), reveal=reveal)
         if isinstance(key, _JSON_SCALARS):
             return key
         raise Unplaceable(f"a {type(key).__name__} cannot be a mapping key")
@@ -230,6 +240,93 @@ def _finalize(context: Context, value: Any) -> str:
     return CURRENT_RUN.get().placeholder(value)
 
 
+# -- blocks: text a template captures, and where it goes ------------------------------------
+#
+# Jinja turns template text back into a value in three ways: a ``{% set %}`` block, a macro
+# (and ``caller()``) return their text; a ``{% filter %}`` block hands its text to a filter
+# whose result is output.  The first two give a value with the values in it, to compute with;
+# such text reaches the output only through ``{{ }}`` (one value) or a ``{% call %}`` block,
+# which puts back the text it was made of: the template's characters and tokens.  A filter
+# block's filter runs on that same text, with each argument the template computes passed as a
+# value (a token), so it can only move the template's characters and tokens around; if it read
+# values out of the tokens (``b64decode``, ``tojson``, ``sha256``) its result is a value.  So no
+# construct lets the characters of a value reach the YAML parser.
+
+_VALUE = "stencil.value"  # not a name a template can write: for the arguments of filter blocks only
+
+
+class _Text(str):
+    """What a ``{% set %}`` block, a macro or ``caller()`` gives back: its text with the values in
+    it, so that ``qbytes('500Mi') | float`` computes with the real number.  ``structure`` is the
+    text it was made of, the template's own characters and tokens: what a ``{% call %}`` block
+    puts back into the output."""
+
+    structure: str
+
+    def __new__(cls, text: str, structure: str) -> _Text:
+        made = super().__new__(cls, text)
+        made.structure = structure
+        return made
+
+
+def _captured(parts: Iterable[str]) -> _Text:
+    """``Sandbox.concat``: the text a block captured, as a value."""
+    structure = "".join(parts)
+    return _Text(CURRENT_RUN.get().resolve(structure, reveal=False), structure)
+
+
+def _as_value(value: Any) -> Any:
+    """An argument a filter block's filter is given that the template computed: a token for it,
+    which the filter can place but not read.  A number stays a number (a width, a count): its
+    digits spell no structure."""
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return CURRENT_RUN.get().placeholder(value)
+
+
+def _chain(block: nodes.FilterBlock) -> list[nodes.Filter]:
+    """The filters of a ``{% filter a | b %}`` block, outermost first (``b``, then ``a``)."""
+    chain: list[nodes.Filter] = []
+    link: nodes.Node | None = block.filter
+    while isinstance(link, nodes.Filter):
+        chain.append(link)
+        link = link.node
+    return chain
+
+
+def _values_as_arguments(block: nodes.FilterBlock, fail: Callable[[str, int], Any]) -> None:
+    """Rewrite a filter block's filters so each argument with a name in it goes in as ``_as_value``."""
+    for link in _chain(block):
+        if link.dyn_args is not None or link.dyn_kwargs is not None:
+            fail("the filter of a {% filter %} block takes no *arguments or **keywords", link.lineno)
+        link.args = [_valued(arg) for arg in link.args]
+        for keyword in link.kwargs:
+            keyword.value = _valued(keyword.value)
+
+
+def _valued(argument: nodes.Expr) -> nodes.Expr:
+    if argument.find(nodes.Name) is None:  # the template's own constant: "__IMAGE__", 4, ['a']
+        return argument
+    return nodes.Filter(argument, _VALUE, [], [], None, None, lineno=argument.lineno)
+
+
+def _block_output(reveals: int, result: Any) -> str:
+    """What a ``{% filter %}`` block puts into the output: its filter's text, or a token for it
+    if the filter read values (``reveals`` is the count before it ran) or gave no text."""
+    run = CURRENT_RUN.get()
+    if run.reveals == reveals and isinstance(result, str) and not isinstance(result, _Text):
+        return str(result)
+    return run.placeholder(result)
+
+
+def _call_output(result: Any) -> str:
+    """What a ``{% call %}`` block puts into the output: the text of the macro it called, as it
+    was made, or a token for anything else (``{% call spec.text.format() %}``)."""
+    if isinstance(result, _Text):
+        return result.structure
+    return CURRENT_RUN.get().placeholder(result)
+
+
 # -- the sandbox ------------------------------------------------------------------------
 
 _LOOP_GUARD = "_stencil_loop_guard"
@@ -245,13 +342,47 @@ def _loop_guard(iterable: Iterable[Any]) -> Iterator[Any]:
 
 
 class _GuardedCodeGenerator(CodeGenerator):
-    """Jinja's code generator with every ``for`` loop's iterable passed through ``_loop_guard``."""
+    """Jinja's code generator with every ``for`` loop's iterable passed through ``_loop_guard``,
+    and the output of ``{% filter %}`` and ``{% call %}`` blocks through ``_block_output`` and
+    ``_call_output``."""
 
     def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
         # Rewritten before Jinja collects the filters a template uses, so the guard is among them.
         for loop in list(node.find_all(nodes.For)):
             loop.iter = nodes.Filter(loop.iter, _LOOP_GUARD, [], [], None, None, lineno=loop.lineno)
+        for block in list(node.find_all(nodes.FilterBlock)):
+            _values_as_arguments(block, self.fail)
         super().visit_Template(node, frame)
+
+    # The two below are Jinja's own, with the written result wrapped.
+
+    def visit_FilterBlock(self, node: nodes.FilterBlock, frame: Frame) -> None:
+        filter_frame = frame.inner()
+        filter_frame.symbols.analyze_node(node)
+        self.enter_frame(filter_frame)
+        self.buffer(filter_frame)
+        self.blockvisit(node.body, filter_frame)
+        # The innermost filter reads the block's text as it stands, tokens and all (Jinja would
+        # pass ``concat``, which a block's value is made with); an internal name is written as is.
+        text = nodes.InternalName.__new__(nodes.InternalName)
+        nodes.Node.__init__(text, f'"".join({filter_frame.buffer})', lineno=node.lineno)
+        _chain(node)[-1].node = text
+        self.start_write(frame, node)
+        self.write("environment.stencil_block_output(environment.stencil_reveals(), ")
+        self.visit_Filter(node.filter, filter_frame)
+        self.write(")")
+        self.end_write(frame)
+        self.leave_frame(filter_frame)
+
+    def visit_CallBlock(self, node: nodes.CallBlock, frame: Frame) -> None:
+        call_frame, macro_ref = self.macro_body(node, frame)
+        self.writeline("caller = ")
+        self.macro_def(macro_ref, call_frame)
+        self.start_write(frame, node)
+        self.write("environment.stencil_call_output(")
+        self.visit_Call(node.call, frame, forward_caller=True)
+        self.write(")")
+        self.end_write(frame)
 
 
 # -- sizes bounded before they are allocated ----------------------------------------------
@@ -393,6 +524,13 @@ class Sandbox(ImmutableSandboxedEnvironment):
 
     code_generator_class = _GuardedCodeGenerator
     intercepted_binops = frozenset({"*", "**", "%"})
+    concat = staticmethod(_captured)
+    stencil_block_output = staticmethod(_block_output)
+    stencil_call_output = staticmethod(_call_output)
+
+    @staticmethod
+    def stencil_reveals() -> int:
+        return CURRENT_RUN.get().reveals
 
     def __init__(self, templates: tuple[kinds.Template, ...]) -> None:
         super().__init__(
@@ -418,6 +556,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         )
         _bounded_filters(self.filters)
         self.filters[_LOOP_GUARD] = _loop_guard
+        self.filters[_VALUE] = _as_value
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         CURRENT_RUN.get().tick()
