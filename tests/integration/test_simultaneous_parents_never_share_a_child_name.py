@@ -1,6 +1,8 @@
 """Forty pairs of parents created at the same moment, the two of a pair rendering one child name:
 in every pair exactly one parent holds the child and is Ready, the other reports ChildConflict,
-and the child was never written by the loser (its data and owner name the winner)."""
+and the child was never written by the loser: a watch held open throughout sees each child
+written once, when it is created, with the winner's data, owner and labels, and never again
+(a loser's write undone later would show as a second version)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import Any
 from engine.core import placement
 from engine.runtime.kube import Kube, Resource
 from tests.integration._engine import conditions, eventually, running_engine
+from tests.integration._recording import recording
 from tests.integration._widgets import SHARED_NAME_CONFIGMAP, widget, write_kind
 
 PAIRS = 40
@@ -41,7 +44,10 @@ def test_simultaneous_parents_never_share_a_child_name(
         for body in (widget(first, shared=shared), widget(second, shared=shared))
     ]
 
-    with running_engine(kube, templates, namespace, workers=WORKERS) as engine:
+    with (
+        recording(kube, configmaps, namespace) as record,
+        running_engine(kube, templates, namespace, workers=WORKERS) as engine,
+    ):
         eventually(engine.synced, what="the engine's caches to be synced")
         # All parents are created at one moment: each thread waits at the barrier, then POSTs,
         # each on a connection of its own.
@@ -64,6 +70,12 @@ def test_simultaneous_parents_never_share_a_child_name(
         parents = eventually(all_settled, timeout=120, what="every parent Ready or in ChildConflict")
         children = {c["metadata"]["name"]: c for c in kube.list(configmaps, namespace)[0]}
         events = kube.list(kube.resource("v1", "Event"), namespace)[0]
+        now = {shared: children[shared]["metadata"]["resourceVersion"] for *_, shared in pairs}
+        eventually(
+            lambda: all(record.reached(shared, version) for shared, version in now.items()),
+            timeout=30,
+            what="the watch to reach every shared child as it is now",
+        )
 
     def written_by(child: dict[str, Any] | None, parent: str) -> bool:
         """Whether the child is wholly ``parent``'s: its data, owner and labels, nobody else's."""
@@ -85,6 +97,10 @@ def test_simultaneous_parents_never_share_a_child_name(
         overwritten += sum(not written_by(children.get(shared), n) for n in ready)
         both_ready += len(ready) == 2
         none_ready += not ready
+        # Every version the child ever had: one, its creation, by the parent that is Ready.
+        versions = record.of(shared)
+        assert [kind for kind, _ in versions] == ["ADDED"], (shared, [kind for kind, _ in versions])
+        assert all(written_by(child, n) for _, child in versions for n in ready), (shared, versions)
         if len(ready) == 1:
             loser = second if ready == [first] else first
             applied = conditions(parents[loser])["ChildrenApplied"]
