@@ -239,7 +239,10 @@ class KindController:
         # 3. Render the desired children (pure; a template error is terminal until the input changes).
         try:
             located = rendering.render_located(
-                self.kind, parent, observed, is_namespaced=self.engine.kube.is_namespaced
+                self.kind,
+                parent,
+                planning.owned(observed, uid, reach),
+                is_namespaced=self.engine.kube.is_namespaced,
             )
         except errors.StencilError as exc:
             self._finish(
