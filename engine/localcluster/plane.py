@@ -212,20 +212,28 @@ class LocalCluster:
         if survivors:
             raise ClusterError(f"processes of kube-apiserver survived SIGKILL: {survivors}")
 
-    def start_apiserver(self) -> None:
+    def start_apiserver(self, apiserver_args: Sequence[str] | None = None) -> None:
         """Start the API server ``stop_apiserver()`` stopped, and wait for ``/readyz``.
 
         It is the same server: same flags, port, certificates and etcd, so every
         object, resourceVersion and kubeconfig stays valid.  Its log goes on in
-        the same file, after a marker line.  Takes as long as the first start,
-        about 3 s, recorded as ``timings["kube-apiserver restart"]``.  Raises
-        ``StartError`` if it (or another component, meanwhile) exits or is not
-        ready in time; teardown still stops whatever runs.  Does nothing if the
-        server is running.
+        the same file, after a marker line.  ``apiserver_args``, if given, take
+        the place of the caller's flags from now on, so a server can come back
+        throttled (``--max-requests-inflight``) as a busy control plane does.
+        Takes as long as the first start, about 3 s, recorded as
+        ``timings["kube-apiserver restart"]``.  Raises ``StartError`` if it (or
+        another component, meanwhile) exits or is not ready in time; teardown
+        still stops whatever runs.  Does nothing if the server is running.
         """
         self._require_running("start the API server")
         if not self._apiserver_stopped:
             return
+        if apiserver_args is not None:
+            if isinstance(apiserver_args, str):
+                raise TypeError("apiserver_args is a list of flags, not one string")
+            built_in = self._apiserver_argv[: len(self._apiserver_argv) - len(self._apiserver_args)]
+            self._apiserver_args = tuple(apiserver_args)
+            self._apiserver_argv = [*built_in, *self._apiserver_args]
         step = time.monotonic()
         self._launch("kube-apiserver", self._apiserver_argv, again=True)
         self._apiserver_stopped = False
