@@ -13,6 +13,17 @@ from click.testing import CliRunner, Result
 from engine.tools import cli
 from tests.unit import _lintkinds
 
+# A ConfigMap whose namespace, labels and data are the CR's.
+TEMPLATE = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: '{{ name }}'
+  namespace: '{{ spec.target }}'
+  labels: {{ spec.labels }}
+data: {{ spec.data }}
+"""
+ANYWHERE = "placement:\n  namespaces: ['*']\n"  # kind.yaml lines: a child may name any namespace
 CRD = copy.deepcopy(_lintkinds.CRD)
 CRD["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"] = {
     "type": "object",
