@@ -2,6 +2,10 @@
 stands by, and after a kill -9 of the leader the standby takes over once the Lease expires.
 
 The timings are short so the test is quick: a 4 s Lease renewed every 0.5 s.
+
+Both engines write as the field manager ``stencil``, so the children's ``managedFields`` cannot
+say which wrote; each runs as a ServiceAccount of its own whose writes to Deployments and
+Services the API server counts apart (``_writers``).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from engine.testing import write_requests
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, eventually, settled
 from tests.integration._process import EngineProcess, engine_process
+from tests.integration._writers import counted_writers, writes_of
 
 LEASE = "stencil-leader"
 LEASE_DURATION = 4.0
@@ -107,12 +112,21 @@ def test_one_of_two_engines_reconciles_and_the_other_takes_over_after_a_kill(
             "--leader-elect-retry-period", str(RETRY_PERIOD),
         ]  # fmt: skip
 
+    identities = ("engine-a", "engine-b")
+    children = [("apps", "deployments"), ("", "services")]
     with contextlib.ExitStack() as stack:
+        kubeconfigs = stack.enter_context(
+            counted_writers(kube, local_cluster.kubeconfig, namespace, identities, children, tmp_path)
+        )
+
+        def writes(identity: str) -> int:
+            return writes_of(kube, namespace, identity)
+
         engines = {
             identity: stack.enter_context(
-                engine_process(local_cluster.kubeconfig, tmp_path / f"{identity}.log", *args(identity))
+                engine_process(kubeconfigs[identity], tmp_path / f"{identity}.log", *args(identity))
             )
-            for identity in ("engine-a", "engine-b")
+            for identity in identities
         }
         try:
             for engine in engines.values():
@@ -133,16 +147,22 @@ def test_one_of_two_engines_reconciles_and_the_other_takes_over_after_a_kill(
             assert sum(standby.metric("stencil_applies_total")) == 0
             assert leading(standby) == [0.0]
             assert spec_managers(kube, deployments, namespace) == {"stencil"}
+            # The API server's own count, by account: the children were written by the leader alone.
+            (standby_id,) = (i for i in identities if i != leader_id)
+            assert writes(leader_id) >= 1
+            assert writes(standby_id) == 0
 
             # One change, one write, as the API server counts it: had the standby written
             # too, the Deployment would have been applied twice.
             wait_for_idle(kube, leader)
             before = applies(kube)
+            leader_before = writes(leader_id)
             manifests.apply_all(kube, [parent(replicas=2)], namespace)
             eventually(lambda: replicas() == 2, what="the leader to follow spec.replicas")
             wait_for_idle(kube, leader)
             time.sleep(QUIET_WINDOW)  # the observation window
             assert applies(kube) - before == 1
+            assert (writes(leader_id) - leader_before, writes(standby_id)) == (1, 0)
 
             leader.kill()
             killed = time.monotonic()
@@ -162,6 +182,10 @@ def test_one_of_two_engines_reconciles_and_the_other_takes_over_after_a_kill(
             eventually(lambda: replicas() == 3, what="the new leader to follow spec.replicas")
             assert reconciles(standby) >= 1
             assert spec_managers(kube, deployments, namespace) == {"stencil"}
+            # Written by the new leader: the old one's count stopped when it was killed.
+            old_leader_writes = writes(leader_id)
+            assert writes(standby_id) >= 1
+            assert writes(leader_id) == old_leader_writes == leader_before + 1
         except BaseException:
             for identity, engine in engines.items():
                 print(f"--- {identity} ---\n{engine.output()}")

@@ -1,0 +1,97 @@
+"""Telling writers apart that share Stencil's one field manager.
+
+Every engine writes as the field manager ``stencil``, so ``managedFields`` cannot say which
+of two engines wrote an object, and ``apiserver_request_total`` has no user label.  Priority
+and fairness does count by the FlowSchema a request matched: an engine that runs as a
+ServiceAccount of its own, alone in a FlowSchema that matches only its writes to the given
+resources, has those writes counted on their own (``dispatched_requests``), refused or not.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.core import errors
+from engine.runtime.kube import Kube
+from engine.testing import dispatched_requests, service_account_token, token_kubeconfig
+
+WRITES = ["create", "update", "patch", "delete", "deletecollection"]
+
+
+def _flow_schema(
+    name: str, account: str, namespace: str, resources: Sequence[tuple[str, str]]
+) -> dict[str, Any]:
+    subject = {"kind": "ServiceAccount", "serviceAccount": {"name": account, "namespace": namespace}}
+    rules = [
+        {
+            "verbs": WRITES,
+            "apiGroups": [group],
+            "resources": [plural],
+            "namespaces": ["*"],
+            "clusterScope": True,
+        }
+        for group, plural in resources
+    ]
+    return {
+        "apiVersion": "flowcontrol.apiserver.k8s.io/v1",
+        "kind": "FlowSchema",
+        "metadata": {"name": name},
+        "spec": {
+            "priorityLevelConfiguration": {"name": "workload-high"},
+            "matchingPrecedence": 400,
+            "distinguisherMethod": {"type": "ByUser"},
+            "rules": [{"subjects": [subject], "resourceRules": rules}],
+        },
+    }
+
+
+@contextlib.contextmanager
+def counted_writers(
+    admin: Kube,
+    admin_kubeconfig: Path,
+    namespace: str,
+    accounts: Sequence[str],
+    resources: Sequence[tuple[str, str]],
+    directory: Path,
+) -> Iterator[dict[str, Path]]:
+    """For each account: a ServiceAccount in ``namespace`` bound to cluster-admin, alone in a
+    FlowSchema (named ``writes-<namespace>-<account>``) of its writes to ``resources``
+    (``(group, plural)``); yields a kubeconfig per account.  The cluster-scoped objects go at the end."""
+    made: list[tuple[str, str]] = []
+    kubeconfigs = {}
+    try:
+        for account in accounts:
+            name = f"writes-{namespace}-{account}"
+            admin.request(
+                "POST", f"/api/v1/namespaces/{namespace}/serviceaccounts", {"metadata": {"name": account}}
+            )
+            binding = {
+                "metadata": {"name": name},
+                "roleRef": {
+                    "apiGroup": "rbac.authorization.k8s.io",
+                    "kind": "ClusterRole",
+                    "name": "cluster-admin",
+                },
+                "subjects": [{"kind": "ServiceAccount", "name": account, "namespace": namespace}],
+            }
+            admin.request("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding)
+            made.append(("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", name))
+            admin.apply(_flow_schema(name, account, namespace, resources))
+            made.append(("/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas", name))
+            token = service_account_token(admin, namespace, account)
+            kubeconfigs[account] = token_kubeconfig(
+                admin_kubeconfig, token, directory / f"{account}.kubeconfig"
+            )
+        yield kubeconfigs
+    finally:
+        for path, name in made:
+            with contextlib.suppress(errors.NotFound):
+                admin.request("DELETE", f"{path}/{name}")
+
+
+def writes_of(admin: Kube, namespace: str, account: str) -> int:
+    """The account's writes to the resources its FlowSchema names, as the API server counts them."""
+    return dispatched_requests(admin, f"writes-{namespace}-{account}")
