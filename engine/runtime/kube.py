@@ -84,7 +84,9 @@ def _chunks(response: urllib3.BaseHTTPResponse) -> Iterator[bytes]:
 
 def _shutdown(response: urllib3.BaseHTTPResponse) -> None:
     """End a streaming response from another thread; a watch that already ended needs nothing."""
-    with contextlib.suppress(RuntimeError):  # already released to the pool
+    # Already released to the pool (RuntimeError), or its socket not set up for a shutdown yet
+    # (urllib3's ValueError): there is nothing to end.
+    with contextlib.suppress(RuntimeError, ValueError):
         response.shutdown()
 
 
