@@ -241,7 +241,7 @@ class Kube:
                 url,
                 body=data,
                 headers=self._headers(content_type),
-                timeout=urllib3.Timeout(connect=10.0, read=timeout),
+                timeout=urllib3.Timeout(total=timeout, connect=10.0, read=timeout),
                 retries=False,
             )
             payload = response.data
