@@ -25,7 +25,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.core import apis, kinds, ordering, rendering, status
+from engine.core import apis, kinds, ordering, planning, rendering, status
 
 # Where a cluster's own picks would fall: kube-apiserver's default Service range, the
 # default NodePort range, kind's Pod range, and TEST-NET-1 (RFC 5737) for load balancers.
@@ -130,7 +130,7 @@ def parent_status(
             related = [obj for obj in related if _group_kind(obj) in observes]
     gate = ordering.gate(rendered, children, now)
     outcome = status.Outcome(
-        desired=tuple((c["apiVersion"], c["kind"], c["metadata"]["name"]) for _, c in rendered),
+        desired=tuple(planning.ref(c) for _, c in rendered),
         waiting=tuple(waiting.message for waiting in gate.waiting),
         origins=ordering.origins(rendered),
     )

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 
-from engine.core import apis, conditions, expressions, health, ordering
+from engine.core import conditions, expressions, health, ordering
 from engine.core.errors import KindError, StencilError
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class Outcome:
     render_error: StencilError | None = None
     apply_error: StencilError | None = None
     conflicts: tuple[str, ...] = ()  # "Deployment web-deployment is controlled by ReplicaSet other"
-    desired: tuple[tuple[str, str, str], ...] = ()  # (apiVersion, kind, name) of every rendered child
+    desired: tuple[tuple[str, str, str, str], ...] = ()  # (apiVersion, kind, namespace, name) of every child
     kind_error: StencilError | None = None  # the kind folder itself is broken
     waiting: tuple[str, ...] = ()  # "frontend waits for redis-leader (InProgress: ...)", ordering.Waiting
     origins: tuple[ordering.Origin, ...] = ()  # which template made each rendered child: children.<id>
@@ -246,17 +246,16 @@ def _mark_applied(manager: conditions.ConditionManager, outcome: Outcome) -> Non
 
 def _mark_children_ready(
     manager: conditions.ConditionManager,
-    desired: Sequence[tuple[str, str, str]],
+    desired: Sequence[tuple[str, str, str, str]],
     observed: Sequence[Mapping[str, Any]],
     now: str,
 ) -> None:
-    by_identity = {
-        _identity(str(o.get("apiVersion", "")), str(o.get("kind", "")), _name(o)): o for o in observed
-    }
+    # By namespace too: two children of one name in two namespaces are two children.
+    by_identity = {ordering.identity_of(o): o for o in observed}
     blocking: list[str] = []
     failed = False
-    for api_version, kind, name in desired:
-        obj = by_identity.get(_identity(api_version, kind, name))
+    for api_version, kind, namespace, name in desired:
+        obj = by_identity.get(ordering.identity(api_version, kind, namespace, name))
         if obj is None:
             blocking.append(f"{kind} {name}: not created yet")
             continue
@@ -326,15 +325,6 @@ def _evaluate_field(rule: expressions.Expression, context: expressions.Scope) ->
         # field is left out so a wrong value is never shown.
         log.warning("status field rule failed: %s", error)
         return None
-
-
-def _identity(api_version: str, kind: str, name: str) -> tuple[str, str, str]:
-    # The cache may hold a child at another version of the same group than the template wrote.
-    return apis.group_of(api_version), kind, name
-
-
-def _name(obj: Mapping[str, Any]) -> str:
-    return str((obj.get("metadata") or {}).get("name", ""))
 
 
 def _children(count: int) -> str:

@@ -268,7 +268,7 @@ class KindController:
         # whose `after:` templates are not all healthy yet is not created (its dependency's events wake us).
         gate = ordering.gate(rendered, planning.owned(observed, uid, reach), _now())
         plan = planning.plan(gate.ready, observed, uid, reach)
-        desired_refs = tuple((c["apiVersion"], c["kind"], c["metadata"]["name"]) for c in desired)
+        desired_refs = tuple(planning.ref(c) for c in desired)
         origins = ordering.origins(rendered)
         waiting = tuple(w.message for w in gate.waiting)
         for _ in plan.unchanged:

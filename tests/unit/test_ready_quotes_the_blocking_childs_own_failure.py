@@ -49,7 +49,7 @@ REPLICA_FAILURE = {"type": "ReplicaFailure", "status": "True", "reason": "Failed
 
 
 def ready_message(child: dict[str, Any]) -> str:
-    outcome = Outcome(desired=(("apps/v1", "Deployment", "localdns"),))
+    outcome = Outcome(desired=(("apps/v1", "Deployment", "x1", "localdns"),))
     status = derive_status(KIND, PARENT, [child], outcome, NOW)
     (ready,) = [c for c in status["conditions"] if c["type"] == "Ready"]
     assert ready["status"] == "False"

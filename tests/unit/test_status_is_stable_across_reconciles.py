@@ -17,7 +17,7 @@ KIND = Kind(
     kind="Settings",
     templates=(),
 )
-DESIRED = (("apps/v1", "Deployment", "app"),)
+DESIRED = (("apps/v1", "Deployment", "", "app"),)
 
 
 def parent(status: dict[str, Any] | None = None, generation: int = 1) -> dict[str, Any]:

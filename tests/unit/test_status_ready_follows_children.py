@@ -9,7 +9,7 @@ from engine.core.kinds import ConditionRule, Kind
 from engine.core.status import Outcome, derive_status
 
 NOW = "2026-03-01T12:00:00Z"
-DESIRED = (("apps/v1", "Deployment", "web-deployment"), ("v1", "Service", "web-service"))
+DESIRED = (("apps/v1", "Deployment", "shop", "web-deployment"), ("v1", "Service", "shop", "web-service"))
 
 
 def rule(text: str, line: int) -> ConditionRule:
@@ -107,7 +107,10 @@ def test_a_failed_child_makes_the_reason_child_failed() -> None:
 
 
 def test_an_observed_child_at_another_version_of_its_group_counts_as_the_desired_one() -> None:
-    desired = (("apps/v1beta2", "Deployment", "web-deployment"), ("v1", "Service", "web-service"))
+    desired = (
+        ("apps/v1beta2", "Deployment", "shop", "web-deployment"),
+        ("v1", "Service", "shop", "web-service"),
+    )
 
     status = derive_status(KIND, PARENT, [deployment(2), SERVICE], Outcome(desired=desired), NOW)
 
@@ -117,7 +120,7 @@ def test_an_observed_child_at_another_version_of_its_group_counts_as_the_desired
 def test_a_false_custom_condition_keeps_ready_false_even_with_healthy_children() -> None:
     unavailable = deployment(2)
     unavailable["status"]["conditions"][0]["status"] = "False"
-    only_service = (("v1", "Service", "web-service"),)
+    only_service = (("v1", "Service", "shop", "web-service"),)
 
     status = derive_status(KIND, PARENT, [unavailable, SERVICE], Outcome(desired=only_service), NOW)
 

@@ -53,7 +53,7 @@ SERVICE = {
     "metadata": {"name": "web-service", "namespace": "shop"},
     "spec": {"type": "NodePort", "ports": [{"port": 80, "nodePort": 30080}]},
 }
-DESIRED = (("apps/v1", "Deployment", "web-deployment"), ("v1", "Service", "web-service"))
+DESIRED = (("apps/v1", "Deployment", "shop", "web-deployment"), ("v1", "Service", "shop", "web-service"))
 
 
 def summary(status: dict[str, Any]) -> dict[str, tuple[str, str]]:

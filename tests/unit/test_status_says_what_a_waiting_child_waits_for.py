@@ -18,7 +18,10 @@ PARENT = {
 }
 LEADER, FRONTEND = template("redis-leader"), template("frontend", "redis-leader")
 RENDERED = [(LEADER, deployment("g-redis-leader")), (FRONTEND, deployment("g-frontend"))]
-DESIRED = tuple((c["apiVersion"], c["kind"], c["metadata"]["name"]) for _, c in RENDERED)
+DESIRED = tuple(
+    (c["apiVersion"], c["kind"], c["metadata"].get("namespace", ""), c["metadata"]["name"])
+    for _, c in RENDERED
+)
 
 
 def _waiting() -> tuple[list[dict[str, object]], tuple[str, ...]]:
