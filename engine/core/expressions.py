@@ -19,8 +19,13 @@ Two choices shape this module:
   Everything else that goes wrong while evaluating is a ``KindError`` too,
   raised at evaluation time with the same location.
 
-Expressions run in ``ImmutableSandboxedEnvironment``: a rule can read the
-objects it is given but cannot modify them or reach Python internals.  An
+Expressions run in ``budgets.BoundedSandbox``, Jinja's immutable sandbox made
+stricter: a rule can read the objects it is given but cannot modify them or reach
+Python internals, it calls only the methods, filters and helpers on the budgets
+module's allowlist, and each evaluation runs under a budget of its own (1 s, and
+what its growing operations may build, each checked *before* it runs), so a
+tenant's values (``spec.b ** spec.e`` with ``e = 10**8``) fail that rule, at its
+line, instead of holding the engine.  An
 attribute the sandbox would refuse (``spec.__class__``, any name with a leading
 underscore) is refused when the rule is compiled, at its line, rather than only
 once a status is derived.
@@ -54,13 +59,12 @@ from jinja2 import ChainableUndefined, Template, TemplateSyntaxError, UndefinedE
 from jinja2.exceptions import SecurityError
 from jinja2.parser import Parser
 from jinja2.runtime import Context, Undefined
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from engine.core import conditions, health, ordering
+from engine.core import budgets, conditions, health, ordering
 from engine.core.errors import KindError
 
 # The environment status rules run in; `stencil lint` checks rules against the same one.
-ENVIRONMENT = ImmutableSandboxedEnvironment(undefined=ChainableUndefined, autoescape=False)
+ENVIRONMENT = budgets.BoundedSandbox(undefined=ChainableUndefined, autoescape=False)
 
 # A status rule is a line or two (the longest in the seed kinds is under 100
 # characters); these bounds are far above any real rule and far below what
@@ -129,25 +133,28 @@ class Expression:
         """The rule's value in ``context``; ``None`` when the data it needs is missing."""
         scope = context if isinstance(context, Scope) else Scope(context)
         try:
-            run = scope.context(self.compiled)
-            for _ in self.compiled.root_render_func(run):
-                pass
-            return _defined(run.vars["result"])
+            with budgets.running():
+                run = scope.context(self.compiled)
+                for _ in self.compiled.root_render_func(run):
+                    pass
+                return _defined(run.vars["result"])
         except UndefinedError:
             # An undefined value was compared or added: the data is not there yet.
             return None
+        except budgets.BudgetError as error:
+            raise self._error(error.message, reason=error.reason) from error
         except SecurityError as error:
             raise self._error(f"not allowed in a status rule: {error}") from error
         except Exception as error:  # any other failure of the rule is reported the same way
             raise self._error(f"{type(error).__name__}: {error}") from error
 
-    def _error(self, message: str) -> KindError:
+    def _error(self, message: str, reason: str = "ExpressionFailed") -> KindError:
         return KindError(
             f"{message} (in expression {self.text!r})",
             file=self.file,
             line=self.line,
             field=self.field,
-            reason="ExpressionFailed",
+            reason=reason,
         )
 
 
