@@ -93,3 +93,39 @@ def child_of(fake: FakeKube, owner: dict[str, Any], name: str) -> dict[str, Any]
 def conditions(fake: FakeKube) -> dict[str, dict[str, Any]]:
     obj = fake.objects[("tests.stencil.dev/v1", "Widget", NAMESPACE, "w")]
     return {c["type"]: c for c in obj.get("status", {}).get("conditions", [])}
+
+
+# A Gadget, and a ConfigMap created only once the Gadget is Current (``after:``).
+GADGET = """\
+apiVersion: tests.stencil.dev/v1
+kind: Gadget
+metadata:
+  name: {{ name }}-gadget
+spec: {}
+"""
+CONFIG = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ name }}-config
+data: {}
+"""
+GADGET_THEN_CONFIG = "templates:\n  - gadget.yaml\n  - {file: config.yaml, after: [gadget]}\n"
+GADGET_KEY = ("tests.stencil.dev/v1", "Gadget", NAMESPACE, "w-gadget")
+CONFIG_KEY = ("v1", "ConfigMap", NAMESPACE, "w-config")
+
+
+@contextlib.contextmanager
+def gadget_then_config(fake: FakeKube, tmp_path: Path) -> Iterator[controller.KindController]:
+    """A kind of two children: a Gadget, then (``after`` it) a ConfigMap; caches synced."""
+    templates = write_kind(
+        tmp_path / "templates", {"gadget.yaml": GADGET, "config.yaml": CONFIG}, GADGET_THEN_CONFIG
+    )
+    engine = manager.Engine(fake, templates, manager.Options(run_workers=False))
+    try:
+        engine.load()
+        (kind_controller,) = engine.controllers.values()
+        assert kind_controller.parents.wait_for_sync(5)
+        yield kind_controller
+    finally:
+        engine.stop(grace=0)

@@ -4,47 +4,13 @@ says what it waits for.  No timer is involved: the event alone wakes the parent.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.runtime import controller, manager
+from engine.runtime import controller
 from engine.testing import wait_until
-from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
-from tests.seam._harness import NAMESPACE, conditions, parent
-
-GADGET = """\
-apiVersion: tests.stencil.dev/v1
-kind: Gadget
-metadata:
-  name: {{ name }}-gadget
-spec: {}
-"""
-CONFIG = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-config
-data: {}
-"""
-KIND_YAML = "templates:\n  - gadget.yaml\n  - {file: config.yaml, after: [gadget]}\n"
-GADGET_KEY = ("tests.stencil.dev/v1", "Gadget", NAMESPACE, "w-gadget")
-CONFIG_KEY = ("v1", "ConfigMap", NAMESPACE, "w-config")
-
-
-@contextlib.contextmanager
-def widget_engine(fake: FakeKube, tmp_path: Path) -> Iterator[controller.KindController]:
-    templates = write_kind(tmp_path / "templates", {"gadget.yaml": GADGET, "config.yaml": CONFIG}, KIND_YAML)
-    engine = manager.Engine(fake, templates, manager.Options(run_workers=False))
-    try:
-        engine.load()
-        (kind_controller,) = engine.controllers.values()
-        assert kind_controller.parents.wait_for_sync(5)
-        yield kind_controller
-    finally:
-        engine.stop(grace=0)
+from tests.seam._harness import CONFIG_KEY, GADGET_KEY, NAMESPACE, conditions, gadget_then_config, parent
 
 
 def gadget_reports(fake: FakeKube, ready: str) -> None:
@@ -85,7 +51,7 @@ def work_the_queue(kind_controller: controller.KindController) -> list[str]:
 def test_the_waiting_child_is_created_by_the_dependencys_status_event(tmp_path: Path) -> None:
     fake = FakeKube()
     parent(fake)
-    with widget_engine(fake, tmp_path) as kind_controller:
+    with gadget_then_config(fake, tmp_path) as kind_controller:
 
         def gadget_starts_not_ready(verb: str, written: dict[str, Any]) -> None:
             if verb == "APPLY" and written["kind"] == "Gadget":

@@ -16,16 +16,8 @@ from engine.core import placement
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine
-from tests.integration._widgets import widget, write_kind
+from tests.integration._widgets import VALUE_CONFIGMAP, widget, write_kind
 
-DATA = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-data
-data:
-  value: "{{ spec.value }}"
-"""
 KIND_YAML = """\
 observe:
   - apiVersion: v1
@@ -48,7 +40,7 @@ def tenant_b(kube: Kube) -> Iterator[str]:
 def test_an_object_labelled_for_another_tenants_parent_is_neither_read_nor_deleted(
     kube: Kube, namespace: str, tenant_b: str, widgets: Resource, tmp_path: Path
 ) -> None:
-    templates = write_kind(tmp_path / "templates", {"data.yaml": DATA}, KIND_YAML)
+    templates = write_kind(tmp_path / "templates", {"data.yaml": VALUE_CONFIGMAP}, KIND_YAML)
     configmaps = kube.resource("v1", "ConfigMap")
     with running_engine(kube, templates, None):
         manifests.apply_all(kube, [widget("a", value="one")], namespace)
