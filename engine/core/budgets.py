@@ -313,7 +313,8 @@ def call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any], budget: Budget
                 return args
         elif any(isinstance(owner, types_) and name in names for types_, names in _METHODS):
             return _sized(owner, name, args, kwargs, budget)
-        raise NotAllowed(f"{type(owner).__name__}.{name}() is not among the operations allowed here")
+        of = owner if isinstance(owner, type) else type(owner)
+        raise NotAllowed(f"{of.__name__}.{name}() is not among the operations allowed here")
     if (
         isinstance(obj, _JINJA_CALLABLES)
         or obj in _JINJA_CLASSES
@@ -530,20 +531,25 @@ def bounded_filters(
 
 
 def _bounded(name: str, function: Callable[..., Any], check: _Check | None) -> Callable[..., Any]:
-    signature = inspect.signature(function) if check is not None else None
+    # Jinja passes a filter marked pass_context (or the like) that first; an async variant's
+    # wrapper may drop it before the plain function it wraps, whose parameters are bound here.
+    lead = 1 if utils._PassArg.from_obj(function) is not None else 0
+    plain = inspect.unwrap(function)
+    parameters = list(inspect.signature(plain).parameters.values())
+    signature = inspect.Signature(parameters[1 if utils._PassArg.from_obj(plain) is not None else 0 :])
 
     @functools.wraps(function)  # keeps Jinja's pass_context marks, so it is called the same way
     def bounded(*args: Any, **kwargs: Any) -> Any:
         budget = current()
         budget.tick()
-        if check is None or signature is None:
+        if check is None:
             return function(*args, **kwargs)
         try:
-            bound = signature.bind(*args, **kwargs)
+            bound = signature.bind(*args[lead:], **kwargs)
         except TypeError:
             return function(*args, **kwargs)  # the filter says what is wrong with its arguments
         check(bound, budget)
-        return function(*bound.args, **bound.kwargs)
+        return function(*args[:lead], *bound.args, **bound.kwargs)
 
     return bounded
 
