@@ -1,0 +1,105 @@
+"""`stencil render --status` on a parent whose status rule is ``spec.b ** spec.e`` with
+``e = 10**8`` (a power Python would spend minutes on, holding the interpreter lock): the rule's
+condition says, at once, that the rule went over its budget, naming kind.yaml and the rule's
+line.  Run as a real process with a deadline, so an engine that computed the power fails
+the test instead of hanging it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+from tests.unit import _lintkinds
+
+KIND_YAML = """\
+apiVersion: stencil.dev/v1alpha1
+kind: StencilKind
+parent:
+  apiVersion: example.com/v1
+  kind: Power
+status:
+  conditions:
+    - type: Huge
+      status: "spec.b ** spec.e > 0"
+"""
+RULE_LINE = 9
+CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": "powers.example.com"},
+    "spec": {
+        "group": "example.com",
+        "names": {"kind": "Power", "plural": "powers", "singular": "power"},
+        "scope": "Namespaced",
+        "versions": [
+            {
+                "name": "v1",
+                "served": True,
+                "storage": True,
+                "schema": {
+                    "openAPIV3Schema": {
+                        "type": "object",
+                        "properties": {
+                            "spec": {
+                                "type": "object",
+                                "properties": {"b": {"type": "integer"}, "e": {"type": "integer"}},
+                            },
+                            "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+                        },
+                    }
+                },
+            }
+        ],
+    },
+}
+PARENT = {
+    "apiVersion": "example.com/v1",
+    "kind": "Power",
+    "metadata": {"name": "stall", "namespace": "tenant-a"},
+    "spec": {"b": 3, "e": 10**8},
+}
+
+
+def test_a_stalling_status_rule_fails_its_parent_in_one_line_within_a_second(tmp_path: Path) -> None:
+    folder = tmp_path / "templates" / "power"
+    (folder / "examples").mkdir(parents=True)
+    (folder / "kind.yaml").write_text(KIND_YAML)
+    assert "spec.b ** spec.e" in KIND_YAML.splitlines()[RULE_LINE - 1]
+    (folder / "cm.yaml").write_text(_lintkinds.configmap("  a: 'b'\n"))
+    (folder / "examples" / "stall.yaml").write_text(yaml.safe_dump(PARENT))
+    (tmp_path / "crds").mkdir()
+    (tmp_path / "crds" / "power.yaml").write_text(yaml.safe_dump(CRD))
+
+    started = time.monotonic()
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "engine.tools.cli",
+            "render",
+            str(folder),
+            "-f",
+            str(folder / "examples" / "stall.yaml"),
+            "--status",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    took = time.monotonic() - started
+
+    assert done.returncode == 0, done.stderr
+    status = yaml.safe_load(done.stdout)["status"]
+    huge = next(c for c in status["conditions"] if c["type"] == "Huge")
+    assert huge["status"] == "Unknown"
+    assert huge["reason"] == "OverBudget"
+    assert huge["message"].startswith(f"{folder / 'kind.yaml'}:{RULE_LINE}: "), huge["message"]
+    assert "`**`" in huge["message"]
+    assert len(huge["message"].splitlines()) == 1
+    # The whole command, interpreter start included; the rule itself takes well under a second.
+    assert took < 5, f"stencil render --status took {took:.1f}s"
