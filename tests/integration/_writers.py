@@ -10,13 +10,14 @@ resources, has those writes counted on their own (``dispatched_requests``), refu
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.core import errors
 from engine.runtime.kube import Kube
-from engine.testing import dispatched_requests, service_account_token, token_kubeconfig
+from engine.testing import dispatched_requests, service_account_token, token_kubeconfig, wait_until
 
 WRITES = ["create", "update", "patch", "delete", "deletecollection"]
 
@@ -56,10 +57,14 @@ def counted_writers(
     accounts: Sequence[str],
     resources: Sequence[tuple[str, str]],
     directory: Path,
+    *,
+    cluster_role: str | None = "cluster-admin",
 ) -> Iterator[dict[str, Path]]:
-    """For each account: a ServiceAccount in ``namespace`` bound to cluster-admin, alone in a
-    FlowSchema (named ``writes-<namespace>-<account>``) of its writes to ``resources``
-    (``(group, plural)``); yields a kubeconfig per account.  The cluster-scoped objects go at the end."""
+    """For each account: a ServiceAccount in ``namespace`` bound to ``cluster_role`` (with
+    ``None`` to nothing: the test grants what it means to), alone in a FlowSchema (named
+    ``writes-<namespace>-<account>``) of its writes to ``resources`` (``(group, plural)``),
+    in effect before this returns; yields a kubeconfig per account.  The cluster-scoped
+    objects go at the end."""
     made: list[tuple[str, str]] = []
     kubeconfigs = {}
     try:
@@ -68,19 +73,23 @@ def counted_writers(
             admin.request(
                 "POST", f"/api/v1/namespaces/{namespace}/serviceaccounts", {"metadata": {"name": account}}
             )
-            binding = {
-                "metadata": {"name": name},
-                "roleRef": {
-                    "apiGroup": "rbac.authorization.k8s.io",
-                    "kind": "ClusterRole",
-                    "name": "cluster-admin",
-                },
-                "subjects": [{"kind": "ServiceAccount", "name": account, "namespace": namespace}],
-            }
-            admin.request("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding)
-            made.append(("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", name))
+            if cluster_role is not None:
+                binding = {
+                    "metadata": {"name": name},
+                    "roleRef": {
+                        "apiGroup": "rbac.authorization.k8s.io",
+                        "kind": "ClusterRole",
+                        "name": cluster_role,
+                    },
+                    "subjects": [{"kind": "ServiceAccount", "name": account, "namespace": namespace}],
+                }
+                admin.request("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding)
+                made.append(("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", name))
             admin.apply(_flow_schema(name, account, namespace, resources))
             made.append(("/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas", name))
+            wait_until(
+                functools.partial(_in_effect, admin, name), timeout=30, what=f"FlowSchema {name} in effect"
+            )
             token = service_account_token(admin, namespace, account)
             kubeconfigs[account] = token_kubeconfig(
                 admin_kubeconfig, token, directory / f"{account}.kubeconfig"
@@ -90,6 +99,13 @@ def counted_writers(
         for path, name in made:
             with contextlib.suppress(errors.NotFound):
                 admin.request("DELETE", f"{path}/{name}")
+
+
+def _in_effect(admin: Kube, name: str) -> bool:
+    """The API server's flow control has taken the schema in: it has written its ``Dangling``
+    condition, which it does only for a schema it holds."""
+    schema = admin.request("GET", f"/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/{name}")
+    return any(c.get("type") == "Dangling" for c in (schema.get("status") or {}).get("conditions", []))
 
 
 def writes_of(admin: Kube, namespace: str, account: str) -> int:

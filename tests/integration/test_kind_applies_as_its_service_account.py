@@ -1,14 +1,23 @@
 """A kind that names a ServiceAccount applies its children as that account: the account's
-RBAC, not the engine's, decides what the templates may change."""
+RBAC, not the engine's, decides what the templates may change.
+
+The engine and the account write as the one field manager ``stencil``, so ``managedFields``
+cannot say which of them wrote; the engine runs as a ServiceAccount of its own, and the API
+server counts each account's writes to ConfigMaps apart (``_writers``).
+"""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
+from typing import Any
 
 from engine.runtime.kube import Kube, Resource
+from engine.testing import write_requests
 from engine.tools import manifests
 from tests.integration._engine import condition_is, conditions, eventually, running_engine
 from tests.integration._widgets import write_kind
+from tests.integration._writers import counted_writers, writes_of
 
 SERVICE_ACCOUNT = """\
 serviceAccount:
@@ -27,19 +36,35 @@ data:
 
 
 def test_children_are_applied_with_the_service_accounts_rights(
-    kube: Kube, namespace: str, widgets: Resource, tmp_path: Path
+    kube: Kube, namespace: str, widgets: Resource, local_cluster: Any, tmp_path: Path
 ) -> None:
     templates = write_kind(
         tmp_path / "templates", {"configmap.yaml": TEMPLATE}, SERVICE_ACCOUNT.format(namespace=namespace)
     )
     configmaps = kube.resource("v1", "ConfigMap")
-    manifests.apply_all(
-        kube,
-        [{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "widget-writer"}}],
-        namespace,
-    )
+    counted = [("", "configmaps")]
 
-    with running_engine(kube, templates, namespace):
+    def writes(account: str) -> int:
+        return writes_of(kube, namespace, account)
+
+    with contextlib.ExitStack() as stack:
+        # The engine may do anything; the kind's account is given nothing until the test grants it.
+        engine_config = stack.enter_context(
+            counted_writers(kube, local_cluster.kubeconfig, namespace, ["engine"], counted, tmp_path)
+        )["engine"]
+        stack.enter_context(
+            counted_writers(
+                kube,
+                local_cluster.kubeconfig,
+                namespace,
+                ["widget-writer"],
+                counted,
+                tmp_path,
+                cluster_role=None,
+            )
+        )
+        applies_before = write_requests(kube, refused=False)["APPLY configmaps"]
+        stack.enter_context(running_engine(Kube.from_kubeconfig(str(engine_config)), templates, namespace))
         manifests.apply_all(
             kube,
             [
@@ -61,6 +86,9 @@ def test_children_are_applied_with_the_service_accounts_rights(
         message = conditions(refused)["ChildrenApplied"]["message"]
         assert "forbidden" in message and "system:serviceaccount:" + namespace + ":widget-writer" in message
         assert kube.get(configmaps, "w-config", namespace) is None
+        # Flow control counts a request before it is authorized: the refused applies are the account's.
+        refused_writes = writes("widget-writer")
+        assert refused_writes >= 1
 
         # Granted in this namespace only: the child appears, applied by the engine's field manager.
         manifests.apply_all(
@@ -99,3 +127,8 @@ def test_children_are_applied_with_the_service_accounts_rights(
         )
         child = kube.request("GET", configmaps.path(namespace, "w-config"))
         assert {m["manager"] for m in child["metadata"]["managedFields"]} == {"stencil"}
+        # The API server's own count, by account: one ConfigMap was applied, by the kind's account,
+        # and the engine's own identity wrote none.
+        assert writes("engine") == 0
+        assert writes("widget-writer") > refused_writes
+        assert write_requests(kube, refused=False)["APPLY configmaps"] - applies_before == 1
