@@ -305,8 +305,8 @@ def _values_as_arguments(block: nodes.FilterBlock, fail: Callable[[str, int], An
 
 
 def _valued(argument: nodes.Expr) -> nodes.Expr:
-    if argument.find(nodes.Name) is None:  # the template's own constant: "__IMAGE__", 4, ['a']
-        return argument
+    if not isinstance(argument, nodes.Name) and argument.find(nodes.Name) is None:
+        return argument  # the template's own constant: "__IMAGE__", 4, ['a']
     return nodes.Filter(argument, _VALUE, [], [], None, None, lineno=argument.lineno)
 
 
