@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.core import contention, errors, kinds, ordering, placement, planning, rendering, sharding, status
-from engine.runtime import events
+from engine.runtime import events, nesting
 from engine.runtime import sharding as shards
 from engine.runtime.informers import Across
 from engine.runtime.kube import FIELD_MANAGER, Obj, Resource
@@ -129,8 +129,8 @@ class KindController:
     def replace(self, kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> None:
         """A new version of the kind folder: reconcile every parent with it."""
         self.kind, self.broken = kind, broken
-        for parent in self.parents.list():
-            self.queue.add(_key(parent))
+        for namespace, name, _ in self.parents.versions():  # keys only: decoding every parent at once
+            self.queue.add(f"{namespace}/{name}")  # takes gigabytes when they are large
 
     def _work(self) -> None:
         while True:
@@ -158,7 +158,9 @@ class KindController:
         if metrics:
             metrics.worker_started(self.name)
         try:
-            result = self.reconcile(key)
+            namespace, _, name = key.partition("/")
+            with self.engine.memory.admit(self.parents.size(namespace or None, name)):  # the memory bound
+                result = self.reconcile(key)
             self.queue.forget(key)
             if result.when_idle:
                 outcome = "requeue_after"
@@ -238,6 +240,8 @@ class KindController:
             raise self.broken.error
         # 3. Render the desired children (pure; a template error is terminal until the input changes).
         try:
+            if too_deep := nesting.refusal(parent):
+                raise too_deep
             located = rendering.render_located(
                 self.kind,
                 parent,

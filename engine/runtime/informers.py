@@ -48,6 +48,19 @@ class Across:
     def by_index(self, index_name: str, value: str) -> builtins.list[Obj]:
         return [obj for informer in self._informers.values() for obj in informer.by_index(index_name, value)]
 
+    def keys_by_index(self, index_name: str, value: str) -> builtins.list[tuple[str, str]]:
+        """(namespace or "", name) of the objects with ``value`` in the index, decoding none."""
+        return [
+            key
+            for informer in self._informers.values()
+            for key in informer.store.keys_by_index(index_name, value)
+        ]
+
+    def size(self, namespace: str | None, name: str) -> int:
+        """The bytes of the cached object's JSON (0 if none), decoding nothing."""
+        informer = self._for(namespace)
+        return informer.store.size(namespace, name) if informer else 0
+
     def versions(self) -> builtins.list[tuple[str, str, str | None]]:
         """(namespace or "", name, resourceVersion) of every cached object, decoding none."""
         return [key for informer in self._informers.values() for key in informer.store.versions()]

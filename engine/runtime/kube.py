@@ -25,11 +25,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 import urllib3
 import yaml
 
 from engine.core import apis, errors
+from engine.runtime import nesting
 
 FIELD_MANAGER = "stencil"
 # A kind the server does not serve is asked about again only after this long, so a
@@ -250,7 +250,7 @@ class Kube:
         if not payload:
             return None
         if response.headers.get("Content-Type", "").startswith("application/json"):
-            return orjson.loads(payload)
+            return nesting.loads(payload)
         return payload.decode()
 
     # -- discovery ------------------------------------------------------
@@ -412,7 +412,7 @@ class Kube:
                 for line in lines:
                     if not line.strip():
                         continue
-                    event = orjson.loads(line)
+                    event = nesting.loads(line)
                     if event["type"] == "ERROR":
                         status = event["object"]
                         raise errors.api_error(int(status.get("code", 500)), status, "watch error")

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.core import errors, kinds, placement
-from engine.runtime import children, events, sharding
+from engine.runtime import children, events, memory, sharding
 from engine.runtime.controller import UID_INDEX, KindController
 from engine.runtime.informers import InformerSet
 from engine.runtime.seam import Api
@@ -73,6 +73,7 @@ class Engine:
 
     def __post_init__(self) -> None:
         self.informers = InformerSet(self.kube)
+        self.memory = memory.Budget()  # bytes of parents decoded for reconciles at once
         metrics = self.options.metrics
         self.recorder = events.Recorder(self.kube, on_drop=metrics.event_dropped if metrics else None)
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
@@ -209,9 +210,8 @@ class Engine:
     def _wake(self, uid: str) -> None:
         """Queue the parent with this uid, whichever kind it is."""
         for controller in list(self.controllers.values()):
-            for parent in controller.parents.by_index(UID_INDEX, uid):
-                meta = parent["metadata"]
-                controller.queue.add(f"{meta.get('namespace') or ''}/{meta['name']}")
+            for namespace, name in controller.parents.keys_by_index(UID_INDEX, uid):
+                controller.queue.add(f"{namespace}/{name}")
 
     def count(self, what: str, kind: str) -> None:
         if what != "skip":

@@ -24,11 +24,12 @@ from __future__ import annotations
 import builtins
 import json
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import orjson
 
+from engine.runtime import nesting
 from engine.runtime.kube import Obj
 
 ADDED = "ADDED"
@@ -44,6 +45,7 @@ _Key = tuple[str, str]  # (namespace or "" when cluster-scoped, name)
 _Entry = tuple[str | None, bytes]  # (resourceVersion, the object's compact JSON)
 
 _decode = orjson.loads
+
 
 @dataclass(frozen=True)
 class Event:
@@ -204,13 +206,35 @@ class Store:
                 entries = [entry for names in self._objects.values() for entry in names.values()]
         return [_decode(data) for _, data in entries]
 
+    def each(self) -> Iterator[Obj]:
+        """Every cached object, decoded one at a time as the caller takes it.
+
+        A parent of 1.4 MB can take 30 MiB decoded, so whatever visits every object (a resync,
+        a handler's replay) must hold one at a time, never a ``list()`` of them all.
+        """
+        with self._lock:
+            entries = [entry for names in self._objects.values() for entry in names.values()]
+        return (_decode(data) for _, data in entries)
+
     def by_index(self, index_name: str, value: str) -> builtins.list[Obj]:
+        with self._lock:
+            entries = [
+                self._objects[namespace][name] for namespace, name in self.keys_by_index(index_name, value)
+            ]
+        return [_decode(data) for _, data in entries]
+
+    def keys_by_index(self, index_name: str, value: str) -> builtins.list[_Key]:
+        """(namespace or "", name) of the objects with ``value`` in index ``index_name``, decoding none."""
         with self._lock:
             if index_name not in self._indexes:
                 raise KeyError(f"no index named {index_name!r}")
-            keys = sorted(self._indexes[index_name].get(value, ()))
-            entries = [self._objects[namespace][name] for namespace, name in keys]
-        return [_decode(data) for _, data in entries]
+            return sorted(self._indexes[index_name].get(value, ()))
+
+    def size(self, namespace: str | None, name: str) -> int:
+        """The bytes of the cached object's JSON (0 if none), decoding nothing."""
+        with self._lock:
+            entry = self._objects.get(namespace or "", {}).get(name)
+        return 0 if entry is None else len(entry[1])
 
     def versions(self) -> builtins.list[tuple[str, str, str | None]]:
         """(namespace or "", name, resourceVersion) of every cached object, decoding none."""
@@ -276,11 +300,14 @@ def _decoded(entry: _Entry | None) -> Obj | None:
 
 
 def _encode(obj: Obj) -> bytes:
-    """The compact JSON of an object.  What the API server sends always fits orjson; anything
-    else (a key that is not a string) is encoded by the standard library instead."""
+    """The compact JSON of an object.  An object nested deeper than orjson encodes is kept cut
+    at ``nesting.LIMIT`` and marked (``nesting.bounded``); anything else orjson refuses (a key
+    that is not a string) is encoded by the standard library instead."""
     try:
         # orjson hands back its whole working buffer (4 KiB for a 2 KiB object): keep a copy
         # of the exact size, or the cache holds twice its bytes.
         return bytes(memoryview(orjson.dumps(obj)))
-    except TypeError:
+    except orjson.JSONEncodeError as error:
+        if "Recursion" in str(error):
+            return orjson.dumps(nesting.bounded(obj))
         return json.dumps(obj, separators=(",", ":")).encode()

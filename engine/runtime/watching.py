@@ -154,7 +154,7 @@ class Informer:
             if handler in self._handlers:
                 return
             self._handlers.append(handler)
-            for obj in self.store.list():
+            for obj in self.store.each():
                 self._call(handler, Event(ADDED, obj, None))
 
     def add_index(self, name: str, func: IndexFunc) -> None:
@@ -325,7 +325,7 @@ class Informer:
         assert self.resync_period
         while not self._stopped.wait(self.resync_period):
             if self._synced.is_set():
-                self._dispatch(Event(SYNC, obj, obj) for obj in self.store.list())
+                self._dispatch(Event(SYNC, obj, obj) for obj in self.store.each())
 
     def _dispatch(self, events: Iterable[Event]) -> None:
         with self._dispatch_lock:
