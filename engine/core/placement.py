@@ -86,9 +86,13 @@ def literal_child_kinds(template_text: str) -> set[tuple[str, str]]:
     """
     found: set[tuple[str, str]] = set()
     for document in _DOCUMENT_SPLIT.split(template_text):
-        fields = dict(_TOP_LEVEL.findall(document))
-        if "apiVersion" in fields and "kind" in fields:
-            found.add((fields["apiVersion"].strip("'\""), fields["kind"].strip("'\"")))
+        # In order, a pair at a time: the branches of an {% if %} may each spell out their own.
+        pending: dict[str, str] = {}
+        for key, value in _TOP_LEVEL.findall(document):
+            pending[key] = value.strip("'\"")
+            if "apiVersion" in pending and "kind" in pending:
+                found.add((pending["apiVersion"], pending["kind"]))
+                pending.clear()
     return found
 
 
