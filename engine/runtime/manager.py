@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import shutil
 import tempfile
 import threading
@@ -85,6 +86,7 @@ class Engine:
         self._bundles: Informer | None = None
         self._loaded = threading.Event()  # the kinds were loaded and served at least once
         self._bundle_dir = Path(tempfile.mkdtemp(prefix="stencil-kinds-"))
+        self._refused: dict[str, str] = {}  # kind ConfigMaps not loaded, and why (said once)
         self._run_workers = self.options.run_workers
 
     # -- kinds ----------------------------------------------------------------
@@ -180,16 +182,29 @@ class Engine:
     # -- kinds delivered as ConfigMaps -------------------------------------------
 
     def _materialize_bundles(self) -> Path:
-        """Write each labelled ConfigMap's files as a kind folder under a private directory."""
+        """Write each labelled ConfigMap's files as a kind folder under a private directory.
+
+        A ConfigMap that cannot be a kind folder (``bundle_problem``: a name that is not a DNS
+        label, a file name that is not plain, more than the space left) is skipped and said once;
+        it never stops the other kinds from loading.
+        """
         assert self._bundles is not None
         wanted: dict[str, dict[str, str]] = {}
-        for cm in self._bundles.list():
+        refused: dict[str, str] = {}
+        used = 0
+        for cm in sorted(self._bundles.list(), key=lambda c: str(c["metadata"]["name"])):
             meta = cm["metadata"]
-            name = (meta.get("annotations") or {}).get(BUNDLE_NAME_ANNOTATION) or meta["name"]
-            if "/" in name or name.startswith("."):
-                log.warning("ConfigMap %s names an invalid kind folder %r", meta["name"], name)
+            name = str((meta.get("annotations") or {}).get(BUNDLE_NAME_ANNOTATION) or meta["name"])
+            files = {str(k): str(v) for k, v in (cm.get("data") or {}).items()}
+            problem = bundle_problem(name, files, BUNDLE_SPACE - used)
+            if problem is not None:
+                refused[str(meta["name"])] = problem
                 continue
-            wanted[name] = {k: v for k, v in (cm.get("data") or {}).items() if "/" not in k}
+            used += sum(len(text.encode()) for text in files.values())
+            wanted[name] = files
+        for cm_name in refused.keys() - self._refused.keys():
+            log.warning("ConfigMap %s is not loaded as a kind: %s", cm_name, refused[cm_name])
+        self._refused = refused
         for folder in self._bundle_dir.iterdir():
             if folder.name not in wanted:
                 shutil.rmtree(folder)
@@ -280,6 +295,25 @@ class Engine:
         self.informers.stop_all()
         shutil.rmtree(self._bundle_dir, ignore_errors=True)
         return drained
+
+
+BUNDLE_SPACE = 48 * 1024 * 1024  # bytes of kind files written in all: the chart's /tmp holds 64 MiB
+_BUNDLE_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
+_FILE_NAME = re.compile(r"[A-Za-z0-9_][-A-Za-z0-9_.]{0,127}")
+
+
+def bundle_problem(name: str, files: dict[str, str], space: int) -> str | None:
+    """Why a kind ConfigMap named ``name`` with ``files`` cannot be written as a kind folder in
+    ``space`` bytes, or None."""
+    if not _BUNDLE_NAME.fullmatch(name):
+        return f"its kind name {name[:70]!r} is not a DNS label (at most 63 of a-z, 0-9 and -)"
+    for filename in files:
+        if not _FILE_NAME.fullmatch(filename):
+            return f"its key {filename[:70]!r} is not a plain file name"
+    size = sum(len(text.encode()) for text in files.values())
+    if size > space:
+        return f"its {size} bytes of files do not fit in the {max(space, 0)} bytes left for kinds"
+    return None
 
 
 def _fingerprint(roots: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
