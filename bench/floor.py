@@ -140,7 +140,7 @@ class Floor:
         observed = [child for informer in self.children for child in informer.by_index(OWNER, uid)]
         located = rendering.render_located(self.kind, parent, observed, is_namespaced=self.kube.is_namespaced)
         rendered = [(child.template, child.child) for child in located]
-        refs = tuple((c["apiVersion"], c["kind"], c["metadata"]["name"]) for _, c in rendered)
+        refs = tuple(planning.ref(c) for _, c in rendered)
         outcome = status.Outcome(desired=refs, origins=ordering.origins(rendered))
         now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         new = status.derive_status(self.kind, parent, observed, outcome, now)
