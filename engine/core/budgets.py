@@ -537,6 +537,14 @@ def _bounded(name: str, function: Callable[..., Any], check: _Check | None) -> C
     plain = inspect.unwrap(function)
     parameters = list(inspect.signature(plain).parameters.values())
     signature = inspect.Signature(parameters[1 if utils._PassArg.from_obj(plain) is not None else 0 :])
+    # A filter given only the value it filters (``x | tojson``, the common case) is checked
+    # without binding, which would cost as much as the rest of the filter: the checks read
+    # every parameter but the first by its default.
+    first = next(iter(signature.parameters), "")
+    alone = bool(first) and all(
+        p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        for p in list(signature.parameters.values())[1:]
+    )
 
     @functools.wraps(function)  # keeps Jinja's pass_context marks, so it is called the same way
     def bounded(*args: Any, **kwargs: Any) -> Any:
@@ -544,6 +552,10 @@ def _bounded(name: str, function: Callable[..., Any], check: _Check | None) -> C
         budget.tick()
         if check is None:
             return function(*args, **kwargs)
+        if alone and not kwargs and len(args) == lead + 1:
+            given = inspect.BoundArguments(signature, {first: args[lead]})
+            check(given, budget)
+            return function(*args[:lead], given.arguments[first])
         try:
             bound = signature.bind(*args[lead:], **kwargs)
         except TypeError:

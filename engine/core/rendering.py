@@ -64,7 +64,7 @@ from jinja2 import Template, TemplateNotFound, nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 
-from engine.core import apis, kinds, placement, sandbox
+from engine.core import apis, budgets, kinds, placement, sandbox
 from engine.core.documents import FieldPath, StrictLoader, load_all, yaml_problem
 from engine.core.errors import RenderError, StencilError
 
@@ -254,13 +254,9 @@ def _render_template(
     limits: sandbox.Limits,
 ) -> tuple[_Output, list[tuple[Any, int]]]:
     """Render one template to its documents (values filled in, empty ones dropped), each with its position."""
-    run = sandbox.Run(limits)
-    token = sandbox.CURRENT_RUN.set(run)
-    try:
+    with sandbox.running(limits) as run:
         output = _generate(environment, templates, template, context, run)
         return output, _documents(output)
-    finally:
-        sandbox.CURRENT_RUN.reset(token)
 
 
 def _generated(template: Template, names: dict[str, Any]) -> Iterator[str]:
@@ -339,7 +335,7 @@ def _located(error: Exception, environment: sandbox.Sandbox, default_file: str) 
         field = error.field
         where = "in the observed child" if field.startswith(("children", "child(")) else "in the parent"
         message = error.reason or f"not set {where} (use `is defined` or `| default(...)` if it is optional)"
-    elif isinstance(error, sandbox.OverBudget | sandbox.Unplaceable | sandbox.NotCallable):
+    elif isinstance(error, budgets.BudgetError | sandbox.Unplaceable | sandbox.NotCallable):
         message = str(error)
     elif isinstance(error, UndefinedError):
         message = error.message or "undefined value"

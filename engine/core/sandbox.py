@@ -10,11 +10,14 @@ The filters (``tojson``, ``sha256``...) resolve tokens, so a checksum of a
 The sandbox is Jinja's immutable one with a clock on every attribute access,
 item, call, loop iteration and output chunk, and a budget of output characters
 (``Run``), so neither a runaway template nor a huge CR value can stall or flood
-the engine.  Every operation that can make a value much larger than its inputs
-(``*``, ``**``, ``%``, the padding and joining string methods, ``format``, and
-the filters ``indent``, ``center``, ``join``, ``replace``, ``wordwrap``,
-``format``, ``tojson``) has the size of its result bounded *before* it runs:
-charging the budget afterwards would be too late, the memory already taken.
+the engine.  Its calls, filters and operators are those status rules have, checked
+the same way (``engine.core.budgets``): a call or filter not on the allowlist is
+refused, and every operation that can make a value much larger than its inputs
+(``*``, ``**``, ``%``, ``+``, the padding, joining and ``translate`` methods,
+``to_bytes``, ``format``, and filters such as ``batch``, ``slice``, ``indent`` or
+``join``) has the size of its result charged to the run's budget *before* it runs:
+charging afterwards would be too late, the memory already taken.
+
 The template context wraps the parent and its observed children in tracked
 views, so an undefined value is reported by the CR field it came from
 (``spec.replicas``), not by Jinja's internal name.
@@ -31,7 +34,6 @@ import json
 import math
 import re
 import secrets
-import string
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from contextvars import ContextVar
@@ -45,8 +47,6 @@ from jinja2 import (
     TemplateNotFound,
     nodes,
     pass_context,
-    pass_environment,
-    pass_eval_context,
 )
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import UndefinedError
@@ -54,7 +54,7 @@ from jinja2.runtime import Context, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import missing
 
-from engine.core import documents, expressions, kinds
+from engine.core import budgets, documents, expressions, kinds
 
 # -- values and tokens ------------------------------------------------------------------
 
@@ -68,10 +68,6 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
-
-
-class OverBudget(Exception):
-    """A template ran out of time or output."""
 
 
 class Unplaceable(Exception):
@@ -93,8 +89,6 @@ NAMESPACE_IS_A_STRING = (
 
 CURRENT_RUN: ContextVar[Run] = ContextVar("stencil_render")
 
-# Powers beyond this many bits are refused before Python spends minutes computing them.
-_MAX_POWER_BITS = 1 << 16
 _JSON_SCALARS = (str, int, float, bool, type(None))
 
 
@@ -115,18 +109,22 @@ class Run:
         self.used: set[int] = set()
         self.deadline = time.monotonic() + limits.seconds
         self.remaining = limits.output_chars
+        # What the template's growing operations may build, charged before each is run: as much
+        # again as its output may hold, apart from it.
+        self.budget = budgets.Budget(budgets.Limits(seconds=limits.seconds, chars=limits.output_chars))
         # How many times a filter has read values out of text that holds their tokens: a
         # ``{% filter %}`` block whose filter did so gives a value, not text (``block_output``).
         self.reveals = 0
 
     def tick(self) -> None:
         if time.monotonic() > self.deadline:
-            raise OverBudget(f"rendering took longer than {self.limits.seconds:g}s (an endless loop?)")
+            took = f"rendering took longer than {self.limits.seconds:g}s (an endless loop?)"
+            raise budgets.OverBudget(took)
 
     def charge(self, chars: int) -> None:
         self.remaining -= chars
         if self.remaining < 0:
-            raise OverBudget(f"the output is larger than {self.limits.output_chars} characters")
+            raise budgets.OverBudget(f"the output is larger than {self.limits.output_chars} characters")
 
     def placeholder(self, value: Any) -> str:
         """Record ``value`` (as JSON data) and return the token that stands for it."""
@@ -216,6 +214,23 @@ class Run:
         if isinstance(key, _JSON_SCALARS):
             return key
         raise Unplaceable(f"a {type(key).__name__} cannot be a mapping key")
+
+
+class running:
+    """Render one template as a ``Run`` of its own, whose budget its filters charge too (a class,
+    not a generator: it is entered once per template, and ``contextlib`` would double its cost)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.run = Run(limits)
+
+    def __enter__(self) -> Run:
+        self.tokens = CURRENT_RUN.set(self.run), budgets.CURRENT.set(self.run.budget)
+        return self.run
+
+    def __exit__(self, *_: object) -> None:
+        run, budget = self.tokens
+        budgets.CURRENT.reset(budget)
+        CURRENT_RUN.reset(run)
 
 
 def _text(value: Any) -> str:
@@ -385,145 +400,12 @@ class _GuardedCodeGenerator(CodeGenerator):
         self.end_write(frame)
 
 
-# -- sizes bounded before they are allocated ----------------------------------------------
-
-# A width or precision in a format spec: "{:>120}", "{:.9f}", "%-120s", "%.9f".
-_FORMAT_NUMBERS = re.compile(r"\d+")
-_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?[a-zA-Z%]")
-
-
-def _format_size(template: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> int:
-    """An upper bound of ``template.format(*args, **kwargs)``'s length (``str.format`` rules)."""
-    size = len(template)
-    try:
-        fields = list(string.Formatter().parse(template))
-    except ValueError:
-        return size  # str.format will refuse it without allocating anything
-    specs = [spec or "" for _, _, spec, _ in fields]
-    size += sum(_widths(_FORMAT_NUMBERS.findall(spec)) for spec in specs)
-    values = (*args, *kwargs.values())
-    if any("{" in spec for spec in specs):  # "{:>{w}}": a width given as an argument
-        size += _numbers_among(values)
-    return size + sum(_rough_len(a) for a in values)
-
-
-def _percent_size(template: str, args: Any) -> int:
-    """An upper bound of ``template % args``'s length (printf-style rules)."""
-    size = len(template)
-    values = args if isinstance(args, tuple) else (args,)
-    for match in _PERCENT_SPEC.finditer(template):
-        size += _widths(n for n in match.groups() if n and n != "*")
-        if "*" in match.groups():  # "%*d": a width given as an argument
-            size += _numbers_among(values)
-    return size + sum(_rough_len(a) for a in values)
-
-
-def _numbers_among(values: Iterable[Any]) -> int:
-    return sum(abs(v) for v in values if isinstance(v, int) and not isinstance(v, bool))
-
-
-def _widths(numbers: Iterable[str]) -> int:
-    """The sum of widths and precisions written in a spec (one of twelve digits or more is huge)."""
-    return sum(int(n) if len(n) < 12 else 10**12 for n in numbers)
-
-
-def _rough_len(value: Any) -> int:
-    """The length of a value's text, without building it for anything but strings and small numbers."""
-    if isinstance(value, str):
-        return len(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value.bit_length() // 3 + 2  # decimal digits, rounded up
-    return 32 if isinstance(value, float | bool | type(None)) else 0  # others are charged when placed
-
-
-def _str_method_size(text: str, method: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> int | None:
-    """The length ``text.<method>(*args)`` would have, for the methods that can grow a string."""
-    if method in ("ljust", "rjust", "center", "zfill") and args and isinstance(args[0], int):
-        return max(len(text), args[0])
-    if method == "expandtabs":
-        tabsize = args[0] if args else kwargs.get("tabsize", 8)
-        return len(text) + text.count("\t") * max(tabsize, 0) if isinstance(tabsize, int) else None
-    if method == "replace" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
-        found = len(text) + 1 if args[0] == "" else text.count(args[0])
-        if len(args) > 2 and isinstance(args[2], int) and args[2] >= 0:
-            found = min(found, args[2])
-        return len(text) + found * max(len(args[1]) - len(args[0]), 0)
-    if method in ("format", "format_map"):
-        values = args[0] if method == "format_map" and args and isinstance(args[0], Mapping) else {}
-        return _format_size(text, args if method == "format" else (), {**values, **kwargs})
-    return None
-
-
-def _bounded(size: int | None) -> None:
-    run = CURRENT_RUN.get()
-    if size is not None and size > run.remaining:
-        raise OverBudget(f"the result would be {size} characters, more than the output left to this render")
-
-
-def _joined(separator: str, items: Iterable[Any]) -> list[Any]:
-    """``items`` as a list, after checking that joining them with ``separator`` fits the budget."""
-    listed = list(_loop_guard(items))
-    _bounded(
-        sum(_rough_len(i) if not isinstance(i, _View) else 0 for i in listed)
-        + len(separator) * max(len(listed) - 1, 0)
-    )
-    return listed
-
-
-def _bounded_filters(filters: dict[str, Any]) -> None:
-    """Replace the growing built-in filters with ones that check the result's size first."""
-    indent, center, join = filters["indent"], filters["center"], filters["join"]
-    replace, wordwrap, format_ = filters["replace"], filters["wordwrap"], filters["format"]
-
-    def bounded_indent(s: Any, width: Any = 4, first: bool = False, blank: bool = False) -> Any:
-        text = str(s)
-        pad = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
-        _bounded(len(text) + (text.count("\n") + 1) * max(pad, 0))
-        return indent(s, width, first, blank)
-
-    def bounded_center(value: Any, width: int = 80) -> Any:
-        _bounded(width if isinstance(width, int) else None)
-        return center(value, width)
-
-    @pass_eval_context
-    def bounded_join(eval_ctx: Any, value: Any, d: str = "", attribute: Any = None) -> Any:
-        return join(eval_ctx, _joined(str(d), value), d, attribute)
-
-    @pass_eval_context
-    def bounded_replace(eval_ctx: Any, s: Any, old: Any, new: Any, count: Any = None) -> Any:
-        args = (str(old), str(new)) if count is None else (str(old), str(new), count)
-        _bounded(_str_method_size(str(s), "replace", args, {}))
-        return replace(eval_ctx, s, old, new, count)
-
-    @pass_environment
-    def bounded_wordwrap(environment: Any, s: Any, width: int = 79, *args: Any, **kwargs: Any) -> Any:
-        wrapstring = (
-            kwargs.get("wrapstring", args[1] if len(args) > 1 else None) or environment.newline_sequence
-        )
-        text = str(s)
-        if isinstance(width, int) and width > 0:
-            _bounded(len(text) + (len(text) // width + 1) * len(str(wrapstring)))
-        return wordwrap(environment, s, width, *args, **kwargs)
-
-    def bounded_format(value: Any, *args: Any, **kwargs: Any) -> Any:
-        _bounded(_percent_size(str(value), kwargs or args))
-        return format_(value, *args, **kwargs)
-
-    filters.update(
-        indent=bounded_indent,
-        center=bounded_center,
-        join=bounded_join,
-        replace=bounded_replace,
-        wordwrap=bounded_wordwrap,
-        format=bounded_format,
-    )
-
-
 class Sandbox(ImmutableSandboxedEnvironment):
-    """The immutable sandbox with a clock on every attribute, item and call, and sizes bounded up front."""
+    """The immutable sandbox with a clock on every attribute, item and call, and the calls, filters
+    and operators that status rules may use (``budgets``), each charged before it runs."""
 
     code_generator_class = _GuardedCodeGenerator
-    intercepted_binops = frozenset({"*", "**", "%"})
+    intercepted_binops = budgets.BoundedSandbox.intercepted_binops
     concat = staticmethod(_captured)
     stencil_block_output = staticmethod(_block_output)
     stencil_call_output = staticmethod(_call_output)
@@ -554,7 +436,9 @@ class Sandbox(ImmutableSandboxedEnvironment):
             sha256=_sha256,
             hash=_sha256,
         )
-        _bounded_filters(self.filters)
+        self.filters = budgets.bounded_filters(
+            self.filters, own=("tojson", "b64encode", "b64decode", "sha256", "hash")
+        )
         self.filters[_LOOP_GUARD] = _loop_guard
         self.filters[_VALUE] = _as_value
 
@@ -569,39 +453,17 @@ class Sandbox(ImmutableSandboxedEnvironment):
         return super().getitem(obj, argument)
 
     def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        CURRENT_RUN.get().tick()
+        run = CURRENT_RUN.get()
+        run.tick()
         if isinstance(__obj, _ParentNamespace):
             raise NotCallable(NAMESPACE_IS_A_STRING)
-        # A string method, or str.format as the sandbox wraps it: bound what it would build.
-        method = getattr(__obj, "__wrapped__", __obj)
-        text = getattr(method, "__self__", None)
-        if isinstance(text, str):
-            if method.__name__ == "join" and args:
-                args = (_joined(text, args[0]), *args[1:])
-            else:
-                _bounded(_str_method_size(text, method.__name__, args, kwargs))
+        args = budgets.call(__obj, args, kwargs, run.budget)
         return super().call(__context, __obj, *args, **kwargs)
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
-        run = CURRENT_RUN.get()
-        if operator == "*":
-            for sequence, count in ((left, right), (right, left)):
-                if (
-                    isinstance(sequence, str | list | tuple)
-                    and isinstance(count, int)
-                    and len(sequence) * count > run.remaining
-                ):
-                    raise OverBudget(f"`*` would make a value of {len(sequence) * count} items")
-        elif operator == "%":
-            if isinstance(left, str):
-                _bounded(_percent_size(left, right))
-        elif (
-            isinstance(left, int)
-            and isinstance(right, int)
-            and right > 0
-            and abs(left).bit_length() * right > _MAX_POWER_BITS
-        ):
-            raise OverBudget(f"`**` would make a number of about {abs(left).bit_length() * right} bits")
+        budget = CURRENT_RUN.get().budget
+        budget.tick()
+        budgets.binop(operator, left, right, budget)
         return super().call_binop(context, operator, left, right)
 
 

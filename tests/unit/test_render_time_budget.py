@@ -37,7 +37,7 @@ def test_endless_recursion_is_an_error_not_a_crash() -> None:
 
 
 def test_a_huge_power_is_refused_before_it_is_computed() -> None:
-    with pytest.raises(RenderError, match=r"`\*\*` would make a number"):
+    with pytest.raises(RenderError, match=r"`\*\*` would make an integer"):
         rendering.render(
             _kinds.kind("{% set x = 10 ** spec.n %}\n"), _kinds.parent({"n": 10**9}), [], limits=LIMITS
         )
