@@ -228,30 +228,21 @@ class KindController:
         related = planning.within(
             self.engine.children.related_of(uid, self.kind.observe if self.kind else ()), reach
         )
+        mine = planning.owned(observed, uid, reach)  # what templates and the status may read
         # A broken kind folder: say so on every parent, change nothing else.
         if self.kind is None:
             assert self.broken is not None
-            self._finish(
-                parent,
-                planning.owned(observed, uid, reach),
-                related,
-                status.Outcome(kind_error=self.broken.error),
-            )
+            self._finish(parent, mine, related, status.Outcome(kind_error=self.broken.error))
             raise self.broken.error
         # 3. Render the desired children (pure; a template error is terminal until the input changes).
         try:
             if too_deep := nesting.refusal(parent):
                 raise too_deep
             located = rendering.render_located(
-                self.kind,
-                parent,
-                planning.owned(observed, uid, reach),
-                is_namespaced=self.engine.kube.is_namespaced,
+                self.kind, parent, mine, is_namespaced=self.engine.kube.is_namespaced
             )
         except errors.StencilError as exc:
-            self._finish(
-                parent, planning.owned(observed, uid, reach), related, status.Outcome(render_error=exc)
-            )
+            self._finish(parent, mine, related, status.Outcome(render_error=exc))
             self.engine.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
             raise
         rendered = [(child.template, child.child) for child in located]
@@ -264,13 +255,14 @@ class KindController:
         observed = planning.within(
             self.engine.children.of(uid, also=desired, read=(observed, complete)), reach
         )
+        mine = planning.owned(observed, uid, reach)
         # Children beyond owner references' reach (another namespace, cluster-scoped) are
         # created only under a finalizer, so the engine can delete them with the parent.
         if planning.needs_finalizer(desired):
             parent = self._set_finalizer(parent, hold=True)
         # 4. Plan: what differs from the cache, what to prune, what belongs to someone else; a child
         # whose `after:` templates are not all healthy yet is not created (its dependency's events wake us).
-        gate = ordering.gate(rendered, planning.owned(observed, uid, reach), _now())
+        gate = ordering.gate(rendered, mine, _now())
         plan = planning.plan(gate.ready, observed, uid, reach)
         desired_refs = tuple(planning.ref(c) for c in desired)
         origins = ordering.origins(rendered)
@@ -299,7 +291,7 @@ class KindController:
                 origins=origins,
                 contested=tuple(c.message for c in contests),
             )
-            self._finish(parent, planning.owned(observed, uid, reach), related, outcome)
+            self._finish(parent, mine, related, outcome)
             self.engine.recorder.emit(parent, events.WARNING, "ApplyFailed", str(exc))
             raise
         finally:
@@ -312,17 +304,16 @@ class KindController:
                 self._prune(parent, prune)
         # 7. Derive the status from what is observed now and write it once, if it changed
         # (a status that only says how far things got may wait: see _finish).
-        observed = planning.owned(observed, uid, reach)  # what the status and the gate may read
         if plan.applies or plan.prunes:  # our writes are in the cache: read them
-            observed = planning.owned(self.engine.children.of(uid, also=desired), uid, reach)
+            mine = planning.owned(self.engine.children.of(uid, also=desired), uid, reach)
         # A dependency this reconcile created may already be Current (a Namespace, a ConfigMap).
         # Its watch event carries the version cached from the create's answer and wakes nobody,
         # and such an object sends no later one: decide the gate again now, not at the resync.
-        if gate.waiting and plan.applies and _releases(gate, ordering.gate(rendered, observed, _now())):
+        if gate.waiting and plan.applies and _releases(gate, ordering.gate(rendered, mine, _now())):
             return Result(requeue_after=0.0)
         again = self._finish(
             parent,
-            observed,
+            mine,
             related,
             status.Outcome(
                 conflicts=tuple(conflicts.values()),
