@@ -13,16 +13,7 @@ from pathlib import Path
 from engine.runtime import controller
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
-from tests.seam._harness import NAMESPACE, conditions, engine_for, parent
-
-GADGET = """\
-apiVersion: tests.stencil.dev/v1
-kind: Gadget
-metadata:
-  name: {{ name }}-gadget
-spec: {}
-"""
-GADGET_KEY = ("tests.stencil.dev/v1", "Gadget", NAMESPACE, "w-gadget")
+from tests.seam._harness import GADGET, GADGET_KEY, conditions, engine_for, parent
 
 
 def status_writes(fake: FakeKube) -> int:
