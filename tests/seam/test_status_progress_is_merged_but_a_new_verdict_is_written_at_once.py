@@ -13,7 +13,7 @@ from pathlib import Path
 from engine.runtime import controller
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
-from tests.seam._harness import GADGET, GADGET_KEY, conditions, engine_for, parent
+from tests.seam._harness import GADGET, GADGET_KEY, NAMESPACE, conditions, engine_for, parent
 
 
 def status_writes(fake: FakeKube) -> int:
