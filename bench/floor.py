@@ -36,7 +36,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine.core import errors, kinds, ordering, placement, planning, rbac, rendering, status
+from engine.core.decisions import ordering, planning, status
+from engine.core.model import errors, kinds, placement
+from engine.core.offline import rbac
+from engine.core.templating import rendering
 from engine.runtime.children import owner_index
 from engine.runtime.kube import Kube
 from engine.runtime.watching import Informer

@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.measure import cpu_seconds, table
-from engine.core import documents, errors, kinds, offline, rendering
+from engine.core.model import documents, errors, kinds
+from engine.core.offline import admission
+from engine.core.templating import rendering
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMESPACE = "bench"
@@ -36,7 +38,7 @@ class Rate:
     children_per_second: float
 
 
-def admitted(kind: kinds.Kind, crds: offline.OfflineCrds) -> list[dict[str, Any]]:
+def admitted(kind: kinds.Kind, crds: admission.OfflineCrds) -> list[dict[str, Any]]:
     """The kind's examples as the API server would keep them, each with a uid."""
     parents = []
     for example in kind.examples:
@@ -49,7 +51,7 @@ def admitted(kind: kinds.Kind, crds: offline.OfflineCrds) -> list[dict[str, Any]
 
 
 def shipped() -> list[tuple[kinds.Kind, list[dict[str, Any]]]]:
-    crds = offline.OfflineCrds.read(ROOT / "crds")
+    crds = admission.OfflineCrds.read(ROOT / "crds")
     loaded, _ = kinds.load_kinds(ROOT / "templates")
     return [(kind, admitted(kind, crds)) for _, kind in sorted(loaded.items())]
 

@@ -4,9 +4,9 @@ The front door is small on purpose: load kinds, render them offline, run the
 engine.  Everything else is an internal module that may change.
 """
 
-from engine.core.errors import KindError, RenderError, StencilError
-from engine.core.kinds import Kind, load_kind, load_kinds
-from engine.core.rendering import render
+from engine.core.model.errors import KindError, RenderError, StencilError
+from engine.core.model.kinds import Kind, load_kind, load_kinds
+from engine.core.templating.rendering import render
 from engine.runtime.manager import Engine, Options
 
 __all__ = [

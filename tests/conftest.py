@@ -12,7 +12,7 @@ from hypothesis import settings
 # celpy raises the interpreter's recursion limit once, when its first Environment is made (at
 # this module's import).  Made here, before any test runs, rather than inside the first property
 # test that reaches a CEL rule, where hypothesis warns that the limit changed under it (an error here).
-import engine.core.validation_rules  # noqa: F401
+import engine.core.offline.validation_rules  # noqa: F401
 
 pytest_plugins = ["engine.testing.plugin"]
 

@@ -176,7 +176,12 @@ def _go(args: Sequence[str], cwd: Path, what: str, log: _Log, env: dict[str, str
     # A session of its own, so that on Ctrl-C or SIGTERM we can stop go and the
     # compilers it runs together instead of leaving them to finish unwatched.
     proc = subprocess.Popen(
-        ["go", *args], cwd=cwd, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        ["go", *args],
+        cwd=cwd,
+        env=full_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         start_new_session=True,
     )
     done = threading.Event()
@@ -266,8 +271,12 @@ def _build_kubernetes(out: Path, log: _Log) -> None:
         versioned = [f"{p}@{KUBERNETES_VERSION}" for p in packages]
         _go(["get", *versioned], work, "resolve kubernetes modules", log)
         ldflags = version_ldflags(KUBERNETES_VERSION)
-        _go(["build", "-trimpath", "-ldflags", ldflags, "-o", str(out), *packages],
-            work, f"compile {', '.join(KUBE_COMMANDS)}", log)
+        _go(
+            ["build", "-trimpath", "-ldflags", ldflags, "-o", str(out), *packages],
+            work,
+            f"compile {', '.join(KUBE_COMMANDS)}",
+            log,
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -278,15 +287,24 @@ def _build_etcd(out: Path, log: _Log) -> None:
         _wrapper(work, "go.etcd.io/etcd/server/v3", ETCD_VERSION, {})
         (work / "tools.go").write_text("package build\n")
         _go(["get", f"go.etcd.io/etcd/server/v3@{ETCD_VERSION}"], work, "resolve etcd modules", log)
-        _go(["build", "-trimpath", "-ldflags", "-s -w", "-o", str(out / "etcd"), "go.etcd.io/etcd/server/v3"],
-            work, "compile etcd", log)
+        _go(
+            ["build", "-trimpath", "-ldflags", "-s -w", "-o", str(out / "etcd"), "go.etcd.io/etcd/server/v3"],
+            work,
+            "compile etcd",
+            log,
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 def _go_install(module_cmd: str, version: str, out: Path, log: _Log, ldflags: str = "-s -w") -> None:
-    _go(["install", "-trimpath", "-ldflags", ldflags, f"{module_cmd}@{version}"],
-        out, f"install {module_cmd}", log, env={"GOBIN": str(out), "GOFLAGS": ""})
+    _go(
+        ["install", "-trimpath", "-ldflags", ldflags, f"{module_cmd}@{version}"],
+        out,
+        f"install {module_cmd}",
+        log,
+        env={"GOBIN": str(out), "GOFLAGS": ""},
+    )
 
 
 def _build_kwok(out: Path, log: _Log) -> None:

@@ -290,8 +290,10 @@ class LocalCluster:
     def _start(self) -> None:
         began = time.monotonic()
         processes.sweep_orphaned_state()
-        paths = {**binaries.ensure(n for n in self.needed_binaries() if n not in self._binary_paths),
-                 **self._binary_paths}
+        paths = {
+            **binaries.ensure(n for n in self.needed_binaries() if n not in self._binary_paths),
+            **self._binary_paths,
+        }
         self._mark("binaries", began)
         self._state = Path(tempfile.mkdtemp(prefix=f"{STATE_PREFIX}{os.getpid()}-"))
         step = time.monotonic()
@@ -328,8 +330,10 @@ class LocalCluster:
             scheduler = components.kube_scheduler(paths["kube-scheduler"], admin_kubeconfig)
             self._launch("kube-scheduler", scheduler)
             # The default ServiceAccount appears once the controllers run; pods need it.
-            self._wait("kube-controller-manager",
-                       lambda: self._api_ok("/api/v1/namespaces/default/serviceaccounts/default"))
+            self._wait(
+                "kube-controller-manager",
+                lambda: self._api_ok("/api/v1/namespaces/default/serviceaccounts/default"),
+            )
             self._mark("controllers", step)
 
         if self.nodes:
@@ -378,8 +382,10 @@ class LocalCluster:
         # Kept in start-up order, so teardown (which goes in reverse) still stops
         # a restarted API server after its clients and before etcd.
         order = self.needed_binaries()
-        self._components = sorted([*self._components, _Component(name, process, log_path, log_file)],
-                                  key=lambda c: order.index(c.name))
+        self._components = sorted(
+            [*self._components, _Component(name, process, log_path, log_file)],
+            key=lambda c: order.index(c.name),
+        )
         log.debug("started %s (pid %d): %s", name, process.pid, " ".join(argv))
 
     def _wait(self, what: str, ready: Callable[[], bool]) -> None:
@@ -406,7 +412,9 @@ class LocalCluster:
     def _api(self, method: str, path: str, body: Any = None) -> Any:
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(
-            self.server + path, data=data, method=method,
+            self.server + path,
+            data=data,
+            method=method,
             headers={"Accept": "application/json", "Content-Type": "application/json"},
         )
         with urllib.request.urlopen(request, context=self._context, timeout=10) as response:
@@ -421,9 +429,12 @@ class LocalCluster:
         except (OSError, http.client.HTTPException):
             return False
         ready = [
-            n for n in listing.get("items", [])
-            if any(c.get("type") == "Ready" and c.get("status") == "True"
-                   for c in n.get("status", {}).get("conditions", []))
+            n
+            for n in listing.get("items", [])
+            if any(
+                c.get("type") == "Ready" and c.get("status") == "True"
+                for c in n.get("status", {}).get("conditions", [])
+            )
         ]
         return len(ready) >= self.nodes
 
@@ -439,11 +450,24 @@ class LocalCluster:
         config = {
             "apiVersion": "v1",
             "kind": "Config",
-            "clusters": [{"name": CONTEXT, "cluster": {
-                "server": self.server, "certificate-authority-data": b64(self._files.ca_cert)}}],
-            "users": [{"name": pki.ADMIN_USER, "user": {
-                "client-certificate-data": b64(self._files.admin_cert),
-                "client-key-data": b64(self._files.admin_key)}}],
+            "clusters": [
+                {
+                    "name": CONTEXT,
+                    "cluster": {
+                        "server": self.server,
+                        "certificate-authority-data": b64(self._files.ca_cert),
+                    },
+                }
+            ],
+            "users": [
+                {
+                    "name": pki.ADMIN_USER,
+                    "user": {
+                        "client-certificate-data": b64(self._files.admin_cert),
+                        "client-key-data": b64(self._files.admin_key),
+                    },
+                }
+            ],
             "contexts": [{"name": CONTEXT, "context": {"cluster": CONTEXT, "user": pki.ADMIN_USER}}],
             "current-context": CONTEXT,
         }

@@ -134,7 +134,7 @@ def signal_group(pgid: int, signum: int) -> bool:
 def sweep_orphaned_state() -> None:
     """Remove state directories whose owning Python process is gone (killed -9)."""
     for directory in Path(tempfile.gettempdir()).glob(f"{STATE_PREFIX}*"):
-        pid_text = directory.name[len(STATE_PREFIX):].split("-", 1)[0]
+        pid_text = directory.name[len(STATE_PREFIX) :].split("-", 1)[0]
         if not pid_text.isdigit():
             continue
         try:

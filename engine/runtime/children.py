@@ -20,7 +20,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
-from engine.core import apis, errors, kinds, placement, planning, rendering
+from engine.core.decisions import planning
+from engine.core.model import apis, errors, kinds, placement
+from engine.core.templating import rendering
 from engine.runtime.informers import Across, InformerSet
 from engine.runtime.kube import Obj, Resource
 from engine.runtime.queue import WorkQueue
@@ -99,9 +101,10 @@ class Children:
     def watch_related(self, kind: kinds.Kind) -> None:
         """Cache the kind's ``observe`` objects (those labelled with a parent uid) and wake parents."""
         for gvk in kind.observe:
-            if self._cache(
-                self._related, gvk, RELATED_SELECTOR, self._on_related_event, labelled_parent
-            ) is None:
+            if (
+                self._cache(self._related, gvk, RELATED_SELECTOR, self._on_related_event, labelled_parent)
+                is None
+            ):
                 log.warning("kind %s observes %s %s, which the server does not serve", kind.name, *gvk)
 
     def _cache(

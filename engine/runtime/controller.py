@@ -23,7 +23,9 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.core import contention, errors, kinds, ordering, placement, planning, rendering, sharding, status
+from engine.core.decisions import contention, ordering, planning, sharding, status
+from engine.core.model import errors, kinds, placement
+from engine.core.templating import rendering
 from engine.runtime import events, nesting
 from engine.runtime import sharding as shards
 from engine.runtime.informers import Across

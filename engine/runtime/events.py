@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from engine.core import errors
+from engine.core.model import errors
 
 log = logging.getLogger("stencil.events")
 

@@ -28,7 +28,7 @@ from typing import Any
 import urllib3
 import yaml
 
-from engine.core import apis, errors
+from engine.core.model import apis, errors
 from engine.runtime import nesting
 
 FIELD_MANAGER = "stencil"

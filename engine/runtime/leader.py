@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.kube import FIELD_MANAGER, Kube, Resource
 
 log = logging.getLogger("stencil.leader")

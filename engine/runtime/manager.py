@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.core import errors, kinds, placement
+from engine.core.model import errors, kinds, placement
 from engine.runtime import children, events, memory, sharding
 from engine.runtime.controller import UID_INDEX, KindController
 from engine.runtime.informers import InformerSet

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from engine.core import errors
+from engine.core.model import errors
 
 LIMIT = 250  # levels of an object the engine reads (orjson encodes 254)
 CUT = 512  # levels of a document decoded before the scan cuts (orjson decodes 1,024)

@@ -1,7 +1,7 @@
 """Parents sharded across replicas: each replica's own Lease, the sharder's labels, the owner's release.
 
 The rules (who is live, who should own a parent, which write moves it) are pure and live in
-``engine.core.sharding``; this module is the I/O around them, in three pieces:
+``engine.core.decisions.sharding``; this module is the I/O around them, in three pieces:
 
 - ``member`` makes the ``LeaderElector`` (``engine.runtime.leader``, the one Lease client) that
   holds a replica's own Lease, ``stencil-shard-<identity>``, labelled so the sharder can list
@@ -28,7 +28,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.core import errors, sharding
+from engine.core.decisions import sharding
+from engine.core.model import errors
 from engine.runtime import leader
 from engine.runtime.informers import Across
 from engine.runtime.kube import Kube, Obj, Resource

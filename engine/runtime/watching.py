@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.kube import Obj, Resource
 from engine.runtime.seam import ListWatcher
 from engine.runtime.store import (

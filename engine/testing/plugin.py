@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.localcluster import LocalCluster
 from engine.runtime.kube import Kube
 from engine.testing import wait_until

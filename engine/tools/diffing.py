@@ -17,7 +17,10 @@ from typing import Any
 
 import yaml
 
-from engine.core import errors, kinds, placement, planning, rbac, rendering
+from engine.core.decisions import planning
+from engine.core.model import errors, kinds, placement
+from engine.core.offline import rbac
+from engine.core.templating import rendering
 from engine.runtime.kube import Kube, Obj
 
 # Fields the server owns and changes on every write: noise in a diff of intent.

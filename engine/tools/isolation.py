@@ -17,7 +17,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 
-from engine.core import planning
+from engine.core.decisions import planning
 
 MAX_LABEL = 63  # a namespace name is a DNS-1123 label
 _HASH = 6  # hex digits that keep two names apart when their words agree or are cut short

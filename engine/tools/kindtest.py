@@ -52,7 +52,10 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from engine.core import documents, errors, kinds, offline, placement, planning, rendering
+from engine.core.decisions import planning
+from engine.core.model import documents, errors, kinds, placement
+from engine.core.offline import admission
+from engine.core.templating import rendering
 from engine.runtime.kube import FIELD_MANAGER, Kube, Obj
 from engine.tools import isolation, parents, refusals
 
@@ -420,9 +423,9 @@ def crds_dirs(chosen: Sequence[kinds.Kind]) -> list[Path]:
     """The CRD folders the kinds need, each once; ``UsageError`` for a kind whose CRD is nowhere."""
     found: list[Path] = []
     for kind in chosen:
-        place = offline.find_crds_dir(kind.directory, (kind.api_version, kind.kind))
+        place = admission.find_crds_dir(kind.directory, (kind.api_version, kind.kind))
         if place is None:
-            places = " or ".join(str(p) for p in offline.crd_places(kind.directory))
+            places = " or ".join(str(p) for p in admission.crd_places(kind.directory))
             raise UsageError(f"no CRD for {kind.kind} ({kind.api_version}) of {kind.directory} in {places}")
         if place.resolve() not in [p.resolve() for p in found]:
             found.append(place)

@@ -4,7 +4,7 @@
 its live view, so the gathering lives here rather than in either command: load
 each kind folder, find its CRDs, admit its examples (and any extra CR files) as
 the API server would, render them with the templates traced, then run the static
-checks of ``engine.core.linting`` over every template and status rule.
+checks of ``engine.core.offline.linting`` over every template and status rule.
 
 Each source of findings is one small function of the kind and what is known
 about it (``_CHECKS``), so a new check is one more entry, not a new pass.
@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.core import documents, kinds, linting, offline, rbac
-from engine.core.errors import KindError, StencilError
-from engine.core.linting import Finding
+from engine.core.model import documents, kinds
+from engine.core.model.errors import KindError, StencilError
+from engine.core.offline import admission, linting, rbac
+from engine.core.offline.linting import Finding
 
 # A CR that names no namespace is linted where `stencil render` would put it.
 _NAMESPACE = "default"
@@ -66,13 +67,13 @@ def lint(
     return sorted(set(findings), key=lambda finding: finding.sort_key)
 
 
-def _read_crds(directory: Path) -> tuple[offline.OfflineCrds, tuple[Finding, ...]]:
+def _read_crds(directory: Path) -> tuple[admission.OfflineCrds, tuple[Finding, ...]]:
     """The CRDs under ``directory``; one that breaks the CRD format is a finding, and then none is read,
     as ``stencil render`` would read none."""
     try:
-        return offline.OfflineCrds.read(directory), ()
+        return admission.OfflineCrds.read(directory), ()
     except StencilError as error:
-        return offline.OfflineCrds([]), (Finding.of_error(error, "crd", default_file=str(directory)),)
+        return admission.OfflineCrds([]), (Finding.of_error(error, "crd", default_file=str(directory)),)
 
 
 def _clashes(loaded: Iterable[kinds.Kind]) -> list[Finding]:
@@ -100,7 +101,7 @@ class _Known:
     """What the checks of one kind share: its CRD schema, the CRs rendered, what rendering gave."""
 
     kind: kinds.Kind
-    crds: offline.OfflineCrds
+    crds: admission.OfflineCrds
     schema: dict[str, Any] | None
     traced: linting.Traced
     child_kinds: frozenset[str]
@@ -110,23 +111,23 @@ class _Known:
 
 
 def _crds_of(
-    kind: kinds.Kind, crds_dir: Path | None, read: Callable[[Path], offline.OfflineCrds]
-) -> tuple[Path, offline.OfflineCrds]:
+    kind: kinds.Kind, crds_dir: Path | None, read: Callable[[Path], admission.OfflineCrds]
+) -> tuple[Path, admission.OfflineCrds]:
     """The folder of the kind's CRDs and what it holds: ``crds_dir`` if given, else the first of
-    ``offline.crd_places`` that serves the parent (as ``offline.find_crds_dir`` picks), read once."""
+    ``admission.crd_places`` that serves the parent (as ``admission.find_crds_dir`` picks), read once."""
     if crds_dir is not None:
         return crds_dir, read(crds_dir)
-    places = [place for place in offline.crd_places(kind.directory) if place.is_dir()]
+    places = [place for place in admission.crd_places(kind.directory) if place.is_dir()]
     for place in places:
         if (kind.api_version, kind.kind) in read(place).schemas:
             return place, read(place)
-    place = places[0] if places else offline.crd_places(kind.directory)[-1]
-    return place, read(place) if places else offline.OfflineCrds([])
+    place = places[0] if places else admission.crd_places(kind.directory)[-1]
+    return place, read(place) if places else admission.OfflineCrds([])
 
 
 def _lint_kind(
     kind: kinds.Kind,
-    crds_of_kind: tuple[Path, offline.OfflineCrds],
+    crds_of_kind: tuple[Path, admission.OfflineCrds],
     extra: Sequence[documents.Document],
     *,
     crds_broken: bool = False,
@@ -176,7 +177,7 @@ def _lint_kind(
 
 
 def _admitted(
-    crds: offline.OfflineCrds, kind: kinds.Kind, found: Sequence[documents.Document]
+    crds: admission.OfflineCrds, kind: kinds.Kind, found: Sequence[documents.Document]
 ) -> tuple[list[tuple[str, dict[str, Any]]], list[Finding]]:
     """The CRs of ``kind`` among ``found`` as the API server would keep them, and the ones it would refuse."""
     parents: list[tuple[str, dict[str, Any]]] = []

@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from engine.core import documents, offline
+from engine.core.model import documents
+from engine.core.offline import admission
 from engine.runtime.kube import Kube
 
 CRD_API = "apiextensions.k8s.io/v1"
@@ -29,7 +30,7 @@ def yaml_files(directory: Path) -> list[Path]:
 def install_crds(kube: Kube, directory: Path, timeout: float = 60.0) -> list[str]:
     """Apply every CRD under ``directory`` and wait until each is Established."""
     names: list[str] = []
-    for doc in offline.read_crds(directory):
+    for doc in admission.read_crds(directory):
         kube.apply(doc)
         names.append(doc["metadata"]["name"])
     res = kube.resource(CRD_API, "CustomResourceDefinition")

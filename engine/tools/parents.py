@@ -3,7 +3,7 @@
 ``stencil dev`` shows one row per parent and ``stencil test`` says why an example
 timed out; both read the same few facts off the parent's status, so they are read
 here, once, as pure functions of the parent object (and of the time, for the age).
-What the conditions mean is ``engine.core.status``'s: ``Ready`` carries the reason
+What the conditions mean is ``engine.core.decisions.status``'s: ``Ready`` carries the reason
 and message of the first dependent that is not True, so the dependent itself is
 found again by that rule, and a ``ChildrenReady`` message names the children it
 waits for, one ``Kind name: why`` clause each, joined by ``; ``.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from engine.core import conditions, status
+from engine.core.decisions import conditions, status
 
 
 @dataclass(frozen=True)

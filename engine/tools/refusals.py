@@ -7,7 +7,7 @@ or already there (409, which the engine reports as a ``ChildConflict``), or a
 template that does not render.  The engine retries those, so the parent keeps
 saying the same thing until the input changes; a test that waits for them only
 waits out its timeout.  ``refusal(parent)`` tells them apart, from the conditions
-``engine.core.status`` writes (``ChildrenApplied`` with the API server's reason
+``engine.core.decisions.status`` writes (``ChildrenApplied`` with the API server's reason
 and message, ``TemplatesRendered``), and ``located(refusal, children)`` finds the
 rendered child the server's message is about, so the refusal can be reported at
 the template file and line that wrote it (the field the server names, else the
@@ -23,8 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import conditions, planning, rendering, status
-from engine.core.documents import FieldPath
+from engine.core.decisions import conditions, planning, status
+from engine.core.model.documents import FieldPath
+from engine.core.templating import rendering
 
 # The API server's reasons (a Status's ``reason``) for a request that the same request again
 # cannot change: the object is wrong, or the caller may not, or the name is taken.

@@ -11,8 +11,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import documents, planning
-from engine.core.errors import StencilError
+from engine.core.decisions import planning
+from engine.core.model import documents
+from engine.core.model.errors import StencilError
 from tests.campaign import _hostile
 
 # Keys as YAML spells them: what resolves to a bool, an int, a float or null, and plain strings.

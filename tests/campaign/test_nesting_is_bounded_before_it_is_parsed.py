@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import documents
-from engine.core.errors import StencilError
+from engine.core.model import documents
+from engine.core.model.errors import StencilError
 from tests.campaign import _hostile
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.core import kinds
+from engine.core.model import kinds
 from engine.tools import cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.core import kinds
+from engine.core.model import kinds
 from engine.tools import cli
 from tests.golden.test_golden_render import CRDS, GOLDEN, TEMPLATES, UPDATE, examples
 

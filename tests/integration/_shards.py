@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.core import sharding
+from engine.core.decisions import sharding
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, eventually

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.kube import Kube
 from engine.testing import dispatched_requests, service_account_token, token_kubeconfig, wait_until
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.core import sharding
+from engine.core.decisions import sharding
 from engine.runtime.kube import Kube
 from tests.integration._engine import eventually
 from tests.integration._shards import NETWORK, converged, held, log_lines, owners, replica, wait_for_members

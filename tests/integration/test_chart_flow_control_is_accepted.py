@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.kube import Kube
 from tests.integration._engine import eventually
 from tests.integration._process import CHART, helm, samples

@@ -70,9 +70,11 @@ def test_chart_lints_renders_installs_and_its_kinds_serve_parents(
         (deployment,) = (d for d in rendered if d["kind"] == "Deployment")
         deployments = kube.resource("apps/v1", "Deployment")
         eventually(
-            lambda: (kube.get(deployments, deployment["metadata"]["name"], namespace) or {})
-            .get("status", {})
-            .get("availableReplicas"),
+            lambda: (
+                (kube.get(deployments, deployment["metadata"]["name"], namespace) or {})
+                .get("status", {})
+                .get("availableReplicas")
+            ),
             what="the chart's Deployment to become Available",
         )
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.kube import Kube
 from engine.testing import service_account_token, token_kubeconfig
 from engine.tools import manifests
@@ -97,8 +97,10 @@ def test_engine_as_the_charts_service_account_reconciles_and_is_refused_the_rest
                 )
                 edited = time.monotonic()
                 eventually(
-                    lambda: kube.get(deployments, child["metadata"]["name"], namespace)["spec"]["replicas"]  # type: ignore[index]
-                    == rendered,
+                    lambda: (
+                        kube.get(deployments, child["metadata"]["name"], namespace)["spec"]["replicas"]  # type: ignore[index]
+                        == rendered
+                    ),
                     timeout=15,
                     what="the hand edit to be undone",
                 )

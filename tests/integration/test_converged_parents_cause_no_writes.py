@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.core import errors, kinds, offline, rbac
+from engine.core.model import errors, kinds
+from engine.core.offline import admission, rbac
 from engine.runtime.kube import Kube, Resource
 from engine.runtime.observability import Metrics
 from engine.testing import (
@@ -59,7 +60,7 @@ def engine_account(
     loaded, broken = kinds.load_kinds(templates)
     assert not broken, broken
     rules = rbac.derive_rules(
-        loaded.values(), rbac.offline_resources(crds), offline.OfflineCrds.read(crds).defaulted
+        loaded.values(), rbac.offline_resources(crds), admission.OfflineCrds.read(crds).defaulted
     )
     kube.request("POST", f"/api/v1/namespaces/{namespace}/serviceaccounts", {"metadata": {"name": ACCOUNT}})
     kube.apply(rbac.role(rules, ACCOUNT, namespace))

@@ -28,7 +28,8 @@ from typing import Any
 
 import pytest
 
-from engine.core import kinds, offline, rbac
+from engine.core.model import kinds
+from engine.core.offline import admission, rbac
 from engine.localcluster import LocalCluster
 from engine.runtime.kube import Kube
 from engine.testing import service_account_token, token_kubeconfig, wait_until
@@ -57,7 +58,7 @@ def engine_kube(admin: Kube, cluster: LocalCluster, path: Path) -> Kube:
     assert not broken, broken
     crds = ROOT / "crds"
     rules = rbac.derive_rules(
-        loaded.values(), rbac.offline_resources(crds), offline.OfflineCrds.read(crds).defaulted
+        loaded.values(), rbac.offline_resources(crds), admission.OfflineCrds.read(crds).defaulted
     )
     admin.apply(rbac.clusterrole(rules, ACCOUNT))
     admin.request("POST", f"/api/v1/namespaces/{NAMESPACE}/serviceaccounts", {"metadata": {"name": ACCOUNT}})

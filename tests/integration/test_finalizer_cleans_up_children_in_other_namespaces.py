@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import planning
+from engine.core.decisions import planning
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine

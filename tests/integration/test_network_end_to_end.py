@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine

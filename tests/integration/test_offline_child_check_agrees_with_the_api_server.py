@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from engine.core import childschemas, errors
+from engine.core.model import errors
+from engine.core.offline import childschemas
 from engine.runtime.kube import Kube
 from tests.unit._schema_children import (
     configmap,

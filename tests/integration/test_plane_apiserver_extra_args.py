@@ -31,8 +31,9 @@ def expected_seats(kube: Kube, limit: int) -> dict[str, int]:
     """What the server should give each priority level out of ``limit`` seats."""
     levels = kube.request("GET", "/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations")["items"]
     shares = {
-        level["metadata"]["name"]:
-            level["spec"].get(level["spec"]["type"].lower(), {}).get("nominalConcurrencyShares", 0)
+        level["metadata"]["name"]: level["spec"]
+        .get(level["spec"]["type"].lower(), {})
+        .get("nominalConcurrencyShares", 0)
         for level in levels
     }
     total = sum(shares.values())

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.kube import Kube
 from engine.testing import wait_until
 
@@ -25,19 +25,25 @@ def gadgets(kube: Kube) -> Iterator[dict[str, Any]]:
             "group": group,
             "scope": "Namespaced",
             "names": {"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
-            "versions": [{
-                "name": "v1",
-                "served": True,
-                "storage": True,
-                "schema": {"openAPIV3Schema": {
-                    "type": "object",
-                    "properties": {"spec": {
-                        "type": "object",
-                        "required": ["size"],
-                        "properties": {"size": {"type": "integer", "minimum": 1}},
-                    }},
-                }},
-            }],
+            "versions": [
+                {
+                    "name": "v1",
+                    "served": True,
+                    "storage": True,
+                    "schema": {
+                        "openAPIV3Schema": {
+                            "type": "object",
+                            "properties": {
+                                "spec": {
+                                    "type": "object",
+                                    "required": ["size"],
+                                    "properties": {"size": {"type": "integer", "minimum": 1}},
+                                }
+                            },
+                        }
+                    },
+                }
+            ],
         },
     }
     created = kube.apply(crd)
@@ -59,8 +65,12 @@ def test_crd_becomes_established_and_its_schema_rejects_an_invalid_object(
     path = f"/apis/{group}/v1/namespaces/{namespace}/gadgets"
 
     def gadget(name: str, size: int) -> dict[str, Any]:
-        return {"apiVersion": f"{group}/v1", "kind": "Gadget", "metadata": {"name": name},
-                "spec": {"size": size}}
+        return {
+            "apiVersion": f"{group}/v1",
+            "kind": "Gadget",
+            "metadata": {"name": name},
+            "spec": {"size": size},
+        }
 
     accepted = kube.request("POST", path, gadget("fine", 3))
     assert accepted["spec"]["size"] == 3

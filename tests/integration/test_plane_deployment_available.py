@@ -18,22 +18,27 @@ def available(deployment: dict[str, Any] | None) -> dict[str, Any] | None:
 def test_a_deployment_reaches_available_with_its_pods_running_on_a_node(kube: Kube, namespace: str) -> None:
     labels = {"app": "web"}
     deployments = kube.resource("apps/v1", "Deployment")
-    kube.apply({
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": {"name": "web", "namespace": namespace},
-        "spec": {
-            "replicas": 2,
-            "selector": {"matchLabels": labels},
-            "template": {
-                "metadata": {"labels": labels},
-                "spec": {"containers": [{"name": "web", "image": "nginx"}]},
+    kube.apply(
+        {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": namespace},
+            "spec": {
+                "replicas": 2,
+                "selector": {"matchLabels": labels},
+                "template": {
+                    "metadata": {"labels": labels},
+                    "spec": {"containers": [{"name": "web", "image": "nginx"}]},
+                },
             },
-        },
-    })
+        }
+    )
 
-    done = wait_until(lambda: available(kube.get(deployments, "web", namespace)), timeout=90,
-                      what="Deployment web to become Available")
+    done = wait_until(
+        lambda: available(kube.get(deployments, "web", namespace)),
+        timeout=90,
+        what="Deployment web to become Available",
+    )
 
     assert done["status"]["readyReplicas"] == 2
     pods, _ = kube.list(kube.resource("v1", "Pod"), namespace, label_selector="app=web")

@@ -11,19 +11,29 @@ def test_deleting_an_owner_garbage_collects_its_dependent(kube: Kube, namespace:
     owner = kube.create(
         {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "owner", "namespace": namespace}}
     )
-    kube.create({
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": {
-            "name": "dependent",
-            "namespace": namespace,
-            "ownerReferences": [{
-                "apiVersion": "v1", "kind": "ConfigMap", "name": "owner", "uid": owner["metadata"]["uid"],
-            }],
-        },
-    })
+    kube.create(
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {
+                "name": "dependent",
+                "namespace": namespace,
+                "ownerReferences": [
+                    {
+                        "apiVersion": "v1",
+                        "kind": "ConfigMap",
+                        "name": "owner",
+                        "uid": owner["metadata"]["uid"],
+                    }
+                ],
+            },
+        }
+    )
 
     assert kube.delete(config_maps, "owner", namespace, propagation="Background")
 
-    wait_until(lambda: kube.get(config_maps, "dependent", namespace) is None, timeout=60,
-               what="the dependent ConfigMap to be garbage-collected")
+    wait_until(
+        lambda: kube.get(config_maps, "dependent", namespace) is None,
+        timeout=60,
+        what="the dependent ConfigMap to be garbage-collected",
+    )

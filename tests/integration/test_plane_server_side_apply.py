@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.kube import FIELD_MANAGER, Kube
 
 

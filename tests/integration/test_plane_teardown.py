@@ -69,7 +69,8 @@ def test_cluster_up_serves_ready_nodes_and_leaves_nothing_after_a_signal(
     with output.open("wb") as out:
         cli = subprocess.Popen(
             [sys.executable, "-c", CLI, "cluster", "up", "--nodes", "1", "--kubeconfig", str(kubeconfig)],
-            stdout=out, stderr=subprocess.STDOUT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     try:
         wait_until(lambda: kubeconfig.exists() or cli.poll() is not None, timeout=180, what="the kubeconfig")
@@ -122,8 +123,11 @@ def test_components_die_with_a_killed_parent_and_its_state_is_swept_later(tmp_pa
             owner.stdout.close()
     state = Path(started["state"])
 
-    wait_until(lambda: not any(alive(pid) for pid in started["pids"]), timeout=10,
-               what="the components to die with their parent")
+    wait_until(
+        lambda: not any(alive(pid) for pid in started["pids"]),
+        timeout=10,
+        what="the components to die with their parent",
+    )
 
     assert state.exists()  # kill -9 left no chance to clean up ...
     processes.sweep_orphaned_state()

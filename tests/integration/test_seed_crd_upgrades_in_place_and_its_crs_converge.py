@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.localcluster import LocalCluster
 from engine.runtime.kube import Kube, Obj, Resource
 from engine.testing import plugin

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from engine.core import placement
+from engine.core.model import placement
 from engine.runtime.kube import Kube, Resource
 from tests.integration._engine import conditions, eventually, running_engine
 from tests.integration._recording import recording

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from engine.core import offline
+from engine.core.offline import admission
 from engine.tools import cli, kindtest
 from tests.integration._engine import ROOT
 
@@ -24,9 +24,9 @@ def copy_kind(tmp_path: Path) -> Path:
     kind_dir = tmp_path / "templates" / FOLDER.name
     shutil.copytree(FOLDER, kind_dir)
     (tmp_path / "crds").mkdir()
-    crds = offline.find_crds_dir(FOLDER)
+    crds = admission.find_crds_dir(FOLDER)
     assert crds is not None
-    for crd in offline.read_crds(crds):
+    for crd in admission.read_crds(crds):
         if crd["spec"]["names"]["kind"] == "DeployWebService":
             (tmp_path / "crds" / "deploywebservice.yaml").write_text(yaml.safe_dump(crd))
     return kind_dir

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.kube import Kube, Resource
 from engine.testing import write_requests
 from engine.tools import manifests

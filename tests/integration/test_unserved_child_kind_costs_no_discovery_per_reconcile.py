@@ -147,8 +147,9 @@ def test_unserved_child_kind_costs_no_discovery_per_reconcile(
             kube.apply(GIZMO_CRD)
             eventually(lambda: established(kube, crds), what="the Gizmo CRD Established")
             eventually(
-                lambda: conditions(kube.get(widgets, "late", namespace))["ChildrenApplied"]["status"]
-                == "True",
+                lambda: (
+                    conditions(kube.get(widgets, "late", namespace))["ChildrenApplied"]["status"] == "True"
+                ),
                 timeout=PICKUP,
                 what="ChildrenApplied=True once the CRD is there",
             )

@@ -34,7 +34,7 @@ from typing import Any
 
 import jsonpatch
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.kube import Resource
 from engine.runtime.seam import Api
 from engine.runtime.watching import INITIAL_EVENTS_END

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.core import placement
+from engine.core.model import placement
 from engine.runtime import controller, manager, observability
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import errors
+from engine.core.model import errors
 from tests.seam._fake import FakeKube
 from tests.seam._harness import child_of, conditions, engine_for, parent
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime import observability
 from tests.seam._fake import FakeKube
 from tests.seam._harness import conditions, engine_for, parent

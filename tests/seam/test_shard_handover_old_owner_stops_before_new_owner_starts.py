@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.core import sharding
+from engine.core.decisions import sharding
 from engine.runtime import manager
 from engine.runtime import sharding as shards
 from engine.testing import wait_until

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import expressions
-from engine.core.errors import KindError
+from engine.core.decisions.context import status_context
+from engine.core.model import expressions
+from engine.core.model.errors import KindError
 
 SPEC = {"list": [1, 2], "map": {"a": 1}, "text": "<!--" * 200}
 WHERE = "templates/web/kind.yaml:7: conditions[0].status: "
@@ -34,7 +35,7 @@ def _compile(rule: str) -> expressions.Expression:
 
 @pytest.mark.parametrize("rule", AT_RUN_TIME.values(), ids=AT_RUN_TIME.keys())
 def test_a_call_off_the_allowlist_is_refused_when_the_rule_runs(rule: str) -> None:
-    context = expressions.status_context({"metadata": {"name": "web"}, "spec": SPEC}, ())
+    context = status_context({"metadata": {"name": "web"}, "spec": SPEC}, ())
     with pytest.raises(KindError) as raised:
         _compile(rule).evaluate(context)
     assert raised.value.reason == "NotAllowed", str(raised.value)

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from engine.core import expressions
-from engine.core.errors import KindError
+from engine.core.decisions.context import status_context
+from engine.core.model import expressions
+from engine.core.model.errors import KindError
 
 BIG = 4 << 20  # four times a rule's budget of characters
 SPEC: dict[str, Any] = {
@@ -63,7 +64,7 @@ def test_a_status_rule_is_refused_what_outgrows_its_budget_before_it_is_built(ru
     expression = expressions.compile_expression(
         rule, file="templates/web/kind.yaml", line=7, field="conditions[0].status"
     )
-    context = expressions.status_context({"metadata": {"name": "web"}, "spec": SPEC}, ())
+    context = status_context({"metadata": {"name": "web"}, "spec": SPEC}, ())
     tracemalloc.start()
     started = time.monotonic()
     try:

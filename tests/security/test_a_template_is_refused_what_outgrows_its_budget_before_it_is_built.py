@@ -2,7 +2,7 @@
 `stencil render`, refused from its operands before anything is built: the memory traced while it
 renders stays near what rendering a harmless template takes.
 
-Templates and status rules share one budget and allowlist (``engine.core.budgets``).  The
+Templates and status rules share one budget and allowlist (``engine.core.model.budgets``).  The
 values are a few times a template's budget of characters, not the gigabytes a tenant would
 write, so that an operation the engine failed to bound would still finish here (and the test
 fail), not hang.

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import placement
+from engine.core.model import placement
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine

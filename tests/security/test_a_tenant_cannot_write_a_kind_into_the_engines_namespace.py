@@ -13,7 +13,8 @@ from typing import Any
 
 import yaml
 
-from engine.core import kinds, rbac
+from engine.core.model import kinds
+from engine.core.offline import rbac
 from engine.runtime.kube import Kube, Resource
 from engine.testing import service_account_token, token_kubeconfig
 from engine.testing.plugin import namespace_name

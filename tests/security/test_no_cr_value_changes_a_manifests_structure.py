@@ -24,7 +24,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import rendering, sandbox
+from engine.core.templating import rendering, sandbox
 from tests.unit import _kinds
 
 MACROS = """\

@@ -11,8 +11,9 @@ from typing import Any
 
 import yaml
 
-from engine.core import documents, offline
-from engine.core.errors import StencilError
+from engine.core.model import documents
+from engine.core.model.errors import StencilError
+from engine.core.offline import admission
 from tests.unit import _kinds
 
 
@@ -48,6 +49,6 @@ def write(folder: Path, name: str, data: Any) -> Path:
 def check(tmp_path: Path, spec_schema: dict[str, Any], spec: Any) -> tuple[list[StencilError], list[str]]:
     """What ``OfflineCrds.problems`` says of a CR with ``spec`` against a CRD giving ``spec_schema``."""
     write(tmp_path / "crds", "web.yaml", crd(spec_schema))
-    crds = offline.OfflineCrds.read(tmp_path / "crds")
+    crds = admission.OfflineCrds.read(tmp_path / "crds")
     document = documents.Document.read(write(tmp_path, "cr.yaml", cr(spec)), StencilError)
     return crds.problems(document, _kinds.kind(), "default")

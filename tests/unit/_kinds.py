@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.core.kinds import Kind, Placement, Template
+from engine.core.model.kinds import Kind, Placement, Template
 
 API_VERSION = "example.com/v1"
 KIND = "Web"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from engine.core.linting import Finding
+from engine.core.offline.linting import Finding
 from engine.tools import linter
 
 API_VERSION = "example.com/v1"

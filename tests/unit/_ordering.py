@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.core.kinds import Template
+from engine.core.model.kinds import Template
 
 NOW = "2026-03-01T12:00:00Z"
 FOLDER = Path("templates/guestbook")

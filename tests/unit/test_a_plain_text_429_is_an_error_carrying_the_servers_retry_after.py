@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import errors
+from engine.core.model import errors
 from tests.unit._throttling import throttling_server
 
 

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.kube import Resource
 from engine.runtime.watching import INITIAL_EVENTS_END, Informer
 from engine.testing import wait_until

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import validation_rules
+from engine.core.offline import validation_rules
 
 RULES = [
     "isIP('10.0.0.1') && !isIP('10.0.0.01') && !isIP('::ffff:1.2.3.4') && isIP('fd00::1')",

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import validation_rules
+from engine.core.offline import validation_rules
 
 VALUE = {"min": 5, "max": 3}
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import yaml
 
-from engine.core import kinds, rbac
-from engine.core.offline import OfflineCrds
+from engine.core.model import kinds
+from engine.core.offline import rbac
+from engine.core.offline.admission import OfflineCrds
 
 ROOT = Path(__file__).resolve().parents[2]
 CHART = ROOT / "charts" / "stencil"

@@ -1,7 +1,7 @@
 """The Helm chart as Helm itself sees it: lint, schema, and the manifests `helm template` renders.
 
 Needs only the helm binary (found, or built once, by engine.localcluster.binaries);
-no cluster.  Expected RBAC rules are computed with engine.core.rbac from templates/
+no cluster.  Expected RBAC rules are computed with engine.core.offline.rbac from templates/
 and crds/, never written out here, so the chart is held to what `stencil rbac`
 derives from the kinds it actually ships.
 """
@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 import yaml
 
-from engine.core import kinds, rbac
-from engine.core.offline import OfflineCrds
+from engine.core.model import kinds
+from engine.core.offline import rbac
+from engine.core.offline.admission import OfflineCrds
 from engine.localcluster import binaries
 
 ROOT = Path(__file__).resolve().parents[2]

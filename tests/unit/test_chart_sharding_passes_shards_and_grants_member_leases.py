@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import rbac
+from engine.core.offline import rbac
 from engine.localcluster import binaries
 from tests.unit import test_chart_helm as chart
 

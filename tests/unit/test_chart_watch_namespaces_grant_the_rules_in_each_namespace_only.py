@@ -4,8 +4,9 @@ in each and no ClusterRole of them."""
 
 from __future__ import annotations
 
-from engine.core import kinds, rbac
-from engine.core.offline import OfflineCrds
+from engine.core.model import kinds
+from engine.core.offline import rbac
+from engine.core.offline.admission import OfflineCrds
 from tests.unit._chart import CHART, FULLNAME, NAMESPACE, flags, of_kind, pod, render, template
 
 ROOT = CHART.parents[1]

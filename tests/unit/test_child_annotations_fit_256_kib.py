@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import childschemas
+from engine.core.offline import childschemas
 from tests.unit._schema_children import configmap, errors_at
 
 LIMIT = 256 * 1024

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import childschemas
+from engine.core.offline import childschemas
 from tests.unit._schema_children import container, deployment, errors_at
 
 CONTAINER = ("spec", "template", "spec", "containers", 0)

@@ -3,8 +3,8 @@ observed, ChildrenReady is False and names the one in ``b`` as not created yet."
 
 from pathlib import Path
 
-from engine.core.kinds import Kind
-from engine.core.status import Outcome, derive_status
+from engine.core.decisions.status import Outcome, derive_status
+from engine.core.model.kinds import Kind
 
 NOW = "2026-03-01T12:00:00Z"
 KIND = Kind("web", Path("templates/web"), "tests.stencil.dev/v1", "Widget", templates=())

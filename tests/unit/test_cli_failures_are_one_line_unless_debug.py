@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.core import rbac
+from engine.core.offline import rbac
 from engine.tools.cli import main
 
 KIND = Path("templates/network")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.core.conditions import Condition, reason_from
+from engine.core.decisions.conditions import Condition, reason_from
 
 
 @pytest.mark.parametrize("reason", ["", "not ready", "Bad-Reason", "1Leading", "Trailing:"])

@@ -1,6 +1,6 @@
 """lastTransitionTime records when status last changed, not when we last looked."""
 
-from engine.core.conditions import Condition, set_condition
+from engine.core.decisions.conditions import Condition, set_condition
 
 T1 = "2026-01-01T10:00:00Z"
 T2 = "2026-01-01T10:05:00Z"

@@ -1,6 +1,6 @@
 """Condition speaks the API's camelCase keys in both directions."""
 
-from engine.core.conditions import Condition
+from engine.core.decisions.conditions import Condition
 
 API_CONDITION = {
     "type": "Available",

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.core.conditions import ConditionSet, find_in
+from engine.core.decisions.conditions import ConditionSet, find_in
 
 NOW = "2026-01-01T10:00:00Z"
 LATER = "2026-01-01T11:00:00Z"

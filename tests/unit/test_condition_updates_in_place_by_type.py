@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core.conditions import Condition, set_condition
+from engine.core.decisions.conditions import Condition, set_condition
 
 NOW = "2026-01-01T10:00:00Z"
 

@@ -8,14 +8,15 @@ from typing import Any
 
 import pytest
 
-from engine.core import documents, offline
-from engine.core.errors import StencilError
+from engine.core.model import documents
+from engine.core.model.errors import StencilError
+from engine.core.offline import admission
 from tests.unit import _crs, _kinds
 
 
 def problems(tmp_path: Path, metadata: dict[str, Any]) -> list[StencilError]:
     _crs.write(tmp_path / "crds", "web.yaml", _crs.crd({"type": "object"}, required=["metadata"]))
-    crds = offline.OfflineCrds.read(tmp_path / "crds")
+    crds = admission.OfflineCrds.read(tmp_path / "crds")
     cr = {**_crs.cr({}), "metadata": metadata}
     document = documents.Document.read(_crs.write(tmp_path, "cr.yaml", cr), StencilError)
     found, _ = crds.problems(document, _kinds.kind(), "default")

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from engine.core import documents, kinds, offline
-from engine.core.errors import StencilError
+from engine.core.model import documents, kinds
+from engine.core.model.errors import StencilError
+from engine.core.offline import admission
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "templates" / "network"
@@ -36,7 +37,7 @@ def network(tmp_path: Path, gateway: str) -> documents.Document:
 def test_a_gateway_outside_the_cidr_is_refused_citing_the_rule(tmp_path: Path) -> None:
     rule = spec_rule()
     document = network(tmp_path, "10.0.0.1")
-    crds = offline.OfflineCrds.read(CRDS)
+    crds = admission.OfflineCrds.read(CRDS)
 
     with pytest.raises(StencilError) as caught:
         crds.admit(document, kinds.load_kind(FOLDER), "default")
@@ -53,7 +54,7 @@ def test_the_shipped_example_passes_every_rule_with_nothing_left_unchecked(tmp_p
     (example,) = sorted((FOLDER / "examples").glob("*.yaml"))
     document = documents.Document.read(example, StencilError)
 
-    found = offline.OfflineCrds.read(CRDS).problems(document, kinds.load_kind(FOLDER), "default")
+    found = admission.OfflineCrds.read(CRDS).problems(document, kinds.load_kind(FOLDER), "default")
 
     assert found == ([], [])
 
@@ -62,7 +63,7 @@ def test_the_shipped_example_passes_every_rule_with_nothing_left_unchecked(tmp_p
 def test_a_gateway_inside_the_cidr_is_admitted(tmp_path: Path, gateway: str) -> None:
     document = network(tmp_path, gateway)
 
-    admitted = offline.OfflineCrds.read(CRDS).admit(document, kinds.load_kind(FOLDER), "default")
+    admitted = admission.OfflineCrds.read(CRDS).admit(document, kinds.load_kind(FOLDER), "default")
 
     assert admitted is not None
     assert admitted["spec"]["gateway"] == gateway

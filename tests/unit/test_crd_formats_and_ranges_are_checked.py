@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core import structural
+from engine.core.model import structural
 from tests.unit import _crs
 
 EMBEDDED = {

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import childschemas
-from engine.core.offline import OfflineCrds
+from engine.core.offline import childschemas
+from engine.core.offline.admission import OfflineCrds
 from tests.unit._schema_children import errors_at, metadata
 
 SCHEMA: dict[str, Any] = {

@@ -4,8 +4,9 @@ import copy
 
 import pytest
 
-from engine.core.errors import KindError
-from engine.core.expressions import compile_expression, status_context
+from engine.core.decisions.context import status_context
+from engine.core.model.errors import KindError
+from engine.core.model.expressions import compile_expression
 
 
 def test_expression_cannot_mutate_the_parent() -> None:

@@ -2,7 +2,8 @@
 
 from typing import Any
 
-from engine.core.expressions import compile_expression, status_context
+from engine.core.decisions.context import status_context
+from engine.core.model.expressions import compile_expression
 
 PARENT = {
     "apiVersion": "operator.wujiuye.com/v1beta1",

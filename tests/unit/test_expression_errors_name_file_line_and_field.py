@@ -2,8 +2,9 @@
 
 import pytest
 
-from engine.core.errors import KindError
-from engine.core.expressions import Expression, compile_expression, status_context
+from engine.core.decisions.context import status_context
+from engine.core.model.errors import KindError
+from engine.core.model.expressions import Expression, compile_expression
 
 
 def compile_at_line_12(text: str) -> Expression:

@@ -4,7 +4,8 @@ An Unschedulable Pod is InProgress for kstatus' grace period after its creation 
 after it; the same inputs must give the same status, whenever the rule is evaluated.
 """
 
-from engine.core.expressions import compile_expression, status_context
+from engine.core.decisions.context import status_context
+from engine.core.model.expressions import compile_expression
 
 PARENT = {
     "apiVersion": "tests.stencil.dev/v1",

@@ -3,8 +3,9 @@ and one that fails or finds data missing leaves the others' values as they would
 
 import pytest
 
-from engine.core.errors import KindError
-from engine.core.expressions import Expression, Scope, compile_expression, status_context
+from engine.core.decisions.context import status_context
+from engine.core.model.errors import KindError
+from engine.core.model.expressions import Expression, Scope, compile_expression
 
 PARENT = {"metadata": {"name": "web", "namespace": "shop"}, "spec": {"replicas": 2}}
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
-from engine.core.health import assess
+from engine.core.decisions.health import assess
 
 # The moment every case is judged at; it matters only to Pods that cannot be scheduled.
 NOW = "2026-01-01T00:00:00Z"

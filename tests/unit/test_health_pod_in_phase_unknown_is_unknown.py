@@ -1,6 +1,6 @@
 """A Pod whose node stopped reporting is Unknown, as kstatus's pollers report it: neither ready nor failed."""
 
-from engine.core.health import Health, assess
+from engine.core.decisions.health import Health, assess
 
 
 def pod(phase: str) -> dict[str, object]:

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from engine.core.health import Health, assess
+from engine.core.decisions.health import Health, assess
 
 
 def test_deployment_whose_progress_deadline_is_max_int32_has_none() -> None:

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.health import SCHEDULE_WINDOW, Health, assess
+from engine.core.decisions.health import SCHEDULE_WINDOW, Health, assess
 
 CREATED = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 SCHEDULER = "0/3 nodes are available: 3 Insufficient cpu."

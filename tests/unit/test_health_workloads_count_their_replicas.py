@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from engine.core.health import Health, assess
+from engine.core.decisions.health import Health, assess
 
 
 def stateful_set(status: dict[str, Any], **spec: Any) -> dict[str, Any]:

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from engine.core import health, preview
+from engine.core.decisions import health
+from engine.core.offline import preview
 
 NOW = "2026-01-02T03:04:05Z"
 POD_SPEC = {"containers": [{"name": "app", "image": "nginx:1.27"}, {"name": "sidecar", "image": "busybox"}]}

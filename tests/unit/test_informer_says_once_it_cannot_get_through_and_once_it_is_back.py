@@ -15,7 +15,7 @@ import logging
 
 import pytest
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.watching import Informer
 from engine.testing import wait_until
 from tests.unit.test_cache_informer_loop import CONFIGMAPS, ScriptedServer, cm

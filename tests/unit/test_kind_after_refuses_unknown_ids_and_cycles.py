@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import kinds
-from engine.core.errors import KindError
+from engine.core.model import kinds
+from engine.core.model.errors import KindError
 from tests.unit import _kinds
 
 LIST_LINE = 6  # the line of `templates:` after _kinds.KIND_YAML's five lines

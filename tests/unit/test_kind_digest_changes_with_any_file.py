@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core import kinds
+from engine.core.model import kinds
 from tests.unit import _kinds
 
 KIND_YAML = _kinds.KIND_YAML

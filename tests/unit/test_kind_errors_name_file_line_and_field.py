@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import kinds
-from engine.core.errors import KindError
+from engine.core.model import kinds
+from engine.core.model.errors import KindError
 from tests.unit import _kinds
 
 HEAD = _kinds.KIND_YAML

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core import kinds
+from engine.core.model import kinds
 
 FOLDER = Path(__file__).resolve().parents[2] / "templates" / "deploywebservice"
 

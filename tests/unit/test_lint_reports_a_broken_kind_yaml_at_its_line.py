@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core import kinds
-from engine.core.errors import KindError
+from engine.core.model import kinds
+from engine.core.model.errors import KindError
 from engine.tools import linter
 from tests.unit._lintkinds import configmap, kind_folder
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import childschemas
+from engine.core.offline import childschemas
 
 
 def schema(

@@ -6,7 +6,7 @@ printed, not 0.0 read from a placeholder.
 
 from __future__ import annotations
 
-from engine.core import rendering
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 TEMPLATE = """\

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from engine.core import offline
-from engine.core.errors import StencilError
+from engine.core.model.errors import StencilError
+from engine.core.offline import admission
 from tests.unit import _crs
 
 SCHEMA = ("spec", "versions", 0, "schema", "openAPIV3Schema")
@@ -60,7 +60,7 @@ def test_the_error_names_the_crd_file_and_the_field(tmp_path: Path, change: str)
     file = _crs.write(tmp_path / "crds", "web.yaml", crd)
 
     with pytest.raises(StencilError) as caught:
-        offline.OfflineCrds.read(tmp_path / "crds")
+        admission.OfflineCrds.read(tmp_path / "crds")
 
     assert (caught.value.file, caught.value.field) == (str(file), dotted(path))
     assert caught.value.line is not None and caught.value.line > 1
@@ -71,4 +71,4 @@ def test_an_invalid_pattern_says_what_re2_refused(tmp_path: Path) -> None:
     _crs.write(tmp_path / "crds", "web.yaml", crd)
 
     with pytest.raises(StencilError, match=r"\(\?<=a\)b"):
-        offline.read_crds(tmp_path / "crds")
+        admission.read_crds(tmp_path / "crds")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime import delegation
 
 

@@ -3,7 +3,7 @@ is missing or not Current (kstatus), and let through once they all are."""
 
 from __future__ import annotations
 
-from engine.core import health, ordering, planning
+from engine.core.decisions import health, ordering, planning
 from tests.unit._children import REACH
 from tests.unit._ordering import NOW, deployment, observed, service, template
 

@@ -8,7 +8,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core import placement, rendering
+from engine.core.model import placement
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")

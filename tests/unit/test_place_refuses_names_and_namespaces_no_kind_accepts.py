@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import rendering
-from engine.core.errors import RenderError
+from engine.core.model.errors import RenderError
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 

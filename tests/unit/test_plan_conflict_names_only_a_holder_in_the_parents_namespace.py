@@ -4,8 +4,9 @@ own namespace, a controller only by kind and name there; never by uid."""
 
 from __future__ import annotations
 
-from engine.core import planning, rendering
-from engine.core.kinds import Placement
+from engine.core.decisions import planning
+from engine.core.model.kinds import Placement
+from engine.core.templating import rendering
 from tests.unit import _kinds
 from tests.unit._children import as_observed
 

@@ -1,7 +1,8 @@
 """Children that owner references cannot tie to their parent (another namespace, cluster-scoped)
 are held by a finalizer; the patch that sets it is a compare-and-swap."""
 
-from engine.core import placement, planning
+from engine.core.decisions import planning
+from engine.core.model import placement
 from tests.unit._children import PARENT_UID, REACH, as_observed, configmap
 
 PARENT = {

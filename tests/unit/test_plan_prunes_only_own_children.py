@@ -1,4 +1,5 @@
-from engine.core import placement, planning
+from engine.core.decisions import planning
+from engine.core.model import placement
 from tests.unit._children import PARENT_UID, REACH, as_observed, configmap
 
 

@@ -1,4 +1,4 @@
-from engine.core import planning
+from engine.core.decisions import planning
 from tests.unit._children import PARENT_UID, REACH, as_observed, configmap
 
 

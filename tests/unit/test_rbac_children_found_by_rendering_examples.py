@@ -2,7 +2,8 @@
 
 from pathlib import Path
 
-from engine.core import kinds, rbac
+from engine.core.model import kinds
+from engine.core.offline import rbac
 
 KIND_YAML = """\
 apiVersion: stencil.dev/v1alpha1

@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import kinds, offline, rbac
-from engine.core.errors import RenderError
+from engine.core.model import kinds
+from engine.core.model.errors import RenderError
+from engine.core.offline import admission, rbac
 
 CRD = """\
 apiVersion: apiextensions.k8s.io/v1
@@ -36,7 +37,7 @@ TEMPLATE = "apiVersion: v1\nkind: {{ spec.backend }}\nmetadata: {name: x}\n"
 EXAMPLE = "apiVersion: example.com/v1\nkind: Web\nmetadata: {name: w}\nspec: {}\n"
 
 
-def setup(tmp_path: Path) -> tuple[kinds.Kind, offline.OfflineCrds]:
+def setup(tmp_path: Path) -> tuple[kinds.Kind, admission.OfflineCrds]:
     (tmp_path / "crds").mkdir()
     (tmp_path / "crds" / "web.yaml").write_text(CRD)
     folder = tmp_path / "web"
@@ -44,7 +45,7 @@ def setup(tmp_path: Path) -> tuple[kinds.Kind, offline.OfflineCrds]:
     (folder / "kind.yaml").write_text(KIND_YAML)
     (folder / "child.yaml").write_text(TEMPLATE)
     (folder / "examples" / "w.yaml").write_text(EXAMPLE)
-    return kinds.load_kind(folder), offline.OfflineCrds.read(tmp_path / "crds")
+    return kinds.load_kind(folder), admission.OfflineCrds.read(tmp_path / "crds")
 
 
 def test_defaulted_field_left_out_of_an_example_still_renders(tmp_path: Path) -> None:

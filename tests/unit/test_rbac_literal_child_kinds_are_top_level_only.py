@@ -1,7 +1,7 @@
 """Reading a template for child kinds counts only a document's own top-level apiVersion and kind,
 literal ones: not nested `kind:` keys, not values an expression computes."""
 
-from engine.core import rbac
+from engine.core.offline import rbac
 
 TEMPLATE = """\
 apiVersion: batch/v1

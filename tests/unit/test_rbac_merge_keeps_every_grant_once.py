@@ -4,7 +4,7 @@ and each resource in one rule per group."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core import rbac
+from engine.core.offline import rbac
 
 names = st.sampled_from(["", "apps", "batch", "example.com"])
 resources = st.sampled_from(["pods", "jobs", "webs", "webs/status", "configmaps"])

@@ -3,7 +3,7 @@ Role narrows Lease updates to the one Lease the engine uses."""
 
 import yaml
 
-from engine.core import rbac
+from engine.core.offline import rbac
 
 
 def test_dumped_roles_load_back_unchanged() -> None:

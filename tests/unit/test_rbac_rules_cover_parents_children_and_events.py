@@ -3,7 +3,8 @@ render with exactly the verbs apply, cache and prune need, and events; nothing e
 
 from pathlib import Path
 
-from engine.core import kinds, rbac
+from engine.core.model import kinds
+from engine.core.offline import rbac
 
 CRD = """\
 apiVersion: apiextensions.k8s.io/v1

@@ -4,7 +4,7 @@ the right to impersonate that one account, not to write the children itself."""
 import dataclasses
 from pathlib import Path
 
-from engine.core import rbac
+from engine.core.offline import rbac
 from tests.unit._kinds import kind
 
 

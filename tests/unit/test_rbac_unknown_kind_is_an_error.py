@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import errors, rbac
+from engine.core.model import errors
+from engine.core.offline import rbac
 
 
 def test_unknown_kind_raises_naming_kind_and_api_version(tmp_path: Path) -> None:

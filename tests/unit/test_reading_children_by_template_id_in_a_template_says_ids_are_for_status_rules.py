@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import rendering
-from engine.core.errors import RenderError
+from engine.core.model.errors import RenderError
+from engine.core.templating import rendering
 from tests.unit import _kinds, _lintkinds
 
 SERVICE = {

@@ -5,9 +5,9 @@ create pods is not just "0/2 replicas created"."""
 from pathlib import Path
 from typing import Any
 
-from engine.core import health
-from engine.core.kinds import Kind
-from engine.core.status import Outcome, derive_status
+from engine.core.decisions import health
+from engine.core.decisions.status import Outcome, derive_status
+from engine.core.model.kinds import Kind
 
 NOW = "2026-03-01T12:00:00Z"
 FORBIDDEN = (

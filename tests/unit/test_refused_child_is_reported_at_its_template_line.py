@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core import kinds, rendering
+from engine.core.model import kinds
+from engine.core.templating import rendering
 from engine.tools import refusals
 
 KIND = """\

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from engine.core import placement, rendering
-from engine.core.kinds import Placement
+from engine.core.model import placement
+from engine.core.model.kinds import Placement
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 ELSEWHERE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  namespace: shared\n"

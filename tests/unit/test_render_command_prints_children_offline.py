@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner, Result
 
-from engine.core import placement
+from engine.core.model import placement
 from engine.tools import cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,8 +7,8 @@ import uuid
 
 import pytest
 
-from engine.core import rendering
-from engine.core.errors import RenderError
+from engine.core.model.errors import RenderError
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 

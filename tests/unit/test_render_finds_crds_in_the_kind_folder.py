@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from click.testing import CliRunner
 
-from engine.core import offline
+from engine.core.offline import admission
 from engine.tools import cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,5 +82,5 @@ def test_a_kind_folders_crds_without_its_parents_crd_hide_nothing(tmp_path: Path
     write_crd(kind_dir / "crds", other)
     assert render_replicas(kind_dir, tmp_path) == 3
     assert (
-        offline.find_crds_dir(kind_dir) == kind_dir / "crds"
+        admission.find_crds_dir(kind_dir) == kind_dir / "crds"
     )  # the first folder, when no parent is asked for

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import rendering, sandbox
-from engine.core.errors import RenderError
+from engine.core.model.errors import RenderError
+from engine.core.templating import rendering, sandbox
 from tests.unit import _kinds
 
 LIMITS = sandbox.Limits(output_chars=10_000)

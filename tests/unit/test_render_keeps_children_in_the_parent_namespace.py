@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import rendering
-from engine.core.errors import PlacementError
-from engine.core.kinds import Placement
+from engine.core.model.errors import PlacementError
+from engine.core.model.kinds import Placement
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 IN_NAMESPACE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  namespace: {{ spec.target }}\n"

@@ -6,7 +6,8 @@ loops; a field the template did not write is placed at the nearest one above it.
 
 from __future__ import annotations
 
-from engine.core import placement, rendering
+from engine.core.model import placement
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 TEMPLATE = """\

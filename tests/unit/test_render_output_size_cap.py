@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import rendering, sandbox
-from engine.core.errors import RenderError
+from engine.core.model.errors import RenderError
+from engine.core.templating import rendering, sandbox
 from tests.unit import _kinds
 
 LIMITS = sandbox.Limits(output_chars=10_000)

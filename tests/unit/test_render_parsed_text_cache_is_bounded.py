@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import rendering
+from engine.core.templating import rendering
 
 MAX_CHARS = 1_000
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import rendering
-from engine.core.errors import PlacementError, RenderError
+from engine.core.model.errors import PlacementError, RenderError
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 NAMESPACE_LINE = "  namespace: elsewhere"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import placement, rendering
-from engine.core.errors import PlacementError
-from engine.core.kinds import Placement
+from engine.core.model import placement
+from engine.core.model.errors import PlacementError
+from engine.core.model.kinds import Placement
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 NAMESPACE = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {{ name }}-sandbox\n"

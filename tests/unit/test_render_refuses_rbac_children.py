@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import rendering
-from engine.core.errors import PlacementError
-from engine.core.kinds import Placement
+from engine.core.model.errors import PlacementError
+from engine.core.model.kinds import Placement
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 ROLE = "apiVersion: rbac.authorization.k8s.io/v1\nkind: {kind}\nmetadata:\n  name: r\nrules: []\n"

@@ -7,7 +7,7 @@ import copy
 import uuid
 from typing import Any
 
-from engine.core import rendering
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 

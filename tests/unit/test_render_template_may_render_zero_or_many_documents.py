@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import rendering
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 OPTIONAL = "{% if spec.enabled %}\n" + _kinds.configmap("  a: b\n") + "{% endif %}\n"

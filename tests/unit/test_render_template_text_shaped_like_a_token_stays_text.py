@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import rendering
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 # A token's shape (``stencilv<20 hex digits>x<index>z``) with a nonce no render draws on purpose.

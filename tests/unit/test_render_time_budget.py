@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from engine.core import rendering, sandbox
-from engine.core.errors import RenderError
+from engine.core.model.errors import RenderError
+from engine.core.templating import rendering, sandbox
 from tests.unit import _kinds
 
 LIMITS = sandbox.Limits(seconds=0.2)

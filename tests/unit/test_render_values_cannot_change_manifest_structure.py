@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import rendering
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 # Fragments that would each change a YAML document's structure if pasted into its text.

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from engine.core import rendering
-from engine.core.errors import RenderError
+from engine.core.model.errors import RenderError
+from engine.core.templating import rendering
 from tests.unit import _kinds
 
 BAD = "   gateway: {{ spec.secret }}"  # one space too many: not valid under `data:`

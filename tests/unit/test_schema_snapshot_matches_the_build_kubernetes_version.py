@@ -3,7 +3,7 @@ run hack/openapi-snapshot."""
 
 from __future__ import annotations
 
-from engine.core import childschemas
+from engine.core.offline import childschemas
 from engine.localcluster import binaries
 
 

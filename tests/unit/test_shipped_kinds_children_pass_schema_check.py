@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import childschemas, kinds, rendering
+from engine.core.model import kinds
+from engine.core.offline import childschemas
+from engine.core.templating import rendering
 from engine.tools.cli._common import read_crs
 
 ROOT = Path(__file__).resolve().parents[2]

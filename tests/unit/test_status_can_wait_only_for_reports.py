@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import status
+from engine.core.decisions import status
 
 
 def first_status(

@@ -3,9 +3,9 @@
 import dataclasses
 from pathlib import Path
 
-from engine.core import status
-from engine.core.expressions import compile_expression
-from engine.core.kinds import Kind
+from engine.core.decisions import status
+from engine.core.model.expressions import compile_expression
+from engine.core.model.kinds import Kind
 
 PARENT = {
     "apiVersion": "ops.example.com/v1",

@@ -3,9 +3,9 @@
 from pathlib import Path
 from typing import Any
 
-from engine.core import conditions
-from engine.core.kinds import Kind
-from engine.core.status import Outcome, derive_status, status_changed
+from engine.core.decisions import conditions
+from engine.core.decisions.status import Outcome, derive_status, status_changed
+from engine.core.model.kinds import Kind
 
 T1 = "2026-03-01T12:00:00Z"
 T2 = "2026-03-01T12:00:30Z"

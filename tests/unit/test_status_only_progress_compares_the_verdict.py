@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import status
+from engine.core.decisions import status
 
 
 def parent_status(ready: str, reason: str, generation: int = 1, **rest: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 from click.testing import CliRunner, Result
 
-from engine.core import conditions, health
+from engine.core.decisions import conditions, health
 from engine.tools import cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,10 +3,10 @@
 from pathlib import Path
 from typing import Any
 
-from engine.core import conditions
-from engine.core.expressions import compile_expression
-from engine.core.kinds import ConditionRule, Kind
-from engine.core.status import Outcome, derive_status
+from engine.core.decisions import conditions
+from engine.core.decisions.status import Outcome, derive_status
+from engine.core.model.expressions import compile_expression
+from engine.core.model.kinds import ConditionRule, Kind
 
 NOW = "2026-03-01T12:00:00Z"
 DESIRED = (("apps/v1", "Deployment", "shop", "web-deployment"), ("v1", "Service", "shop", "web-service"))

@@ -4,11 +4,11 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from engine.core import conditions
-from engine.core.errors import ApiError, KindError, RenderError
-from engine.core.expressions import compile_expression
-from engine.core.kinds import ConditionRule, FieldRule, Kind
-from engine.core.status import Outcome, derive_status
+from engine.core.decisions import conditions
+from engine.core.decisions.status import Outcome, derive_status
+from engine.core.model.errors import ApiError, KindError, RenderError
+from engine.core.model.expressions import compile_expression
+from engine.core.model.kinds import ConditionRule, FieldRule, Kind
 
 NOW = "2026-03-01T12:00:00Z"
 KIND = Kind(

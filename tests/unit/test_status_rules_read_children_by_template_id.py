@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.core import expressions, ordering
-from engine.core.expressions import compile_expression
-from engine.core.kinds import FieldRule, Kind
-from engine.core.status import Outcome, derive_status
+from engine.core.decisions import context, ordering
+from engine.core.decisions.status import Outcome, derive_status
+from engine.core.model.expressions import compile_expression
+from engine.core.model.kinds import FieldRule, Kind
 from tests.unit._ordering import NOW, deployment, observed, service, template
 
 PARENT = {
@@ -27,7 +27,7 @@ ORIGINS = ordering.origins(RENDERED)
 
 def evaluate(text: str, cache: list[dict[str, Any]]) -> Any:
     rule = compile_expression(text, file="kind.yaml", line=1, field="status.fields.x")
-    return rule.evaluate(expressions.status_context(PARENT, cache, now=NOW, origins=ORIGINS))
+    return rule.evaluate(context.status_context(PARENT, cache, now=NOW, origins=ORIGINS))
 
 
 def test_a_template_of_one_child_reads_as_that_child() -> None:
@@ -81,4 +81,4 @@ def test_derive_status_hands_the_outcomes_origins_to_the_rules() -> None:
     )
     leader = observed(LEADER_DEPLOYMENT, available=True)
     status = derive_status(kind, PARENT, [leader], Outcome(origins=ORIGINS), NOW)
-    assert status["leaderReady"] == expressions.status_context(PARENT, [leader], now=NOW)["health"](leader)
+    assert status["leaderReady"] == context.status_context(PARENT, [leader], now=NOW)["health"](leader)

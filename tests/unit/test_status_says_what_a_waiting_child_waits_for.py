@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core import conditions, ordering
-from engine.core.kinds import Kind
-from engine.core.status import READY, Outcome, derive_status
+from engine.core.decisions import conditions, ordering
+from engine.core.decisions.status import READY, Outcome, derive_status
+from engine.core.model.kinds import Kind
 from tests.unit._ordering import NOW, deployment, observed, template
 
 KIND = Kind("guestbook", Path("templates/guestbook"), "webapp.my.domain/v1", "Guestbook", templates=())

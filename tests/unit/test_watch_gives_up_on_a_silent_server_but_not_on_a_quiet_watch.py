@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from engine.core import errors
+from engine.core.model import errors
 from engine.runtime.kube import Kube, Resource
 from tests.unit._throttling import serving
 

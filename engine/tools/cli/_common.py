@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
-    from engine.core import kinds, offline
+    from engine.core.model import kinds
+    from engine.core.offline import admission
 
 
 # Said after an exception no command expected (not a ``StencilError``): a crash, in one line.
@@ -26,7 +27,7 @@ class _Commands(click.Group):
     """
 
     def invoke(self, ctx: click.Context) -> Any:
-        from engine.core.errors import StencilError
+        from engine.core.model.errors import StencilError
 
         try:
             return super().invoke(ctx)
@@ -86,7 +87,7 @@ def kind_dirs_arguments(verb: str) -> Callable[[Callable[..., None]], Callable[.
 
 def chosen_kind_dirs(kind_dirs: tuple[Path, ...], templates_dir: Path) -> list[Path]:
     """The KIND_DIRs given, else every kind folder under --templates."""
-    from engine.core import kinds
+    from engine.core.model import kinds
 
     if kind_dirs:
         return list(kind_dirs)
@@ -142,17 +143,18 @@ def cr_files_options(command: Callable[..., None]) -> Callable[..., None]:
 
 def read_crs(
     kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None
-) -> tuple[kinds.Kind, offline.OfflineCrds, list[tuple[str, dict[str, Any]]]]:
+) -> tuple[kinds.Kind, admission.OfflineCrds, list[tuple[str, dict[str, Any]]]]:
     """The kind, the CRDs, and each CR of the kind in the files as the API server would keep it
     (validated, defaulted, namespaced), with where it was read (``file:line``).
 
     A check that cannot run offline (a CEL rule this library cannot evaluate, a
     CRD that is not there) is said on stderr: a CR is never passed silently."""
-    from engine.core import documents, errors, kinds, offline
+    from engine.core.model import documents, errors, kinds
+    from engine.core.offline import admission
 
     kind = kinds.load_kind(kind_dir)
     crds_dir = crds_dir or parent_crds_dir(kind)
-    crds = offline.OfflineCrds.read(crds_dir)
+    crds = admission.OfflineCrds.read(crds_dir)
     if (kind.api_version, kind.kind) not in crds.schemas:
         click.echo(
             f"note: no CRD for {kind.kind} ({kind.api_version}) in {crds_dir}/: CRs are not "
@@ -186,13 +188,14 @@ def read_crs(
 
 
 def parent_crds_dir(kind: kinds.Kind) -> Path:
-    """The folder holding the CRD of ``kind``'s parent when ``--crds`` names none (``offline.crd_places``),
+    """The folder holding the CRD of ``kind``'s parent when ``--crds`` names none (``admission.crd_places``),
     or an error that says where it looked and how to name one."""
-    from engine.core import errors, kinds, offline
+    from engine.core.model import errors, kinds
+    from engine.core.offline import admission
 
-    found = offline.find_crds_dir(kind.directory, (kind.api_version, kind.kind))
+    found = admission.find_crds_dir(kind.directory, (kind.api_version, kind.kind))
     if found is None:
-        places = " or ".join(f"{place}/" for place in offline.crd_places(kind.directory))
+        places = " or ".join(f"{place}/" for place in admission.crd_places(kind.directory))
         raise errors.StencilError(
             f"no CRD for {kind.kind} ({kind.api_version}) in {places}; "
             "name the folder that holds it with --crds DIR",

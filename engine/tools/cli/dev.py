@@ -44,7 +44,7 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
     """Local cluster + CRDs + engine + every kind's examples, with their conditions shown live."""
     import logging
 
-    from engine.core import kinds
+    from engine.core.model import kinds
     from engine.localcluster.plane import LocalCluster
     from engine.runtime import manager
     from engine.runtime.kube import Kube
@@ -128,7 +128,7 @@ def view(rows: Sequence[parents.Row], findings: Sequence[str]) -> Group:
 def lint_findings(templates_dir: Path, crds_dir: Path) -> list[str]:
     """The lint findings of the kinds served, one line each (``file:line:col: severity: message``)."""
     try:
-        from engine.core import kinds
+        from engine.core.model import kinds
         from engine.tools import linter
 
         findings = linter.lint(kinds.kind_folders(templates_dir), crds_dir=crds_dir)
@@ -139,7 +139,7 @@ def lint_findings(templates_dir: Path, crds_dir: Path) -> list[str]:
 
 def folder_digests(templates_dir: Path, crds_dir: Path) -> dict[str, str]:
     """A digest of each kind folder and of the CRDs: the lint is run again when one changes."""
-    from engine.core import kinds
+    from engine.core.model import kinds
 
     folders = kinds.kind_folders(templates_dir) if templates_dir.is_dir() else []
     # The kinds' own digest of a folder: what makes the engine serve a kind again.

@@ -16,13 +16,14 @@ from engine.tools.cli._common import crds_option, main, templates_option
 @click.option("--namespace", default="stencil-system", show_default=True, help="The engine's namespace.")
 def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None:
     """Print the least-privilege RBAC the engine needs for these kinds."""
-    from engine.core import kinds, offline
-    from engine.core import rbac as rbac_rules
+    from engine.core.model import kinds
+    from engine.core.offline import admission
+    from engine.core.offline import rbac as rbac_rules
 
     loaded, broken = kinds.load_kinds(templates_dir)
     for kind_name, b in broken.items():
         raise click.ClickException(f"kind {kind_name} is broken: {b.error}")
-    defaults = offline.OfflineCrds.read(crds_dir).defaulted
+    defaults = admission.OfflineCrds.read(crds_dir).defaulted
     roles = rbac_rules.documents(
         loaded.values(),
         rbac_rules.offline_resources(crds_dir),

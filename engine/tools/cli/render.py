@@ -57,7 +57,9 @@ def render(
     """
     import yaml
 
-    from engine.core import errors, preview, rendering
+    from engine.core.model import errors
+    from engine.core.offline import preview
+    from engine.core.templating import rendering
 
     try:
         kind, crds, parents = read_crs(kind_dir, files, namespace, crds_dir)
@@ -103,7 +105,8 @@ _OBSERVED = {
 def _read_observed(file: Path) -> list[dict[str, Any]]:
     """The objects of the --observed ``file``, Lists opened; anything else is an error at its line,
     never dropped (a file the templates silently do not read would preview the wrong children)."""
-    from engine.core import documents, errors, preview
+    from engine.core.model import documents, errors
+    from engine.core.offline import preview
 
     objects = []
     for document in documents.Document.read_all(file, errors.StencilError):
@@ -142,7 +145,7 @@ def diff(
     deletions.  Exits 0 when nothing would change, 1 when something would, 2 on
     bad input, like kubectl diff.
     """
-    from engine.core import errors
+    from engine.core.model import errors
     from engine.runtime.kube import Kube
     from engine.tools import diffing
 

@@ -39,7 +39,7 @@ def test_command(kind_dirs: tuple[Path, ...], templates_dir: Path, timeout: floa
     """
     import logging
 
-    from engine.core import errors
+    from engine.core.model import errors
     from engine.localcluster import BuildError, ClusterError
     from engine.tools import kindtest
 

@@ -46,7 +46,7 @@ from typing import Any
 from jinja2 import runtime, utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment, safe_range
 
-from engine.core.errors import StencilError
+from engine.core.model.errors import StencilError
 
 
 class BudgetError(StencilError):

@@ -5,7 +5,7 @@ derive, before any cluster is involved.  Status rules read what the children's
 controllers write (a Deployment's ``Available`` condition, a Service's node
 port), which offline nobody writes; so ``healthy(child, now)`` writes it: the
 child as it looks once its controller is done and every check of
-``engine.core.health`` (kstatus rules) reads it as ``Current``.  Each kind gets
+``engine.core.decisions.health`` (kstatus rules) reads it as ``Current``.  Each kind gets
 the fields its real controller sets, with the API server's wording where
 Kubernetes fixes one, so a rule that passes a condition through shows what it
 would show; addresses and ports that a cluster would pick are derived from the
@@ -25,7 +25,9 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.core import apis, kinds, ordering, planning, rendering, status
+from engine.core.decisions import ordering, planning, status
+from engine.core.model import apis, kinds
+from engine.core.templating import rendering
 
 # Where a cluster's own picks would fall: kube-apiserver's default Service range, the
 # default NodePort range, kind's Pod range, and TEST-NET-1 (RFC 5737) for load balancers.

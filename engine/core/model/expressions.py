@@ -4,7 +4,7 @@
 from what the cluster reports, as single Jinja expressions such as
 ``condition_status(child('Deployment', name ~ '-deployment'), 'Available')``.
 They are compiled once, when the kind is loaded, and evaluated on every
-reconcile against ``status_context(parent, observed)``.
+reconcile against what ``engine.core.decisions.context`` gives a rule to see.
 
 Two choices shape this module:
 
@@ -37,22 +37,12 @@ its length (200 take seconds).  So a rule is bounded before each step: at most
 brackets before it is parsed (``_nesting``, one pass over the text), and a
 syntax tree at most ``MAX_EXPRESSION_NESTING`` deep before it is compiled
 (``_depth``).  A rule that still recurses too deeply is refused the same way.
-
-``children`` holds two kinds of keys side by side, which cannot clash since
-kinds are CamelCase and template ids lower-case: ``children.Deployment`` maps
-names to that kind's observed children, and ``children.<id>`` (or
-``children['redis-leader']``) is the observed child of the template with that id.
-A template that renders one child gives that child; one that renders several (or
-none) gives the list of those observed, in render order.  A rule then reads the
-common case without ``[0]``, and a template that is a loop is a list, as the
-template itself reads; an id is left out while its one child does not exist, so
-it reads as ``none`` like ``child()`` does.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from jinja2 import ChainableUndefined, Template, TemplateSyntaxError, UndefinedError, meta, nodes
@@ -60,8 +50,8 @@ from jinja2.exceptions import SecurityError
 from jinja2.parser import Parser
 from jinja2.runtime import Context, Undefined
 
-from engine.core import budgets, conditions, health, ordering
-from engine.core.errors import KindError
+from engine.core.model import budgets
+from engine.core.model.errors import KindError
 
 # The environment status rules run in; `stencil lint` checks rules against the same one.
 ENVIRONMENT = budgets.BoundedSandbox(undefined=ChainableUndefined, autoescape=False)
@@ -252,80 +242,6 @@ def child_ids_read(expression: Expression) -> set[str]:
         if isinstance(key, str) and key[:1].islower() and key not in RESERVED_IDS:
             found.add(key)
     return found
-
-
-def status_context(
-    parent: dict[str, Any],
-    observed: Sequence[dict[str, Any]],
-    related: Sequence[dict[str, Any]] = (),
-    now: str | None = None,
-    *,
-    origins: Sequence[ordering.Origin] = (),
-) -> dict[str, Any]:
-    """What a status rule can see: the parent, its observed children, related objects, and helpers.
-
-    ``related`` are the objects of the kind's ``observe`` list labelled with the
-    parent's uid, as lists by kind sorted by name (``related.Pod``).  ``now`` (RFC 3339) is
-    the time ``health()`` judges at, so a rule's value does not depend on the wall clock.
-    ``origins`` say which template made each rendered child (``ordering.origins``): they
-    give ``children.<id>``.
-    """
-    metadata = parent.get("metadata") or {}
-    of_kind: dict[str, dict[str, dict[str, Any]]] = {}
-    for obj in observed:
-        of_kind.setdefault(str(obj.get("kind", "")), {})[_name(obj)] = obj
-    children: dict[str, Any] = {**of_kind, **_by_template(observed, origins)}
-    by_kind: dict[str, list[dict[str, Any]]] = {}
-    for obj in sorted(related, key=_name):
-        by_kind.setdefault(str(obj.get("kind", "")), []).append(obj)
-
-    def child(kind: str, name: str) -> dict[str, Any] | None:
-        return of_kind.get(kind, {}).get(name)
-
-    def condition(obj: Any, type: str) -> dict[str, Any] | None:
-        return conditions.find(obj, type) if isinstance(obj, Mapping) else None
-
-    def condition_status(obj: Any, type: str) -> str | None:
-        found = condition(obj, type)
-        return None if found is None else found.get("status")
-
-    def health_of(obj: Any) -> str | None:
-        return health.assess(obj, now=now).status if isinstance(obj, Mapping) else None
-
-    return {
-        "parent": parent,
-        "spec": parent.get("spec") or {},
-        "metadata": metadata,
-        "status": parent.get("status") or {},
-        "name": metadata.get("name", ""),
-        "namespace": metadata.get("namespace", ""),
-        "children": children,
-        "related": by_kind,
-        "child": child,
-        "condition": condition,
-        "condition_status": condition_status,
-        "health": health_of,
-    }
-
-
-def _by_template(observed: Sequence[dict[str, Any]], origins: Sequence[ordering.Origin]) -> dict[str, Any]:
-    """``children.<id>``: the one observed child of a template that renders one, else a list."""
-    by_identity = {ordering.identity_of(obj): obj for obj in observed}
-    made: dict[str, list[dict[str, Any] | None]] = {}
-    for template_id, reference in origins:
-        made.setdefault(template_id, []).append(by_identity.get(ordering.identity(*reference)))
-    found: dict[str, Any] = {}
-    for template_id, objects in made.items():
-        present = [obj for obj in objects if obj is not None]
-        if len(objects) != 1:
-            found[template_id] = present
-        elif present:
-            found[template_id] = present[0]
-    return found
-
-
-def _name(obj: Mapping[str, Any]) -> str:
-    return str((obj.get("metadata") or {}).get("name", ""))
 
 
 def _defined(value: Any) -> Any:

@@ -2,9 +2,9 @@
 
 ``stencil render``, ``stencil lint`` and ``stencil rbac`` work without a cluster, yet a
 CR should be taken offline as it would be online: given its CRD schema's defaults,
-checked against the schema (``engine.core.structural``: types, formats, patterns with
+checked against the schema (``engine.core.model.structural``: types, formats, patterns with
 RE2, unknown fields refused as strict field validation refuses them), then against the
-CRD's CEL rules (``engine.core.validation_rules``), and placed by the CRD's scope.
+CRD's CEL rules (``engine.core.offline.validation_rules``), and placed by the CRD's scope.
 ``OfflineCrds`` reads a folder of CRDs and does those things.
 
 Each problem is a ``StencilError`` naming the CR's file, line and field.  What could
@@ -24,11 +24,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.core import apis, documents, kinds, placement, structural
-from engine.core.errors import StencilError
+from engine.core.model import apis, documents, kinds, placement, structural
+from engine.core.model.errors import StencilError
 
 if TYPE_CHECKING:
-    from engine.core import validation_rules
+    from engine.core.offline import validation_rules
 
 _CRD = "CustomResourceDefinition"
 _CRD_FORMAT: structural.Schema = {
@@ -160,7 +160,7 @@ class OfflineCrds:
         notes: list[str] = []
         # CEL (cel-python, with its own dependencies, 15 MiB) is loaded by the first CR that
         # needs it, not by every process that renders: `stencil run` checks no CR.
-        from engine.core import validation_rules
+        from engine.core.offline import validation_rules
 
         if any(error.validator in _BLOCKING for error in errors):
             if validation_rules.has_rules(schema):
@@ -182,7 +182,7 @@ class OfflineCrds:
 
 def _rule_error(document: documents.Document, violation: validation_rules.Violation) -> StencilError:
     """A broken CEL rule as the API server words it, with the rule and the value it judged."""
-    from engine.core import validation_rules
+    from engine.core.offline import validation_rules
 
     said = validation_rules.reason_text(violation.reason)
     value = structural.shown(violation.value)

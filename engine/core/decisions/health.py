@@ -48,7 +48,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.core import apis, conditions
+from engine.core.decisions import conditions
+from engine.core.model import apis
 
 CURRENT: Final = "Current"
 IN_PROGRESS: Final = "InProgress"

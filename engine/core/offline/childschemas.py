@@ -10,9 +10,9 @@ cluster, the way ``kubectl apply --validate=strict`` and the server would:
   ``engine/schemas/kubernetes-openapi.json.gz`` (written by
   ``hack/openapi-snapshot`` from the kube-apiserver the project builds); a custom
   kind's is its CRD's ``openAPIV3Schema`` from the checkout
-  (``engine.core.offline.OfflineCrds.schemas``), closed as ``structural.strict``
+  (``engine.core.offline.admission.OfflineCrds.schemas``), closed as ``structural.strict``
   closes it for the kind's own CRs.  Both are read by ``jsonschema`` with the
-  OpenAPI dialect of ``engine.core.structural`` (formats, int32/int64 ranges,
+  OpenAPI dialect of ``engine.core.model.structural`` (formats, int32/int64 ranges,
   RE2 patterns, unique entries of ``x-kubernetes-list-type`` lists, unknown
   fields), the snapshot's ``$ref``s through a ``referencing`` registry; each
   kind's validator is built once;
@@ -45,7 +45,7 @@ Stencil adds itself are checked like the template's (``placement`` bounds the
 parent-name label on its own; the kind label is the folder's name).
 
 A custom kind's child is given its CRD's defaults first, and its CRD's CEL rules
-(``engine.core.validation_rules``) run once the schema passes; a rule that
+(``engine.core.offline.validation_rules``) run once the schema passes; a rule that
 cannot run offline is a warning.  What is not checked: the server's validation
 in Go code beyond names, labels and annotations (a container port above 65535,
 a container name that is not a DNS label, say).  A child of a kind neither in the snapshot nor among the
@@ -68,7 +68,8 @@ from jsonschema.protocols import Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 
-from engine.core import offline, placement, structural, validation_rules
+from engine.core.model import placement, structural
+from engine.core.offline import admission, validation_rules
 
 SNAPSHOT_FILE = "kubernetes-openapi.json.gz"
 DEFAULT_NAME_MAX = 253  # a DNS subdomain, the longest name any kind allows
@@ -106,7 +107,7 @@ class Problem:
         return f"{self.field}: {self.message}"
 
 
-def check(child: Mapping[str, Any], crds: offline.OfflineCrds | None = None) -> list[Problem]:
+def check(child: Mapping[str, Any], crds: admission.OfflineCrds | None = None) -> list[Problem]:
     """Everything the API server would refuse in ``child``, and what would break once it runs.
 
     ``crds`` gives the schemas of custom kinds; built-in kinds need nothing.
@@ -202,7 +203,7 @@ def _builtin_validator(name: str) -> Validator:
 def _custom_problems(schema: dict[str, Any], child: Mapping[str, Any]) -> list[Problem]:
     """What the API server would refuse in a custom resource: its CRD's schema, then its CEL rules, checked
     on the child with the CRD's defaults filled in, as the server checks it."""
-    value = offline.with_defaults(schema, dict(child))
+    value = admission.with_defaults(schema, dict(child))
     # Keyed by the schema's text, so an edited CRD gets a new validator and an unchanged one reuses its own.
     problems = _schema_problems(_custom_validator(json.dumps(schema, sort_keys=True)), value)
     if problems:

@@ -38,9 +38,9 @@ place is asked for (``_Output.place``, ``_Output.node``).
 ``render_located`` gives each child with that ability (``Located.where``).
 
 The sandbox the templates run in (tokens, filters, the clock and output budgets,
-the template context) is ``engine.core.sandbox``; where each child lands and what
+the template context) is ``engine.core.templating.sandbox``; where each child lands and what
 it carries back to its parent (namespace, labels, owner reference) is
-``engine.core.placement``.  This module runs the templates, parses their text
+``engine.core.model.placement``.  This module runs the templates, parses their text
 and puts the values back.
 
 Rights.  A kind writes only the child kinds derived for it (``child_kinds``: the
@@ -64,9 +64,10 @@ from jinja2 import Template, TemplateNotFound, nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 
-from engine.core import apis, budgets, kinds, placement, sandbox
-from engine.core.documents import FieldPath, StrictLoader, load_all, yaml_problem
-from engine.core.errors import RenderError, StencilError
+from engine.core.model import apis, budgets, kinds, placement
+from engine.core.model.documents import FieldPath, StrictLoader, load_all, yaml_problem
+from engine.core.model.errors import RenderError, StencilError
+from engine.core.templating import sandbox
 
 # -- the entry points -----------------------------------------------------------------
 

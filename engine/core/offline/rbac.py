@@ -39,8 +39,11 @@ from typing import Any
 
 import yaml
 
-from engine.core import apis, errors, offline, placement, planning, rendering
-from engine.core.kinds import Kind
+from engine.core.decisions import planning
+from engine.core.model import apis, errors, placement
+from engine.core.model.kinds import Kind
+from engine.core.offline import admission
+from engine.core.templating import rendering
 
 Rule = dict[str, list[str]]
 Resources = Callable[[str, str], tuple[str, str]]
@@ -57,7 +60,7 @@ EVENT_VERBS = ("create", "patch")
 def offline_resources(crd_dir: Path) -> Resources:
     """``resources`` without a cluster: the CRDs under ``crd_dir`` plus the built-in table."""
     table = {group_kind: plural for group_kind, (plural, _) in apis.BUILTIN_KINDS.items()}
-    for crd in offline.read_crds(crd_dir):
+    for crd in admission.read_crds(crd_dir):
         spec = crd.get("spec") or {}
         names = spec.get("names") or {}
         table[(spec.get("group", ""), names.get("kind", ""))] = names.get("plural", "")

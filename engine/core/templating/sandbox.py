@@ -3,7 +3,7 @@
 Every ``{{ ... }}`` goes through the environment's ``finalize``, which records the
 value in the current ``Run`` and writes an opaque token instead
 (``stencilv<nonce>x<n>z``, with a random nonce per render so no value can forge
-one); ``engine.core.rendering`` substitutes the values back after YAML parsing.
+one); ``engine.core.templating.rendering`` substitutes the values back after YAML parsing.
 The filters (``tojson``, ``sha256``...) resolve tokens, so a checksum of a
 ``{% set %}`` block hashes the real values.
 
@@ -11,7 +11,7 @@ The sandbox is Jinja's immutable one with a clock on every attribute access,
 item, call, loop iteration and output chunk, and a budget of output characters
 (``Run``), so neither a runaway template nor a huge CR value can stall or flood
 the engine.  Its calls, filters and operators are those status rules have, checked
-the same way (``engine.core.budgets``): a call or filter not on the allowlist is
+the same way (``engine.core.model.budgets``): a call or filter not on the allowlist is
 refused, and every operation that can make a value much larger than its inputs
 (``*``, ``**``, ``%``, ``+``, the padding, joining and ``translate`` methods,
 ``to_bytes``, ``format``, and filters such as ``batch``, ``slice``, ``indent`` or
@@ -54,7 +54,7 @@ from jinja2.runtime import Context, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import missing
 
-from engine.core import budgets, documents, expressions, kinds
+from engine.core.model import budgets, documents, expressions, kinds
 
 # -- values and tokens ------------------------------------------------------------------
 
@@ -694,4 +694,4 @@ def _read(name: str, value: Any) -> str:
 _CONTEXT = template_context({}, ())
 # What a template reads ("parent, spec, ..., child(kind, name)"), and the names only status rules read.
 _READS = ", ".join(_read(name, value) for name, value in _CONTEXT.items())
-_RULE_NAMES = frozenset(expressions.status_context({}, ())) - frozenset(_CONTEXT)
+_RULE_NAMES = expressions.CONTEXT_NAMES - frozenset(_CONTEXT)

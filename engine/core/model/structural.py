@@ -22,7 +22,7 @@ duplicate's own index), so a caller holding the YAML nodes can give its line.
 The same keywords serve documents that declare a JSON Schema ``$schema`` of their own
 (``kind.schema.json``, draft 2020-12): ``validator_for`` picks the draft.
 
-CEL rules (``x-kubernetes-validations``) are ``engine.core.validation_rules``.
+CEL rules (``x-kubernetes-validations``) are ``engine.core.offline.validation_rules``.
 """
 
 from __future__ import annotations

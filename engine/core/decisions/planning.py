@@ -33,7 +33,12 @@ from typing import Any
 
 import orjson
 
-from engine.core.placement import KIND_LABEL, PARENT_NAME_LABEL, PARENT_NAMESPACE_LABEL, PARENT_UID_LABEL
+from engine.core.model.placement import (
+    KIND_LABEL,
+    PARENT_NAME_LABEL,
+    PARENT_NAMESPACE_LABEL,
+    PARENT_UID_LABEL,
+)
 
 HASH_ANNOTATION = "stencil.dev/applied-hash"
 # Held on a parent while it has children that owner references cannot clean up (in another

@@ -36,8 +36,8 @@ from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import apis, kinds
-from engine.core.errors import PlacementError, RenderError
+from engine.core.model import apis, kinds
+from engine.core.model.errors import PlacementError, RenderError
 
 # -- what every child carries -----------------------------------------------------
 

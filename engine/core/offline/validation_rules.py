@@ -32,7 +32,7 @@ import celpy.celparser
 from celpy import celtypes
 from celpy.evaluation import CELEvalError
 
-from engine.core import structural
+from engine.core.model import structural
 
 FieldPath = tuple[str | int, ...]
 _REASONS = {

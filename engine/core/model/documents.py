@@ -4,7 +4,7 @@ One set of YAML rules serves ``kind.yaml``, rendered templates, CR files and CRD
 no duplicate keys, no anchors or aliases, JSON data only (``StrictLoader``),
 so a document means what it says to every reader.  ``Document`` keeps the YAML
 *nodes* next to the data, so a problem found in the data (by ``jsonschema``, with the
-keywords of ``engine.core.structural``) can name the file, line and field it is about.
+keywords of ``engine.core.model.structural``) can name the file, line and field it is about.
 
 Hostile input is refused here, before it costs anything, with the line it is on:
 
@@ -38,9 +38,9 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.error import Mark, MarkedYAMLError
 from yaml.reader import Reader
 
-from engine.core import structural
-from engine.core.errors import KindError, StencilError
-from engine.core.expressions import Expression, compile_expression
+from engine.core.model import structural
+from engine.core.model.errors import KindError, StencilError
+from engine.core.model.expressions import Expression, compile_expression
 
 # -- limits ----------------------------------------------------------------------------
 
@@ -290,7 +290,7 @@ class Document:
     Serves ``kind.yaml``, CR files and CRDs alike.  ``validate`` and ``problems``
     check the data against a JSON Schema: one that names its draft (``$schema``, as
     kind.schema.json does) is read as that draft, any other as a CRD's OpenAPI v3
-    schema, Kubernetes extensions included (``engine.core.structural``).
+    schema, Kubernetes extensions included (``engine.core.model.structural``).
     """
 
     file: Path

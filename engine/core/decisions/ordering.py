@@ -28,10 +28,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.core import apis, health
+from engine.core.decisions import health
+from engine.core.model import apis
 
 if TYPE_CHECKING:
-    from engine.core.kinds import Template
+    from engine.core.model.kinds import Template
 
 Obj = dict[str, Any]
 Identity = tuple[str, str, str, str]  # apiVersion group, kind, namespace, name

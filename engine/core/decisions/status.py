@@ -17,11 +17,11 @@ Conditions form one ``ConditionSet`` with ``Ready`` at the root:
 
 A step that did not run is ``Unknown`` rather than a stale ``True``: when the
 templates fail, nothing claims the children were applied or are ready.  A child
-that waits for others (``after:``, ``engine.core.ordering``) was not applied,
+that waits for others (``after:``, ``engine.core.decisions.ordering``) was not applied,
 so ``ChildrenApplied`` is False with reason ``WaitingForDependencies`` and a
 message naming what it waits for; it is not an error, and comes after a
 conflict or a failed apply, which say more.  A field that another writer keeps
-changing back (``engine.core.contention``) makes ``ChildrenApplied`` False with
+changing back (``engine.core.decisions.contention``) makes ``ChildrenApplied`` False with
 reason ``ContestedField``, naming the field and the other writer.
 ``Ready`` carries the reason and message of the first dependent that is False
 (else Unknown), so ``kubectl get`` shows why a parent is not ready.
@@ -36,11 +36,13 @@ from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 
-from engine.core import conditions, expressions, health, ordering
-from engine.core.errors import KindError, StencilError
+from engine.core.decisions import conditions, health, ordering
+from engine.core.decisions.context import status_context
+from engine.core.model import expressions
+from engine.core.model.errors import KindError, StencilError
 
 if TYPE_CHECKING:
-    from engine.core.kinds import ConditionRule, Kind
+    from engine.core.model.kinds import ConditionRule, Kind
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +93,7 @@ def derive_status(
     manager = condition_set.manage(conditions.of(parent), generation=generation, now=now)
     # One scope for every rule of the kind: they read the same names.
     context = expressions.Scope(
-        expressions.status_context(
+        status_context(
             dict(parent),
             [dict(obj) for obj in observed],
             [dict(obj) for obj in related],
@@ -356,7 +358,7 @@ def should_delete(
     """
     if kind.delete_when is None:
         return False
-    context = expressions.status_context(
+    context = status_context(
         {**parent, "status": dict(new_status)},
         [dict(o) for o in observed],
         [dict(o) for o in related],

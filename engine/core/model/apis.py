@@ -2,7 +2,7 @@
 
 Where no API server can be asked (``stencil render``, ``stencil rbac``, a scope
 before discovery), a built-in kind's REST plural and scope come from one table,
-``BUILTIN_KINDS``; a custom resource's come from its CRD (``engine.core.offline``).
+``BUILTIN_KINDS``; a custom resource's come from its CRD (``engine.core.offline.admission``).
 RBAC names a group and a resource, never a version, so the table does not either.
 This is also the one home of how an ``apiVersion`` splits into group and version.
 """

@@ -9,13 +9,13 @@ names the file, line and field.
 Each template has an id, a DNS-1123 label (its file name without ``.yaml`` by
 default): status rules read its child as ``children.<id>``, and ``after:`` names
 the templates whose children must be healthy before its own are created
-(``engine.core.ordering``).  Ids are checked here, once, so that a typo in
+(``engine.core.decisions.ordering``).  Ids are checked here, once, so that a typo in
 ``after:`` or in ``children.<id>``, or two templates waiting for each other, is
 a load error at its line rather than a parent that waits for ever.
 
 ``kind.yaml`` is checked against the published JSON Schema
 (``engine/schemas/kind.schema.json``) with the ``jsonschema`` library: the schema
-stays the single statement of the format, and ``engine.core.documents`` maps each
+stays the single statement of the format, and ``engine.core.model.documents`` maps each
 complaint to the line of the field it is about (it also holds the strict YAML rules).
 """
 
@@ -32,10 +32,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.core import documents, expressions
-from engine.core.documents import Document
-from engine.core.errors import KindError
-from engine.core.expressions import Expression
+from engine.core.model import documents, expressions
+from engine.core.model.documents import Document
+from engine.core.model.errors import KindError
+from engine.core.model.expressions import Expression
 
 KIND_FILE = "kind.yaml"
 EXAMPLES_DIR = "examples"

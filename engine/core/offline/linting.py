@@ -6,7 +6,7 @@ drops what the branch would have made, so the checks here read the Jinja syntax
 tree of every template and rule instead, every branch alike:
 
 * every filter, test and called function must exist in the environment the
-  template (``engine.core.sandbox``) or rule (``engine.core.expressions``) runs in;
+  template (``engine.core.templating.sandbox``) or rule (``engine.core.model.expressions``) runs in;
 * every path into the parent (``spec.a.b``, ``parent.spec.a``, ``metadata.labels``,
   ``spec['a']``) must exist in the parent CRD's ``openAPIV3Schema``;
 * every child a template spells out in plain text must be one placement allows
@@ -45,19 +45,11 @@ from jinja2 import Environment, nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import TemplateSyntaxError
 
-from engine.core import (
-    childschemas,
-    contention,
-    expressions,
-    kinds,
-    offline,
-    placement,
-    rendering,
-    sandbox,
-    structural,
-    validation_rules,
-)
-from engine.core.errors import StencilError
+from engine.core.decisions import contention, context
+from engine.core.model import expressions, kinds, placement, structural
+from engine.core.model.errors import StencilError
+from engine.core.offline import admission, childschemas, validation_rules
+from engine.core.templating import rendering, sandbox
 
 Severity = Literal["error", "warning"]
 
@@ -136,7 +128,7 @@ def _template_offer(environment: sandbox.Sandbox) -> _Offer:
 
 # The rules' environment is the expressions module's own, so the two cannot disagree.
 _RULE_ENVIRONMENT: Environment = expressions.ENVIRONMENT
-_RULE_OFFER = _Offer.of(_RULE_ENVIRONMENT, expressions.status_context({}, ()))
+_RULE_OFFER = _Offer.of(_RULE_ENVIRONMENT, context.status_context({}, ()))
 
 
 # -- paths into the parent --------------------------------------------------------------------
@@ -680,7 +672,7 @@ def _render_failure(kind: kinds.Kind, error: StencilError, context: str) -> Find
 
 
 def check_children(
-    located: Iterable[rendering.Located], crds: offline.OfflineCrds, *, context: str = ""
+    located: Iterable[rendering.Located], crds: admission.OfflineCrds, *, context: str = ""
 ) -> list[Finding]:
     """What the API server would refuse in each rendered child, at the template line that wrote it."""
     findings: list[Finding] = []
@@ -695,7 +687,7 @@ def check_children(
 def check_long_names(
     kind: kinds.Kind,
     parents: Sequence[tuple[str, dict[str, Any]]],
-    crds: offline.OfflineCrds,
+    crds: admission.OfflineCrds,
     *,
     is_namespaced: Callable[[str, str], bool] | None = None,
 ) -> list[Finding]:
@@ -724,7 +716,7 @@ def _renamed(
     kind: kinds.Kind,
     where: str,
     parent: dict[str, Any],
-    crds: offline.OfflineCrds,
+    crds: admission.OfflineCrds,
     is_namespaced: Callable[[str, str], bool] | None,
     length: int,
 ) -> frozenset[Finding]:
@@ -853,7 +845,7 @@ def check_coverage(
     kind: kinds.Kind,
     executed: Set[tuple[str, int]],
     parents: Sequence[tuple[str, dict[str, Any]]] = (),
-    crds: offline.OfflineCrds | None = None,
+    crds: admission.OfflineCrds | None = None,
     *,
     is_namespaced: Callable[[str, str], bool] | None = None,
 ) -> list[Finding]:
@@ -918,7 +910,7 @@ def _render_made_up(
     template: kinds.Template,
     branch: _Branch,
     made_up: tuple[str, dict[str, Any], str],
-    crds: offline.OfflineCrds,
+    crds: admission.OfflineCrds,
     is_namespaced: Callable[[str, str], bool] | None,
 ) -> list[Finding]:
     """What rendering ``made_up`` (where, parent, what was made up) finds inside ``branch``."""
@@ -952,7 +944,7 @@ def _taking(
     branch: _Branch,
     example: tuple[str, dict[str, Any]],
     schema: Mapping[str, Any],
-    crds: offline.OfflineCrds,
+    crds: admission.OfflineCrds,
 ) -> tuple[str, dict[str, Any], str] | None:
     """The example with every spec field that the branch's test reads and it lacks made up, and what was
     set (``spec.canary: true``); None when the test reads no such field, or one cannot be made up that
