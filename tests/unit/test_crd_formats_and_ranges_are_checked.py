@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core.model import structural
+from engine.core.model import formats
 from tests.unit import _crs
 
 EMBEDDED = {
@@ -156,5 +156,5 @@ def test_null_is_admitted_only_where_nullable(tmp_path: Path) -> None:
 
 @given(st.text(max_size=40))
 def test_every_format_answers_yes_or_no_for_any_text(text: str) -> None:
-    for check in structural.STRING_FORMATS.values():
+    for check in formats.STRING_FORMATS.values():
         assert isinstance(check(text), bool)

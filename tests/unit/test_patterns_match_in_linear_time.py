@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core.model import structural
+from engine.core.model import formats
 from tests.unit import _crs
 
 NESTED = "^(a+)+$"
@@ -27,7 +27,7 @@ def test_a_hostile_value_against_a_nested_quantifier_is_refused(tmp_path: Path) 
 
 @given(st.text(alphabet="ab!", max_size=60))
 def test_a_nested_quantifier_matches_exactly_the_runs_of_a(text: str) -> None:
-    assert structural.search(NESTED, text) == (text != "" and set(text) == {"a"})
+    assert formats.search(NESTED, text) == (text != "" and set(text) == {"a"})
 
 
 def test_dollar_does_not_match_before_a_trailing_newline(tmp_path: Path) -> None:

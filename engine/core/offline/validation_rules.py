@@ -32,7 +32,7 @@ import celpy.celparser
 from celpy import celtypes
 from celpy.evaluation import CELEvalError
 
-from engine.core.model import structural
+from engine.core.model import formats, structural
 
 FieldPath = tuple[str | int, ...]
 _REASONS = {
@@ -594,14 +594,14 @@ def _ascii(change: Callable[[str], str]) -> Callable[[Any], Any]:
 
 def _matches(text: Any, pattern: Any) -> Any:
     try:
-        return _bool(structural.search(str(pattern), str(text)))
+        return _bool(formats.search(str(pattern), str(text)))
     except ValueError as error:
         return _fail(str(error))
 
 
 def _find(text: Any, pattern: Any) -> Any:
     try:
-        found = structural.compiled(str(pattern)).search(str(text))
+        found = formats.compiled(str(pattern)).search(str(text))
     except ValueError as error:
         return _fail(str(error))
     return celtypes.StringType(found.group(0) if found else "")
@@ -609,7 +609,7 @@ def _find(text: Any, pattern: Any) -> Any:
 
 def _find_all(text: Any, pattern: Any, limit: Any = -1) -> Any:
     try:
-        found = [m.group(0) for m in structural.compiled(str(pattern)).finditer(str(text))]
+        found = [m.group(0) for m in formats.compiled(str(pattern)).finditer(str(text))]
     except ValueError as error:
         return _fail(str(error))
     return celtypes.ListType(map(celtypes.StringType, found if int(limit) < 0 else found[: int(limit)]))
