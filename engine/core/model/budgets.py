@@ -9,215 +9,49 @@ runs:
 
 * An allowlist.  A call reaches only the methods listed here (``_METHODS``), Jinja's own
   helpers (macros, ``loop.cycle``, ``namespace()``...), and functions the engine itself put
-  in the context; a filter is one of ``FILTERS``.  Anything else is refused (``NotAllowed``)
-  rather than run, so an operation nobody has thought about is out of reach.
-* Every operation whose result can outgrow its operands (``*``, ``**``, ``%``, ``+``, a width
-  or precision in a format, padding, ``replace``, ``join``, ``translate``, ``to_bytes``,
-  ``batch``, ``slice``, ``indent``, ``wordwrap``...) has its result's size estimated from the
-  operands and charged to the ``Budget``; one that would not fit is refused (``OverBudget``)
-  without being run.  Integers are bounded by bits, since time, not memory, is what a huge
-  power costs.
+  in the context; a filter is one of ``FILTERS`` (``budget_filters``).  Anything else is
+  refused (``NotAllowed``) rather than run, so an operation nobody has thought about is out
+  of reach.
+* Every operation whose result can outgrow its operands has its result's size estimated from
+  the operands (``budget_sizes``, and each filter's check in ``budget_filters``) and charged
+  to the ``Budget``; one that would not fit is refused (``OverBudget``) without being run.
 * The clock is read on every attribute, item, call, filter and operator.
 
 ``BoundedSandbox`` is the environment that does all three; status rules run in it, each
-evaluation under its own ``Budget`` (``running``).  The pure checks (``binop``, ``call``,
-``bounded_filters``) are separate so a template's sandbox can apply them too.
+evaluation under its own ``Budget`` (``running``, in ``budget_limits`` with the errors).  The
+pure checks (``binop``, ``call``, ``bounded_filters``) are separate so a template's sandbox can
+apply them too.
 
-    StencilError
-    └── BudgetError
-        ├── OverBudget    an operation would build more, or run longer, than the budget allows
-        └── NotAllowed    an operation that is not on the allowlist
+This module is the part that touches Jinja: the allowlist of what a call may reach (Jinja's
+helper classes among it), the wrapping of Jinja's filters and the sandbox itself.  What it
+charges and checks is plain Python on values, in the three ``budget_*`` modules, and every name
+they define that other code uses is imported from here.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
-import re
-import string
-import time
 import types
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextvars import ContextVar
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from jinja2 import runtime, utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment, safe_range
 
-from engine.core.model.errors import StencilError
-
-
-class BudgetError(StencilError):
-    terminal = True
-
-
-class OverBudget(BudgetError):
-    reason = "OverBudget"
-
-
-class NotAllowed(BudgetError):
-    reason = "NotAllowed"
-
-
-@dataclass(frozen=True)
-class Limits:
-    """One evaluation's budget: wall-clock seconds, characters (or items, or bytes) that its
-    growing operations may build in all, and bits of any integer it computes."""
-
-    seconds: float = 1.0
-    chars: int = 1 << 20
-    int_bits: int = 1 << 16
-
-
-DEFAULT_LIMITS = Limits()
-
-
-class Budget:
-    """What is left to one evaluation: its deadline and the characters it may still build."""
-
-    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
-        self.limits = limits
-        self.deadline = time.monotonic() + limits.seconds
-        self.left = limits.chars
-
-    def tick(self) -> None:
-        if time.monotonic() > self.deadline:
-            raise OverBudget(f"took longer than {self.limits.seconds:g}s")
-
-    def charge(self, size: int, what: str) -> None:
-        """Take ``size`` from what is left, or refuse ``what`` before it is built."""
-        if size > self.left:
-            raise OverBudget(
-                f"{what} would build {size} characters or items, more than the "
-                f"{self.left} left of this evaluation's {self.limits.chars}"
-            )
-        self.left -= size
-
-    def bits(self, bits: int, what: str) -> None:
-        if bits > self.limits.int_bits:
-            raise OverBudget(
-                f"{what} would make an integer of about {bits} bits, more than {self.limits.int_bits}"
-            )
-        self.charge(bits // 3 + 1, what)
-
-
-CURRENT: ContextVar[Budget] = ContextVar("stencil_budget")
-
-
-def current() -> Budget:
-    """The budget of the evaluation running now (a fresh default one outside any)."""
-    budget = CURRENT.get(None)
-    return budget if budget is not None else Budget()
-
-
-@contextlib.contextmanager
-def running(limits: Limits = DEFAULT_LIMITS) -> Iterator[Budget]:
-    """Run an evaluation under a budget of its own."""
-    budget = Budget(limits)
-    token = CURRENT.set(budget)
-    try:
-        yield budget
-    finally:
-        CURRENT.reset(token)
-
-
-# -- sizes of values ------------------------------------------------------------------------
-
-_SEQUENCES = (str, bytes, list, tuple)
-
-
-def rough_len(value: Any) -> int:
-    """A value's length as text, estimated without building it (strings, bytes and numbers)."""
-    if isinstance(value, str | bytes):
-        return len(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value.bit_length() // 3 + 2  # decimal digits, rounded up
-    return 32 if isinstance(value, float | bool | type(None)) else 0  # others exist already
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-# -- operators ------------------------------------------------------------------------------
-
-
-def binop(operator: str, left: Any, right: Any, budget: Budget) -> None:
-    """Charge what ``left <operator> right`` would build, or refuse it before it runs."""
-    what = f"`{operator}`"
-    if operator == "*":
-        for sequence, count in ((left, right), (right, left)):
-            if isinstance(sequence, _SEQUENCES) and isinstance(count, int):
-                budget.charge(len(sequence) * max(count, 0), what)
-                return
-        if _int(left) is not None and _int(right) is not None:
-            budget.bits(left.bit_length() + right.bit_length(), what)
-    elif operator == "**":
-        if _int(left) is not None and _int(right) is not None and right > 0 and abs(left) > 1:
-            budget.bits(abs(left).bit_length() * right, what)
-    elif operator == "%":
-        if isinstance(left, str | bytes):
-            text = left if isinstance(left, str) else left.decode("latin-1")
-            budget.charge(percent_size(text, right), what)
-    elif operator == "+" and isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
-        budget.charge(len(left) + len(right), what)
-
-
-# -- printf and str.format ------------------------------------------------------------------
-
-# A width or precision in a format spec: "{:>120}", "{:.9f}", "%-120s", "%.9f".
-_NUMBERS = re.compile(r"\d+")
-_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?([a-zA-Z%])")
-# ``repr`` and ``ascii`` may write a character as ``\U0001f600``: ten for one.
-_REPR_GROWTH = 10
-
-
-def _widths(numbers: Iterable[str]) -> int:
-    """The sum of widths and precisions written in a spec (one of twelve digits or more is huge)."""
-    return sum(int(n) if len(n) < 12 else 10**12 for n in numbers)
-
-
-def _numbers_among(values: Iterable[Any]) -> int:
-    return sum(abs(v) for v in values if _int(v) is not None)
-
-
-def format_size(template: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> int:
-    """An upper bound of ``template.format(*args, **kwargs)``'s length: each field may be the
-    longest value, padded to every width and precision the spec names."""
-    try:
-        fields = [f for f in string.Formatter().parse(template) if f[1] is not None]
-    except ValueError:
-        return len(template)  # str.format refuses it without building anything
-    values = (*args, *kwargs.values())
-    longest = max((rough_len(v) for v in values), default=0)
-    size = len(template)
-    for _, _, spec, conversion in fields:
-        size += longest * (_REPR_GROWTH if conversion in ("r", "a") else 1)
-        size += _widths(_NUMBERS.findall(spec or ""))
-        if "{" in (spec or ""):  # "{:>{w}}": a width given as an argument
-            size += _numbers_among(values)
-    return size
-
-
-def percent_size(template: str, args: Any) -> int:
-    """An upper bound of ``template % args``'s length (printf-style rules)."""
-    values: tuple[Any, ...]
-    if isinstance(args, Mapping):
-        values = tuple(args.values())
-    else:
-        values = args if isinstance(args, tuple) else (args,)
-    longest = max((rough_len(v) for v in values), default=0)
-    size = len(template)
-    for match in _PERCENT_SPEC.finditer(template):
-        width, precision, conversion = match.groups()
-        size += longest * (_REPR_GROWTH if conversion in ("r", "a") else 1)
-        size += _widths(n for n in (width, precision) if n and n != "*")
-        if "*" in (width, precision):  # "%*d": a width given as an argument
-            size += _numbers_among(values)
-    return size
-
+from engine.core.model.budget_filters import FILTERS, Check
+from engine.core.model.budget_limits import (
+    CURRENT,
+    DEFAULT_LIMITS,
+    Budget,
+    BudgetError,
+    Limits,
+    NotAllowed,
+    OverBudget,
+    current,
+    running,
+)
+from engine.core.model.budget_sizes import binop, format_size, method_size, percent_size, rough_len
 
 # -- calls: the allowlist -------------------------------------------------------------------
 
@@ -333,189 +167,13 @@ def _sized(
         listed = list(args[0])
         budget.charge(sum(map(rough_len, listed)) + len(owner) * max(len(listed) - 1, 0), what)
         return (listed, *args[1:])
-    size = _method_size(owner, name, args, kwargs)
+    size = method_size(owner, name, args, kwargs)
     if size is not None:
         budget.charge(size, what)
     return args
 
 
-def _method_size(owner: Any, name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> int | None:
-    """The length ``owner.<name>(*args, **kwargs)`` would have, for the methods that grow."""
-    first = args[0] if args else None
-    if isinstance(owner, int):
-        if name == "to_bytes":
-            length = kwargs.get("length", 1 if first is None else first)
-            return length if isinstance(length, int) else None
-        return None
-    text: str | bytes = owner
-    if name in ("ljust", "rjust", "center", "zfill"):
-        return max(len(text), first) if isinstance(first, int) else None
-    if name == "expandtabs":
-        tabsize = kwargs.get("tabsize", 8 if first is None else first)
-        tab = "\t" if isinstance(text, str) else b"\t"
-        return len(text) + text.count(tab) * max(tabsize, 0) if _int(tabsize) is not None else None  # type: ignore[arg-type]
-    if name == "replace" and len(args) >= 2 and isinstance(args[0], str | bytes):
-        found = len(text) + 1 if not args[0] else text.count(args[0])  # type: ignore[arg-type]
-        limit = args[2] if len(args) > 2 else kwargs.get("count", -1)
-        if _int(limit) is not None and limit >= 0:
-            found = min(found, limit)
-        return len(text) + found * max(rough_len(args[1]) - len(args[0]), 0)
-    if name == "translate" and first is not None:
-        table = (
-            first.values() if isinstance(first, Mapping) else first if isinstance(first, list | tuple) else ()
-        )
-        return len(text) * max([1, *(rough_len(v) for v in table)])
-    if name in ("format", "format_map") and isinstance(text, str):
-        values = first if name == "format_map" and isinstance(first, Mapping) else {}
-        return format_size(text, args if name == "format" else (), {**values, **kwargs})
-    if name == "encode":
-        return 4 * len(text)
-    if name == "hex":
-        return 3 * len(text)
-    return None
-
-
-# -- filters --------------------------------------------------------------------------------
-
-
-def _batch(bound: inspect.BoundArguments, budget: Budget) -> None:
-    # A last batch is filled up to ``linecount`` items: ``[1] | batch(10**9, 0)``.
-    if bound.arguments.get("fill_with") is not None and _int(bound.arguments["linecount"]) is not None:
-        budget.charge(bound.arguments["linecount"], "batch")
-
-
-def _slice(bound: inspect.BoundArguments, budget: Budget) -> None:
-    slices = bound.arguments["slices"]
-    if _int(slices) is not None:  # one list per slice, however short the input
-        budget.charge(slices, "slice")
-
-
-def _center(bound: inspect.BoundArguments, budget: Budget) -> None:
-    width = bound.arguments.get("width", 80)
-    if _int(width) is not None:
-        budget.charge(max(width, len(str(bound.arguments["value"]))), "center")
-
-
-def _indent(bound: inspect.BoundArguments, budget: Budget) -> None:
-    text, width = str(bound.arguments["s"]), bound.arguments.get("width", 4)
-    pad = len(width) if isinstance(width, str) else width if _int(width) is not None else 0
-    budget.charge(len(text) + (text.count("\n") + 1) * max(pad, 0), "indent")
-
-
-def _join(bound: inspect.BoundArguments, budget: Budget) -> None:
-    listed = list(bound.arguments["value"])
-    bound.arguments["value"] = listed
-    separator = str(bound.arguments.get("d", ""))
-    budget.charge(sum(map(rough_len, listed)) + len(separator) * max(len(listed) - 1, 0), "join")
-
-
-def _replace(bound: inspect.BoundArguments, budget: Budget) -> None:
-    arguments = bound.arguments
-    count = arguments.get("count")
-    args = (str(arguments["old"]), str(arguments["new"]), *(() if count is None else (count,)))
-    size = _method_size(str(arguments["s"]), "replace", args, {})
-    budget.charge(size or 0, "replace")
-
-
-def _wordwrap(bound: inspect.BoundArguments, budget: Budget) -> None:
-    text, width = str(bound.arguments["s"]), bound.arguments.get("width", 79)
-    if _int(width) is None or width <= 0:
-        return  # textwrap refuses it
-    wrap = bound.arguments.get("wrapstring") or "\n"
-    # textwrap cuts a word longer than the width one piece at a time, copying what is left.
-    longest = max(map(len, text.split()), default=0)
-    budget.charge(len(text) * (1 + longest // width) + (len(text) // width + 1) * len(str(wrap)), "wordwrap")
-
-
-def _format(bound: inspect.BoundArguments, budget: Budget) -> None:
-    values = bound.arguments.get("kwargs") or bound.arguments.get("args") or ()
-    budget.charge(percent_size(str(bound.arguments["value"]), values), "format")
-
-
-_MAX_JSON_INDENT = 16
-_MAX_ROUND_PRECISION = 400  # floor and ceil compute 10 ** precision; no float has more digits
-
-
-def _tojson(bound: inspect.BoundArguments, budget: Budget) -> None:
-    indent = bound.arguments.get("indent")
-    if indent is not None and not (_int(indent) is not None and 0 <= indent <= _MAX_JSON_INDENT):
-        raise OverBudget(f"tojson: indent must be between 0 and {_MAX_JSON_INDENT}, not {indent!r}")
-
-
-def _round(bound: inspect.BoundArguments, budget: Budget) -> None:
-    precision = bound.arguments.get("precision", 0)
-    if _int(precision) is not None and abs(precision) > _MAX_ROUND_PRECISION:
-        raise OverBudget(f"round: precision must be at most {_MAX_ROUND_PRECISION}, not {precision}")
-
-
-def _sum(bound: inspect.BoundArguments, budget: Budget) -> None:
-    start = bound.arguments.get("start", 0)
-    # Adding lists or strings one to the next copies the total each time: time grows as its square.
-    if not isinstance(start, int | float):
-        raise NotAllowed("sum adds numbers: its start must be a number")
-
-
-_Check = Callable[[inspect.BoundArguments, Budget], None]
-
-# Jinja's filters a template or rule may use, each with the check of what it would build.
-# Left out: pprint and urlize (their output has no bound worth keeping), striptags (its
-# pattern backtracks: time grows as the square of its input), random and lipsum.
-FILTERS: dict[str, _Check | None] = {
-    **dict.fromkeys(
-        [
-            "abs",
-            "attr",
-            "capitalize",
-            "count",
-            "d",
-            "default",
-            "dictsort",
-            "e",
-            "escape",
-            "filesizeformat",
-            "first",
-            "float",
-            "forceescape",
-            "groupby",
-            "int",
-            "items",
-            "last",
-            "length",
-            "list",
-            "lower",
-            "map",
-            "max",
-            "min",
-            "reject",
-            "rejectattr",
-            "reverse",
-            "safe",
-            "select",
-            "selectattr",
-            "sort",
-            "string",
-            "title",
-            "trim",
-            "truncate",
-            "unique",
-            "upper",
-            "urlencode",
-            "wordcount",
-            "xmlattr",
-        ]
-    ),
-    "batch": _batch,
-    "slice": _slice,
-    "center": _center,
-    "indent": _indent,
-    "join": _join,
-    "replace": _replace,
-    "wordwrap": _wordwrap,
-    "format": _format,
-    "tojson": _tojson,
-    "round": _round,
-    "sum": _sum,
-}
+# -- filters ---------------------------------------------------------------------------------
 
 
 def bounded_filters(
@@ -530,7 +188,7 @@ def bounded_filters(
     }
 
 
-def _bounded(name: str, function: Callable[..., Any], check: _Check | None) -> Callable[..., Any]:
+def _bounded(name: str, function: Callable[..., Any], check: Check | None) -> Callable[..., Any]:
     # Jinja passes a filter marked pass_context (or the like) that first; an async variant's
     # wrapper may drop it before the plain function it wraps, whose parameters are bound here.
     lead = 1 if utils._PassArg.from_obj(function) is not None else 0
@@ -597,3 +255,24 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         budget.tick()
         binop(operator, left, right, budget)
         return super().call_binop(context, operator, left, right)
+
+
+__all__ = [
+    "CURRENT",
+    "DEFAULT_LIMITS",
+    "FILTERS",
+    "BoundedSandbox",
+    "Budget",
+    "BudgetError",
+    "Limits",
+    "NotAllowed",
+    "OverBudget",
+    "binop",
+    "bounded_filters",
+    "call",
+    "current",
+    "format_size",
+    "percent_size",
+    "rough_len",
+    "running",
+]
