@@ -24,8 +24,9 @@ citizen of the same Lease:
   standby takes over within one retry period instead of a whole lease duration.
 
 The decision itself is the pure function ``decide`` and the records it writes
-come from ``record_for`` and ``released``; ``LeaderElector`` is only the loop and
-the HTTP around them, which keeps the rules testable without a cluster.
+come from ``record_for`` and ``released``; ``LeaderElector`` is only the loop
+around them, and its requests are ``engine.runtime.lease``'s, which keeps the rules
+testable without a cluster.
 """
 
 from __future__ import annotations
@@ -44,14 +45,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.model import errors
-from engine.runtime.kube import FIELD_MANAGER, Kube, Resource
+from engine.runtime.kube import Kube
+from engine.runtime.lease import LEASE_API_VERSION as LEASE_API_VERSION  # where the sharder reads it
+from engine.runtime.lease import Lease
 
 log = logging.getLogger("stencil.leader")
 
 # A request that failed: answered with an error, or not answered at all (refused, timed out).
 _FAILED = (errors.ApiError, errors.Unreachable)
 
-LEASE_API_VERSION = "coordination.k8s.io/v1"
 DEFAULT_LEASE_NAME = "stencil-leader"
 # client-go's JitterFactor: a candidate waits between 1 and 2.2 retry periods, so
 # that replicas started together do not poll in lock step.
@@ -222,6 +224,7 @@ class LeaderElector:
         self.kube = kube
         self.namespace = namespace
         self.name = name
+        self._lease = Lease(kube, namespace, name, labels)
         self.identity = identity
         self.lease_duration = lease_duration
         self.renew_deadline = renew_deadline
@@ -230,7 +233,6 @@ class LeaderElector:
         self._on_stopped = on_stopped_leading
         self._clock = clock
         self._wait = wait  # waits on the event for so many seconds of ``clock``; True once it is set
-        self._labels = dict(labels or {})  # on the Lease when this elector creates it
         self._observed: LeaseRecord | None = None
         self._observed_at = 0.0
         self._renewed_at = 0.0  # when our last successful write of the Lease was sent (``clock``)
@@ -238,7 +240,6 @@ class LeaderElector:
         self._stopping = threading.Event()
         self._release_on_stop = True
         self._thread: threading.Thread | None = None
-        self._resource: Resource | None = None
         self._written: dict[str, Any] | None = None  # the Lease as our last successful write left it
 
     # -- public ------------------------------------------------------------
@@ -282,7 +283,7 @@ class LeaderElector:
 
     def _acquire(self) -> bool:
         """Try until the Lease is ours (True) or ``stop`` was called (False)."""
-        log.info("waiting to lead", extra={"lease": self._lease_key(), "identity": self.identity})
+        log.info("waiting to lead", extra={"lease": self._lease.key, "identity": self.identity})
         while not self._stopping.is_set():
             if self._try_acquire_or_renew(self.renew_deadline) is _Outcome.HELD:
                 return True
@@ -294,7 +295,7 @@ class LeaderElector:
     def _lead(self) -> None:
         """Lead and renew until renewing fails, another holder appears, or ``stop``."""
         self._leading.set()
-        log.info("started leading", extra={"lease": self._lease_key(), "identity": self.identity})
+        log.info("started leading", extra={"lease": self._lease.key, "identity": self.identity})
         try:
             self._on_started()
         except Exception:
@@ -322,7 +323,7 @@ class LeaderElector:
     def _step_down(self, why: str) -> None:
         self._leading.clear()
         self._written = None
-        log.info("stopped leading: %s", why, extra={"lease": self._lease_key(), "identity": self.identity})
+        log.info("stopped leading: %s", why, extra={"lease": self._lease.key, "identity": self.identity})
         try:
             self._on_stopped()
         except Exception:
@@ -345,11 +346,11 @@ class LeaderElector:
                 lease_duration=math.ceil(self.lease_duration),
             )
             try:
-                self._written = self._update(self._written, renewal, timeout)
+                self._written = self._lease.update(self._written, renewal.to_spec(), timeout)
             except errors.Conflict:
                 self._written = None
             except _FAILED as exc:
-                log.warning("could not renew the Lease: %s", exc, extra={"lease": self._lease_key()})
+                log.warning("could not renew the Lease: %s", exc, extra={"lease": self._lease.key})
                 return _Outcome.FAILED
             else:
                 self._observed = renewal
@@ -357,9 +358,9 @@ class LeaderElector:
                 self._renewed_at = sent
                 return _Outcome.HELD
         try:
-            lease = self._get(timeout)
+            lease = self._lease.get(timeout)
         except _FAILED as exc:
-            log.warning("could not read the Lease: %s", exc, extra={"lease": self._lease_key()})
+            log.warning("could not read the Lease: %s", exc, extra={"lease": self._lease.key})
             return _Outcome.FAILED
         now = self._clock()
         current = LeaseRecord.from_spec(lease.get("spec") or {}) if lease is not None else None
@@ -379,13 +380,13 @@ class LeaderElector:
         try:
             remaining = max(timeout - (self._clock() - sent), 0.0)
             if lease is None:
-                self._written = self._create(desired, remaining)
+                self._written = self._lease.create(desired.to_spec(), remaining)
             else:
-                self._written = self._update(lease, desired, remaining)
+                self._written = self._lease.update(lease, desired.to_spec(), remaining)
         except errors.Conflict:
             return _Outcome.FAILED  # another candidate wrote first; read again next round
         except _FAILED as exc:
-            log.warning("could not %s the Lease: %s", action.value, exc, extra={"lease": self._lease_key()})
+            log.warning("could not %s the Lease: %s", action.value, exc, extra={"lease": self._lease.key})
             return _Outcome.FAILED
         self._observed = desired
         self._observed_at = self._clock()
@@ -394,74 +395,15 @@ class LeaderElector:
 
     def _release(self) -> None:
         try:
-            lease = self._get(self.renew_deadline)
+            lease = self._lease.get(self.renew_deadline)
             if lease is None:
                 return
             current = LeaseRecord.from_spec(lease.get("spec") or {})
             if current.holder != self.identity:
                 return
             record = released(current, wall=datetime.datetime.now(datetime.UTC))
-            self._update(lease, record, self.renew_deadline)
+            self._lease.update(lease, record.to_spec(), self.renew_deadline)
         except _FAILED as exc:
-            log.warning("could not release the Lease: %s", exc, extra={"lease": self._lease_key()})
+            log.warning("could not release the Lease: %s", exc, extra={"lease": self._lease.key})
             return
-        log.info("released the Lease", extra={"lease": self._lease_key(), "identity": self.identity})
-
-    # -- HTTP ----------------------------------------------------------------
-    # Every request waits at most ``timeout``: one that hangs past the renew deadline is as good as failed.
-
-    def _lease_key(self) -> str:
-        return f"{self.namespace}/{self.name}"
-
-    def _res(self) -> Resource:
-        if self._resource is None:
-            self._resource = self.kube.resource(LEASE_API_VERSION, "Lease")
-        return self._resource
-
-    def _get(self, timeout: float) -> dict[str, Any] | None:
-        try:
-            lease: dict[str, Any] = self.kube.request(
-                "GET", self._res().path(self.namespace, self.name), timeout=timeout
-            )
-        except errors.NotFound:
-            return None
-        return lease
-
-    def _create(self, record: LeaseRecord, timeout: float) -> dict[str, Any]:
-        body = {
-            "apiVersion": LEASE_API_VERSION,
-            "kind": "Lease",
-            "metadata": {"name": self.name, "namespace": self.namespace, "labels": self._labels},
-            "spec": record.to_spec(),
-        }
-        created: dict[str, Any] = self.kube.request(
-            "POST",
-            self._res().path(self.namespace),
-            body,
-            query={"fieldManager": FIELD_MANAGER},
-            timeout=timeout,
-        )
-        return created
-
-    def _update(self, lease: dict[str, Any], record: LeaseRecord, timeout: float) -> dict[str, Any]:
-        meta = lease["metadata"]
-        body = {
-            "apiVersion": LEASE_API_VERSION,
-            "kind": "Lease",
-            "metadata": {
-                "name": self.name,
-                "namespace": self.namespace,
-                "resourceVersion": meta["resourceVersion"],
-                "labels": meta.get("labels") or {},
-                "annotations": meta.get("annotations") or {},
-            },
-            "spec": {**(lease.get("spec") or {}), **record.to_spec()},
-        }
-        updated: dict[str, Any] = self.kube.request(
-            "PUT",
-            self._res().path(self.namespace, self.name),
-            body,
-            query={"fieldManager": FIELD_MANAGER},
-            timeout=timeout,
-        )
-        return updated
+        log.info("released the Lease", extra={"lease": self._lease.key, "identity": self.identity})
