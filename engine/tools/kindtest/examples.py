@@ -1,0 +1,85 @@
+"""What ``stencil test`` runs: the kinds chosen, each example of theirs, and its companion files.
+
+Each example (``examples/*.yaml``) has its companions in the kind's ``tests/``
+folder: the golden file of its children (``<example>.children.yaml``), the status
+to wait for instead of Ready (``<example>.status.yaml``), and the objects to apply
+first, those of ``fixtures.yaml`` (for every example of the kind) and of
+``<example>.fixtures.yaml``.  The companion files live in ``tests/`` because every
+``*.yaml`` directly in a kind folder is a template and every ``examples/*.yaml``
+an example: a file in either place would be read as one.
+
+Choosing fails early, before a control plane is started, on a folder that is not
+a kind, a name given twice, or a kind whose CRD is nowhere (``UsageError``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.core.model import errors, kinds
+from engine.core.offline import admission
+
+TESTS_DIR = "tests"
+FIXTURES = "fixtures"
+
+
+class UsageError(errors.StencilError):
+    """The command was asked for something that is not a test: a folder that is not a kind, say."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """One example file of a kind, and where its companion files are."""
+
+    kind: kinds.Kind
+    path: Path
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind.name}/{self.path.stem}"
+
+    @property
+    def golden(self) -> Path:
+        """The children the example's parents should have, in their golden form."""
+        return self.kind.directory / TESTS_DIR / f"{self.path.stem}.children.yaml"
+
+    @property
+    def expected_status(self) -> Path:
+        """If it exists: the status to wait for instead of Ready."""
+        return self.kind.directory / TESTS_DIR / f"{self.path.stem}.status.yaml"
+
+    @property
+    def fixtures(self) -> list[Path]:
+        """The files of objects to apply before the example: the kind's, then the example's own."""
+        tests = self.kind.directory / TESTS_DIR
+        candidates = [tests / f"{FIXTURES}.yaml", tests / f"{self.path.stem}.{FIXTURES}.yaml"]
+        return [path for path in candidates if path.is_file()]
+
+
+def load(kind_dirs: Sequence[Path]) -> list[kinds.Kind]:
+    """The kinds of the folders, in order; ``UsageError`` for a folder that is not a kind or a
+    name given twice, ``KindError`` (file, line, field) for a kind folder that does not load."""
+    loaded: list[kinds.Kind] = []
+    for directory in kind_dirs:
+        if not (directory / kinds.KIND_FILE).is_file():
+            raise UsageError(f"{directory} is not a kind folder: it has no {kinds.KIND_FILE}")
+        kind = kinds.load_kind(directory)
+        if any(other.name == kind.name for other in loaded):
+            raise UsageError(f"two kind folders are named {kind.name}: {directory}")
+        loaded.append(kind)
+    return loaded
+
+
+def crds_dirs(chosen: Sequence[kinds.Kind]) -> list[Path]:
+    """The CRD folders the kinds need, each once; ``UsageError`` for a kind whose CRD is nowhere."""
+    found: list[Path] = []
+    for kind in chosen:
+        place = admission.find_crds_dir(kind.directory, (kind.api_version, kind.kind))
+        if place is None:
+            places = " or ".join(str(p) for p in admission.crd_places(kind.directory))
+            raise UsageError(f"no CRD for {kind.kind} ({kind.api_version}) of {kind.directory} in {places}")
+        if place.resolve() not in [p.resolve() for p in found]:
+            found.append(place)
+    return found
