@@ -21,7 +21,8 @@ import time
 from collections.abc import Callable, Iterable
 
 from engine.core.decisions import planning
-from engine.core.model import apis, errors, kinds, placement
+from engine.core.model import errors, kinds, placement
+from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
 from engine.runtime.informers import Across, InformerSet
 from engine.runtime.kube import Obj, Resource
@@ -54,14 +55,6 @@ def labelled_parent(obj: Obj) -> list[str]:
     return [uid] if uid else []
 
 
-_Name = tuple[str, str, str, str]  # a child's group, kind, namespace and name
-
-
-def _name_of(r: planning.Ref) -> _Name:
-    """A child's name across versions of its group (the cache may hold another version)."""
-    return apis.group_of(r[0]), r[1], r[2], r[3]
-
-
 class Children:
     """Every child and related-object cache of one engine, shared by its controllers."""
 
@@ -75,8 +68,8 @@ class Children:
         self._children: dict[tuple[str, str], Across] = {}
         self._related: dict[tuple[str, str], Across] = {}
         # Parents in ChildConflict, by the child name they wait for, and the other way round.
-        self._waiting: dict[_Name, set[_Waiter]] = {}
-        self._waits_of: dict[_Waiter, set[_Name]] = {}
+        self._waiting: dict[ChildId, set[_Waiter]] = {}
+        self._waits_of: dict[_Waiter, set[ChildId]] = {}
         self._lock = threading.Lock()
 
     def synced(self) -> bool:
@@ -179,23 +172,23 @@ class Children:
         ``read`` is what an earlier call found, with the kinds ``synced_kinds`` gave before
         it: those kinds' children are taken from it, not read (and decoded) again.
         """
-        found: dict[tuple[str, str, str, str], Obj] = {}
+        found: dict[ChildId, Obj] = {}
         earlier, complete = read if read is not None else ((), frozenset())
         for obj in earlier:
             if (obj["apiVersion"], obj["kind"]) in complete:
-                found[planning.ref(obj)] = obj
+                found[ChildId.of(obj)] = obj
         for gvk, informer in list(self._children.items()):
             if gvk not in complete:
                 for obj in informer.by_index(OWNER_INDEX, uid):
-                    found[planning.ref(obj)] = obj
+                    found[ChildId.of(obj)] = obj
         for child in also:
             named = self._children.get((child["apiVersion"], child["kind"]))
-            if named is None or planning.ref(child) in found:
+            if named is None or ChildId.of(child) in found:
                 continue  # not cached, or already found as a controlled child (a cache read decodes)
             meta = child["metadata"]
             cached = named.get(meta.get("namespace"), meta["name"])
             if cached is not None:
-                found[planning.ref(cached)] = cached
+                found[ChildId.of(cached)] = cached
         return list(found.values())
 
     def remember(self, obj: Obj) -> None:
@@ -213,11 +206,11 @@ class Children:
         if type_ == DELETED:
             self._wake_waiting(obj)
 
-    def wait_for_names(self, queue: WorkQueue, key: str, conflicts: Iterable[planning.Ref]) -> None:
+    def wait_for_names(self, queue: WorkQueue, key: str, conflicts: Iterable[ChildId]) -> None:
         """Record which child names the parent ``key`` of ``queue`` waits for (its conflicts now;
         none clears)."""
         waiter = (queue, key)
-        wanted = {_name_of(r) for r in conflicts}
+        wanted = set(conflicts)
         with self._lock:
             for name in self._waits_of.pop(waiter, set()) - wanted:
                 waiting = self._waiting.get(name)
@@ -232,7 +225,7 @@ class Children:
 
     def _wake_waiting(self, obj: Obj) -> None:
         with self._lock:
-            waiters = list(self._waiting.get(_name_of(planning.ref(obj)), ()))
+            waiters = list(self._waiting.get(ChildId.of(obj), ()))
         for queue, key in waiters:
             queue.add(key)
 

@@ -376,8 +376,8 @@ class KindController:
         held = self._contention.held(uid, child, _restoring(apply.current, apply.obj), time.monotonic())
         if not held or all(c.announced for c in held):
             return held
-        res = self.writer.resource(child[0], child[1])
-        now = self.writer.get(res, child[3], child[2] or None) or {}
+        res = self.writer.resource(child.api_version, child.kind)
+        now = self.writer.get(res, child.name, child.namespace or None) or {}
         announced = []
         for contest in held:
             managers = contention.other_managers(now, contest.path, FIELD_MANAGER)

@@ -11,14 +11,13 @@ as deletions, names held by someone else as conflicts.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import yaml
 
 from engine.core.decisions import planning
 from engine.core.model import errors, kinds, placement
+from engine.core.model.identity import ChildId
 from engine.core.offline import rbac
 from engine.core.templating import rendering
 from engine.runtime.kube import Kube, Obj
@@ -61,14 +60,13 @@ def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
     plan = planning.plan(desired, observed, uid, reach)
 
     changes = [Change("conflict", text) for _, text in plan.conflicts]
-    changes += [Change("unchanged", planning.describe(r)) for r in plan.unchanged]
+    changes += [Change("unchanged", str(r)) for r in plan.unchanged]
     for apply in plan.applies:
         changes.append(_preview_apply(kube, apply.obj, uid))
     for prune in plan.prunes:
         res = kube.resource(prune.api_version, prune.kind)
         live = kube.get(res, prune.name, prune.namespace or None)
-        ref = (prune.api_version, prune.kind, prune.namespace, prune.name)
-        changes.append(Change("delete", planning.describe(ref), _unified(live, None, ref)))
+        changes.append(Change("delete", str(prune.child), _unified(live, None, prune.child)))
     return changes
 
 
@@ -85,19 +83,19 @@ def _live_children(kube: Kube, child_kinds: set[tuple[str, str]], uid: str) -> l
 
 
 def _preview_apply(kube: Kube, child: Obj, uid: str) -> Change:
-    ref = planning.ref(child)
+    ref = ChildId.of(child)
     res = kube.resource(child["apiVersion"], child["kind"])
     live = kube.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
     if live is not None and not planning.controlled_by(live, uid):
         return Change(
-            "conflict", f"{planning.describe(ref)} already exists and is not controlled by this parent"
+            "conflict", f"{ref!s} already exists and is not controlled by this parent"
         )
     after = kube.apply(child, dry_run=True)
     diff = _unified(live, after, ref)
     if live is None:
-        return Change("create", planning.describe(ref), diff)
+        return Change("create", str(ref), diff)
     fields = tuple(planning.changed_fields(_shown(live), _shown(after)))
-    return Change("update" if diff else "unchanged", planning.describe(ref), diff, fields)
+    return Change("update" if diff else "unchanged", str(ref), diff, fields)
 
 
 def _shown(obj: Obj) -> Obj:
@@ -118,8 +116,8 @@ def _clean(obj: Obj | None) -> str:
     return yaml.dump(_shown(obj), Dumper=yaml.CSafeDumper, sort_keys=True, default_flow_style=False)
 
 
-def _unified(before: Obj | None, after: Obj | None, ref: Sequence[Any]) -> str:
-    name = "/".join(str(part) for part in ref if part)
+def _unified(before: Obj | None, after: Obj | None, ref: ChildId) -> str:
+    name = "/".join(part for part in (ref.api_version, ref.kind, ref.namespace, ref.name) if part)
     lines = difflib.unified_diff(
         _clean(before).splitlines(keepends=True),
         _clean(after).splitlines(keepends=True),

@@ -17,7 +17,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 
-from engine.core.decisions import planning
+from engine.core.model.identity import ChildId
 
 MAX_LABEL = 63  # a namespace name is a DNS-1123 label
 _HASH = 6  # hex digits that keep two names apart when their words agree or are cut short
@@ -50,23 +50,22 @@ def namespace_names(examples: Sequence[tuple[str, str]]) -> list[str]:
     return names
 
 
-def clashes(examples: Sequence[tuple[str, Sequence[tuple[planning.Ref, str]]]]) -> dict[int, list[str]]:
+def clashes(examples: Sequence[tuple[str, Sequence[tuple[ChildId, str]]]]) -> dict[int, list[str]]:
     """The examples that make a cluster-scoped object an earlier example makes too.
 
     ``examples`` are ``(name, made)`` in run order, ``made`` the cluster-scoped objects the
     example would make, each with where it comes from (``file:line``).  Returned: for each
     later example of a clashing pair, by its index, one sentence per object it shares.
     """
-    first: dict[tuple[str, str, str], str] = {}
+    first: dict[ChildId, str] = {}
     found: dict[int, list[str]] = {}
     for index, (name, made) in enumerate(examples):
-        mine: dict[tuple[str, str, str], str] = {}
-        for ref, where in made:
-            key = (ref[0].split("/")[0] if "/" in ref[0] else "", ref[1], ref[3])
+        mine: dict[ChildId, str] = {}
+        for key, where in made:
             other = first.get(key)
             if other is not None:
                 found.setdefault(index, []).append(
-                    f"{where}: {planning.describe(ref)} is made by example {other} too; cluster-scoped "
+                    f"{where}: {key} is made by example {other} too; cluster-scoped "
                     "objects are shared by every example of the run, so name them after the parent"
                 )
             mine.setdefault(key, name)

@@ -4,11 +4,12 @@ same name in two namespaces, or in one example twice, is no clash."""
 
 from __future__ import annotations
 
+from engine.core.model.identity import ChildId
 from engine.tools import isolation
 
 
-def namespace(name: str) -> tuple[str, str, str, str]:
-    return ("v1", "Namespace", "", name)
+def namespace(name: str) -> ChildId:
+    return ChildId("", "v1", "Namespace", "", name)
 
 
 def test_examples_making_the_same_cluster_scoped_object_clash() -> None:

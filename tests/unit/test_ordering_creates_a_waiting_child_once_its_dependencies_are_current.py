@@ -4,6 +4,7 @@ is missing or not Current (kstatus), and let through once they all are."""
 from __future__ import annotations
 
 from engine.core.decisions import health, ordering, planning
+from engine.core.model.identity import ChildId
 from tests.unit._children import REACH
 from tests.unit._ordering import NOW, deployment, observed, service, template
 
@@ -16,8 +17,10 @@ RENDERED = [(LEADER, LEADER_DEPLOYMENT), (LEADER, LEADER_SERVICE), (FRONTEND, FR
 def test_nothing_observed_lets_through_only_what_waits_for_nothing() -> None:
     gate = ordering.gate(RENDERED, [], NOW)
     assert gate.ready == (LEADER_DEPLOYMENT, LEADER_SERVICE)
-    assert [(w.template, w.children) for w in gate.waiting] == [("frontend", ("Deployment g-frontend",))]
-    assert gate.waiting[0].blockers == ("redis-leader (not created yet)",)
+    assert [(w.template, w.children) for w in gate.waiting] == [
+        ("frontend", (ChildId.of(FRONTEND_DEPLOYMENT),))
+    ]
+    assert gate.waiting[0].blockers == (ordering.Blocker("redis-leader"),)
 
 
 def test_a_dependency_in_progress_holds_the_child_back_and_says_why() -> None:

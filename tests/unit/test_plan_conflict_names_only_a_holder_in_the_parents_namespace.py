@@ -5,6 +5,7 @@ own namespace, a controller only by kind and name there; never by uid."""
 from __future__ import annotations
 
 from engine.core.decisions import planning
+from engine.core.model.identity import ChildId
 from engine.core.model.kinds import Placement
 from engine.core.templating import rendering
 from tests.unit import _kinds
@@ -22,7 +23,7 @@ def conflict(theirs_namespace: str, long_name: bool = False) -> str:
     )
     [ours] = rendering.render(kind, _kinds.parent(name="umbrella", uid="uid-umbrella"), [])
     [(ref, message)] = planning.plan([ours], [as_observed(theirs)], "uid-umbrella", REACH).conflicts
-    assert ref == ("v1", "Namespace", "", "tenant001")
+    assert ref == ChildId.of(ours)
     assert "uid-acme" not in message
     return message
 

@@ -1,4 +1,5 @@
 from engine.core.decisions import planning
+from engine.core.model.identity import ChildId
 from tests.unit._children import PARENT_UID, REACH, as_observed, configmap
 
 
@@ -11,7 +12,7 @@ def test_plan_reports_a_conflict_for_a_child_controlled_by_another_parent() -> N
     assert result.applies == ()
     assert result.conflicts == (
         (
-            ("v1", "ConfigMap", "ns", "a"),
+            ChildId.of(desired),
             "ConfigMap ns/a already exists and is controlled by Parent p",
         ),
     )
@@ -22,5 +23,5 @@ def test_plan_reports_a_conflict_for_an_uncontrolled_object() -> None:
     foreign = as_observed(configmap("a", {"k": "theirs"}, owner=None))
 
     assert planning.plan([desired], [foreign], PARENT_UID, REACH).conflicts == (
-        (("v1", "ConfigMap", "ns", "a"), "ConfigMap ns/a already exists with no controller"),
+        (ChildId.of(desired), "ConfigMap ns/a already exists with no controller"),
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.core.decisions import health
 from engine.core.decisions.status import Outcome, derive_status
+from engine.core.model.identity import ChildId
 from engine.core.model.kinds import Kind
 
 NOW = "2026-03-01T12:00:00Z"
@@ -49,7 +50,7 @@ REPLICA_FAILURE = {"type": "ReplicaFailure", "status": "True", "reason": "Failed
 
 
 def ready_message(child: dict[str, Any]) -> str:
-    outcome = Outcome(desired=(("apps/v1", "Deployment", "x1", "localdns"),))
+    outcome = Outcome(desired=(ChildId("apps", "v1", "Deployment", "x1", "localdns"),))
     status = derive_status(KIND, PARENT, [child], outcome, NOW)
     (ready,) = [c for c in status["conditions"] if c["type"] == "Ready"]
     assert ready["status"] == "False"

@@ -5,6 +5,7 @@ from typing import Any
 
 from engine.core.decisions import conditions
 from engine.core.decisions.status import Outcome, derive_status, status_changed
+from engine.core.model.identity import ChildId
 from engine.core.model.kinds import Kind
 
 T1 = "2026-03-01T12:00:00Z"
@@ -17,7 +18,7 @@ KIND = Kind(
     kind="Settings",
     templates=(),
 )
-DESIRED = (("apps/v1", "Deployment", "", "app"),)
+DESIRED = (ChildId("apps", "v1", "Deployment", "", "app"),)
 
 
 def parent(status: dict[str, Any] | None = None, generation: int = 1) -> dict[str, Any]:

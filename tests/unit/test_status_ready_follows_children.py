@@ -6,10 +6,14 @@ from typing import Any
 from engine.core.decisions import conditions
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.expressions import compile_expression
+from engine.core.model.identity import ChildId
 from engine.core.model.kinds import ConditionRule, Kind
 
 NOW = "2026-03-01T12:00:00Z"
-DESIRED = (("apps/v1", "Deployment", "shop", "web-deployment"), ("v1", "Service", "shop", "web-service"))
+DESIRED = (
+    ChildId("apps", "v1", "Deployment", "shop", "web-deployment"),
+    ChildId("", "v1", "Service", "shop", "web-service"),
+)
 
 
 def rule(text: str, line: int) -> ConditionRule:
@@ -108,8 +112,8 @@ def test_a_failed_child_makes_the_reason_child_failed() -> None:
 
 def test_an_observed_child_at_another_version_of_its_group_counts_as_the_desired_one() -> None:
     desired = (
-        ("apps/v1beta2", "Deployment", "shop", "web-deployment"),
-        ("v1", "Service", "shop", "web-service"),
+        ChildId("apps", "v1beta2", "Deployment", "shop", "web-deployment"),
+        ChildId("", "v1", "Service", "shop", "web-service"),
     )
 
     status = derive_status(KIND, PARENT, [deployment(2), SERVICE], Outcome(desired=desired), NOW)
@@ -120,7 +124,7 @@ def test_an_observed_child_at_another_version_of_its_group_counts_as_the_desired
 def test_a_false_custom_condition_keeps_ready_false_even_with_healthy_children() -> None:
     unavailable = deployment(2)
     unavailable["status"]["conditions"][0]["status"] = "False"
-    only_service = (("v1", "Service", "shop", "web-service"),)
+    only_service = (ChildId("", "v1", "Service", "shop", "web-service"),)
 
     status = derive_status(KIND, PARENT, [unavailable, SERVICE], Outcome(desired=only_service), NOW)
 

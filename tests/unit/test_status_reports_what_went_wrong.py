@@ -8,6 +8,7 @@ from engine.core.decisions import conditions
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.errors import ApiError, KindError, RenderError
 from engine.core.model.expressions import compile_expression
+from engine.core.model.identity import ChildId
 from engine.core.model.kinds import ConditionRule, FieldRule, Kind
 
 NOW = "2026-03-01T12:00:00Z"
@@ -53,7 +54,10 @@ SERVICE = {
     "metadata": {"name": "web-service", "namespace": "shop"},
     "spec": {"type": "NodePort", "ports": [{"port": 80, "nodePort": 30080}]},
 }
-DESIRED = (("apps/v1", "Deployment", "shop", "web-deployment"), ("v1", "Service", "shop", "web-service"))
+DESIRED = (
+    ChildId("apps", "v1", "Deployment", "shop", "web-deployment"),
+    ChildId("", "v1", "Service", "shop", "web-service"),
+)
 
 
 def summary(status: dict[str, Any]) -> dict[str, tuple[str, str]]:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from engine.core.decisions import conditions, ordering
 from engine.core.decisions.status import READY, Outcome, derive_status
+from engine.core.model.identity import ChildId
 from engine.core.model.kinds import Kind
 from tests.unit._ordering import NOW, deployment, observed, template
 
@@ -18,10 +19,7 @@ PARENT = {
 }
 LEADER, FRONTEND = template("redis-leader"), template("frontend", "redis-leader")
 RENDERED = [(LEADER, deployment("g-redis-leader")), (FRONTEND, deployment("g-frontend"))]
-DESIRED = tuple(
-    (c["apiVersion"], c["kind"], c["metadata"].get("namespace", ""), c["metadata"]["name"])
-    for _, c in RENDERED
-)
+DESIRED = tuple(ChildId.of(c) for _, c in RENDERED)
 
 
 def _waiting() -> tuple[list[dict[str, object]], tuple[str, ...]]:

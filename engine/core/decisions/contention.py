@@ -29,6 +29,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.model.identity import ChildId
+
 # Fields the cluster's own controllers set on the objects they serve: a template that renders one
 # starts a contest at once (``stencil lint`` warns where one is written).
 SET_BY_CONTROLLERS = {
@@ -45,7 +47,6 @@ FIRST_BACKOFF = 10.0  # seconds the first held restore waits
 MAX_BACKOFF = 300.0  # and the longest any waits
 
 Path = tuple[str | int, ...]
-Ref = tuple[str, str, str, str]  # a child's apiVersion, kind, namespace and name
 
 
 def differences(observed: Any, desired: Any, path: Path = ()) -> Iterator[Path]:
@@ -147,7 +148,7 @@ class _Field:
 class Contest:
     """A field of a child that another writer keeps changing back."""
 
-    child: Ref
+    child: ChildId
     path: Path
     restores: int  # in a row, the last one included
     retry_in: float  # seconds until it is restored again
@@ -160,10 +161,9 @@ class Contest:
 
     @property
     def message(self) -> str:
-        kind, namespace, name = self.child[1], self.child[2], self.child[3]
         who = " and ".join(self.managers) if self.managers else "another writer"
         return (
-            f"{kind} {namespace + '/' if namespace else ''}{name}: {self.field} is changed back by {who} "
+            f"{self.child}: {self.field} is changed back by {who} "
             f"(restored {self.restores} times in a row); restoring it again in {self.retry_in:.0f} s"
         )
 
@@ -172,9 +172,9 @@ class Contest:
 class Contention:
     """Restores and back-offs of every parent's fields (see the module docstring)."""
 
-    _parents: dict[str, dict[tuple[Ref, Path], _Field]] = field(default_factory=dict)
+    _parents: dict[str, dict[tuple[ChildId, Path], _Field]] = field(default_factory=dict)
 
-    def restored(self, parent: str, child: Ref, values: Mapping[Path, Any], now: float) -> list[Contest]:
+    def restored(self, parent: str, child: ChildId, values: Mapping[Path, Any], now: float) -> list[Contest]:
         """Record that an update put back ``values`` (by path) of ``child`` at ``now``; the fields
         that are contested now, with their back-off.  Records of the parent's fields long at
         peace go."""
@@ -197,7 +197,7 @@ class Contention:
             del self._parents[parent]
         return contests
 
-    def held(self, parent: str, child: Ref, paths: Sequence[Path], now: float) -> list[Contest]:
+    def held(self, parent: str, child: ChildId, paths: Sequence[Path], now: float) -> list[Contest]:
         """The contests that hold back an update restoring ``paths`` now: every drifted field is
         contested and backing off (none of them: the update goes ahead)."""
         fields = self._parents.get(parent, {})

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.decisions import conditions, health, ordering
+from engine.core.model.identity import ChildId
 
 
 def status_context(
@@ -74,10 +75,10 @@ def status_context(
 
 def _by_template(observed: Sequence[dict[str, Any]], origins: Sequence[ordering.Origin]) -> dict[str, Any]:
     """``children.<id>``: the one observed child of a template that renders one, else a list."""
-    by_identity = {ordering.identity_of(obj): obj for obj in observed}
+    by_identity = {ChildId.of(obj): obj for obj in observed}
     made: dict[str, list[dict[str, Any] | None]] = {}
-    for template_id, reference in origins:
-        made.setdefault(template_id, []).append(by_identity.get(ordering.identity(*reference)))
+    for origin in origins:
+        made.setdefault(origin.template, []).append(by_identity.get(origin.child))
     found: dict[str, Any] = {}
     for template_id, objects in made.items():
         present = [obj for obj in objects if obj is not None]

@@ -17,51 +17,51 @@ every reconcile, and the dependency's own watch events (status changes of a
 child) wake the parent, so no timer is involved.
 
 A child is known by what it was rendered as, apiVersion group, kind, namespace
-and name (``identity``), matched against the observed objects; no label or
+and name (``identity.ChildId``), matched against the observed objects; no label or
 annotation records its template, since adding one would rewrite every existing
-child once.  ``Origin`` pairs are how status rules find ``children.<id>``.
+child once.  ``Origin`` values are how status rules find ``children.<id>``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.core.decisions import health
-from engine.core.model import apis
+from engine.core.model.identity import ChildId
 
 if TYPE_CHECKING:
     from engine.core.model.kinds import Template
 
 Obj = dict[str, Any]
-Identity = tuple[str, str, str, str]  # apiVersion group, kind, namespace, name
-Origin = tuple[str, tuple[str, str, str, str]]  # template id, (apiVersion, kind, namespace, name)
 
 
-def identity(api_version: str, kind: str, namespace: str, name: str) -> Identity:
-    # By group, not version: the cache may hold a child at another version than the template wrote.
-    return apis.group_of(api_version), kind, namespace, name
+@dataclass(frozen=True)
+class Origin:
+    """Which template rendered a child: how status rules find ``children.<id>``."""
 
-
-def identity_of(obj: Mapping[str, Any]) -> Identity:
-    meta = obj.get("metadata") or {}
-    return identity(
-        str(obj.get("apiVersion", "")),
-        str(obj.get("kind", "")),
-        str(meta.get("namespace") or ""),
-        str(meta.get("name", "")),
-    )
+    template: str  # the template's id
+    child: ChildId
 
 
 def origins(rendered: Sequence[tuple[Template, Obj]]) -> tuple[Origin, ...]:
-    """Each rendered child's template id and reference, in render order."""
-    return tuple((template.id, _reference(child)) for template, child in rendered)
+    """Each rendered child's template id and identity, in render order."""
+    return tuple(Origin(template.id, ChildId.of(child)) for template, child in rendered)
 
 
-def _reference(child: Obj) -> tuple[str, str, str, str]:
-    meta = child["metadata"]
-    return child["apiVersion"], child["kind"], meta.get("namespace") or "", meta["name"]
+@dataclass(frozen=True)
+class Blocker:
+    """A template some children wait for, and why: its child is missing or not ``Current``."""
+
+    template: str  # its id
+    status: str | None = None  # the child's kstatus; None while it is not created yet
+    message: str = ""
+
+    def __str__(self) -> str:
+        if self.status is None:
+            return f"{self.template} (not created yet)"
+        return f"{self.template} ({self.status}: {self.message})"
 
 
 @dataclass(frozen=True)
@@ -69,12 +69,15 @@ class Waiting:
     """A template whose missing children are not created yet, and why."""
 
     template: str  # its id
-    children: tuple[str, ...]  # "Deployment web-frontend", the children that wait
-    blockers: tuple[str, ...]  # "redis-leader (InProgress: 0/1 replicas available)"
+    children: tuple[ChildId, ...]  # the children that wait
+    blockers: tuple[Blocker, ...]
+
+    def __str__(self) -> str:
+        return f"{self.template} waits for {', '.join(map(str, self.blockers))}"
 
     @property
     def message(self) -> str:
-        return f"{self.template} waits for {', '.join(self.blockers)}"
+        return str(self)
 
 
 @dataclass(frozen=True)
@@ -88,29 +91,29 @@ class Gate:
 def gate(rendered: Sequence[tuple[Template, Obj]], observed: Sequence[Obj], now: str | None) -> Gate:
     """Which rendered children may be applied now: all but the missing children of a template
     whose ``after`` templates have a child that is missing or not ``Current`` at ``now``."""
-    by_identity = {identity_of(obj): obj for obj in observed}
+    by_identity = {ChildId.of(obj): obj for obj in observed}
     made: dict[str, list[Obj]] = {}
     for template, child in rendered:
         made.setdefault(template.id, []).append(child)
 
-    def blocker(needed: str) -> str | None:
+    def blocker(needed: str) -> Blocker | None:
         for child in made.get(needed, ()):
-            found = by_identity.get(identity_of(child))
+            found = by_identity.get(ChildId.of(child))
             if found is None:
-                return f"{needed} (not created yet)"
+                return Blocker(needed)
             verdict = health.assess(found, now=now)
             if verdict.status != health.CURRENT:
-                return f"{needed} ({verdict.status}: {verdict.message})"
+                return Blocker(needed, verdict.status, verdict.message)
         return None
 
     ready: list[Obj] = []
-    held: dict[str, tuple[list[str], tuple[str, ...]]] = {}
+    held: dict[str, tuple[list[ChildId], tuple[Blocker, ...]]] = {}
     for template, child in rendered:
-        exists = identity_of(child) in by_identity
+        exists = ChildId.of(child) in by_identity
         blockers = () if exists else tuple(b for dep in template.after if (b := blocker(dep)) is not None)
         if not blockers:
             ready.append(child)
             continue
         names, _ = held.setdefault(template.id, ([], blockers))
-        names.append(f"{child['kind']} {child['metadata']['name']}")
+        names.append(ChildId.of(child))
     return Gate(tuple(ready), tuple(Waiting(tid, tuple(names), why) for tid, (names, why) in held.items()))

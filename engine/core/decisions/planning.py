@@ -33,6 +33,7 @@ from typing import Any
 
 import orjson
 
+from engine.core.model.identity import ChildId
 from engine.core.model.placement import (
     KIND_LABEL,
     PARENT_NAME_LABEL,
@@ -46,16 +47,12 @@ HASH_ANNOTATION = "stencil.dev/applied-hash"
 FINALIZER = "stencil.dev/cleanup"
 
 Obj = dict[str, Any]
-Ref = tuple[str, str, str, str]  # apiVersion, kind, namespace, name
+Ref = ChildId
+ref = ChildId.of
 
 
-def ref(obj: Obj) -> Ref:
-    meta = obj.get("metadata", {})
-    return (obj["apiVersion"], obj["kind"], meta.get("namespace") or "", meta["name"])
-
-
-def describe(r: Ref) -> str:
-    return f"{r[1]} {r[3]}" if not r[2] else f"{r[1]} {r[2]}/{r[3]}"
+def describe(r: ChildId) -> str:
+    return str(r)
 
 
 @dataclass(frozen=True)
@@ -199,6 +196,11 @@ class Prune:
     namespace: str
     name: str
     uid: str
+
+    @property
+    def child(self) -> ChildId:
+        group, _, version = self.api_version.rpartition("/")
+        return ChildId(group, version, self.kind, self.namespace, self.name)
 
 
 @dataclass(frozen=True)

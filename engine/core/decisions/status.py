@@ -40,6 +40,7 @@ from engine.core.decisions import conditions, health, ordering
 from engine.core.decisions.context import status_context
 from engine.core.model import expressions
 from engine.core.model.errors import KindError, StencilError
+from engine.core.model.identity import ChildId
 
 if TYPE_CHECKING:
     from engine.core.model.kinds import ConditionRule, Kind
@@ -64,7 +65,7 @@ class Outcome:
     render_error: StencilError | None = None
     apply_error: StencilError | None = None
     conflicts: tuple[str, ...] = ()  # "Deployment web-deployment is controlled by ReplicaSet other"
-    desired: tuple[tuple[str, str, str, str], ...] = ()  # (apiVersion, kind, namespace, name) of every child
+    desired: tuple[ChildId, ...] = ()  # every rendered child
     kind_error: StencilError | None = None  # the kind folder itself is broken
     waiting: tuple[str, ...] = ()  # "frontend waits for redis-leader (InProgress: ...)", ordering.Waiting
     origins: tuple[ordering.Origin, ...] = ()  # which template made each rendered child: children.<id>
@@ -248,23 +249,23 @@ def _mark_applied(manager: conditions.ConditionManager, outcome: Outcome) -> Non
 
 def _mark_children_ready(
     manager: conditions.ConditionManager,
-    desired: Sequence[tuple[str, str, str, str]],
+    desired: Sequence[ChildId],
     observed: Sequence[Mapping[str, Any]],
     now: str,
 ) -> None:
     # By namespace too: two children of one name in two namespaces are two children.
-    by_identity = {ordering.identity_of(o): o for o in observed}
+    by_identity = {ChildId.of(o): o for o in observed}
     blocking: list[str] = []
     failed = False
-    for api_version, kind, namespace, name in desired:
-        obj = by_identity.get(ordering.identity(api_version, kind, namespace, name))
+    for child in desired:
+        obj = by_identity.get(child)
         if obj is None:
-            blocking.append(f"{kind} {name}: not created yet")
+            blocking.append(f"{child.kind} {child.name}: not created yet")
             continue
         verdict = health.assess(obj, now=now)
         if not verdict.current:
             failed = failed or verdict.status == health.FAILED
-            blocking.append(f"{kind} {name}: {verdict.message}")
+            blocking.append(f"{child.kind} {child.name}: {verdict.message}")
     if not blocking:
         manager.mark_true(CHILDREN_READY, "AllReady", f"{_children(len(desired))} ready")
     elif failed:
