@@ -4,7 +4,8 @@ Only this module imports the official ``kubernetes`` client, and only for what i
 does well: reading a kubeconfig or the in-cluster service account (including exec
 plugins and token refresh).  Requests go through urllib3 directly with JSON
 bodies, because the client's generated model classes cost several times the CPU
-and memory of plain dicts (about 3x and 2-4x here; ``bench/bench_objects.py``).
+and memory of plain dicts (about 3x and 2-4x here; ``bench/bench_objects.py``); what
+urllib3 and HTTP make of a request and its answer is ``engine.runtime.transport``.
 Resources are found by discovery (``apiVersion`` + ``kind`` -> plural and scope),
 never by generated API classes.
 
@@ -15,7 +16,6 @@ here and nowhere else: changing it would orphan the fields owned on every object
 from __future__ import annotations
 
 import builtins
-import contextlib
 import copy
 import json
 import threading
@@ -29,7 +29,7 @@ import urllib3
 import yaml
 
 from engine.core.model import apis, errors
-from engine.runtime import nesting
+from engine.runtime import nesting, transport
 
 FIELD_MANAGER = "stencil"
 # A kind the server does not serve is asked about again only after this long, so a
@@ -74,61 +74,6 @@ class Resource:
         return base
 
 
-def _chunks(response: urllib3.BaseHTTPResponse) -> Iterator[bytes]:
-    """The body's chunks; a connection the server closes mid-stream is the watch's normal end."""
-    try:
-        yield from response.stream(65536)
-    except urllib3.exceptions.ProtocolError:
-        return
-
-
-def _shutdown(response: urllib3.BaseHTTPResponse) -> None:
-    """End a streaming response from another thread; a watch that already ended needs nothing."""
-    # Already released to the pool (RuntimeError), or its socket not set up for a shutdown yet
-    # (urllib3's ValueError): there is nothing to end.
-    with contextlib.suppress(RuntimeError, ValueError):
-        response.shutdown()
-
-
-def _keep_reading(response: urllib3.BaseHTTPResponse, timeout: float) -> None:
-    """Give a streaming response's socket ``timeout`` per read from now on, once its status line
-    came within the shorter time to answer."""
-    connection = response.connection
-    sock = getattr(connection, "sock", None)
-    if sock is not None:
-        sock.settimeout(timeout)
-
-
-def _retry_after(response: urllib3.BaseHTTPResponse) -> float | None:
-    """The ``Retry-After`` header in seconds (the API server sends whole seconds)."""
-    value = response.headers.get("Retry-After")
-    try:
-        return max(float(value), 0.0) if value is not None else None
-    except ValueError:
-        return None
-
-
-def _error(response: urllib3.BaseHTTPResponse, payload: bytes, what: str) -> errors.ApiError:
-    """The error for a failed response; a body that is not JSON (a 429 from priority and
-    fairness is plain text) becomes the message."""
-    try:
-        decoded = json.loads(payload)
-    except ValueError:
-        decoded = None
-    if not isinstance(decoded, dict):
-        decoded = {"message": payload.decode(errors="replace")[:500].strip() or what}
-    return errors.api_error(response.status, decoded, what, _retry_after(response))
-
-
-@contextlib.contextmanager
-def _reaching(what: str) -> Iterator[None]:
-    """Turn a failed connection into ``Unreachable``: the server is down, not the request wrong."""
-    try:
-        yield
-    except (urllib3.exceptions.HTTPError, OSError) as exc:
-        raise errors.Unreachable(f"{what}: the API server did not answer: {exc}") from exc
-
-
 class Kube:
     """A thread-safe client for raw JSON requests, with discovery."""
 
@@ -138,16 +83,7 @@ class Kube:
         self._config = configuration
         self._answer_timeout = answer_timeout
         self._host = configuration.host.rstrip("/")
-        self._pool = urllib3.PoolManager(
-            num_pools=4,
-            maxsize=pool_size,
-            block=False,
-            cert_reqs="CERT_REQUIRED" if configuration.verify_ssl else "CERT_NONE",
-            ca_certs=configuration.ssl_ca_cert,
-            cert_file=configuration.cert_file,
-            key_file=configuration.key_file,
-            assert_hostname=configuration.assert_hostname,
-        )
+        self._pool = transport.pool(configuration, pool_size)
         self._resources: dict[tuple[str, str], Resource] = {}
         self._misses: dict[str, float] = {}  # api_version -> when it may be asked about again
         self._discovery_lock = threading.Lock()
@@ -204,19 +140,6 @@ class Kube:
 
     # -- transport ------------------------------------------------------
 
-    def _headers(self, content_type: str | None) -> dict[str, str]:
-        headers = {"Accept": "application/json"}
-        if content_type:
-            headers["Content-Type"] = content_type
-        token = self._config.get_api_key_with_prefix("authorization") or self._config.get_api_key_with_prefix(
-            "BearerToken"
-        )
-        if token:
-            headers["Authorization"] = token
-        if self._impersonate:
-            headers["Impersonate-User"] = self._impersonate
-        return headers
-
     def request(
         self,
         method: str,
@@ -235,18 +158,18 @@ class Kube:
         if body is not None:
             data = body if isinstance(body, bytes) else json.dumps(body).encode()
             content_type = content_type or "application/json"
-        with _reaching(f"{method} {path}"):
+        with transport.reaching(f"{method} {path}"):
             response = self._pool.request(
                 method,
                 url,
                 body=data,
-                headers=self._headers(content_type),
+                headers=transport.headers(self._config, content_type, self._impersonate),
                 timeout=urllib3.Timeout(total=timeout, connect=10.0, read=timeout),
                 retries=False,
             )
             payload = response.data
         if response.status >= 400:
-            raise _error(response, payload, f"{method} {path}")
+            raise transport.error(response, payload, f"{method} {path}")
         if not payload:
             return None
         if response.headers.get("Content-Type", "").startswith("application/json"):
@@ -389,34 +312,24 @@ class Kube:
         if label_selector:
             query["labelSelector"] = label_selector
         url = self._host + res.path(namespace) + "?" + urllib.parse.urlencode(query)
-        with _reaching(f"watch {res.plural}"):
+        with transport.reaching(f"watch {res.plural}"):
             response = self._pool.request(
                 "GET",
                 url,
-                headers=self._headers(None),
+                headers=transport.headers(self._config, None, self._impersonate),
                 preload_content=False,
                 timeout=urllib3.Timeout(connect=10.0, read=self._answer_timeout),
                 retries=False,
             )
         try:
             if response.status >= 400:
-                with _reaching(f"watch {res.plural}"):
+                with transport.reaching(f"watch {res.plural}"):
                     payload = response.read()
-                raise _error(response, payload, f"watch {res.plural}")
-            _keep_reading(response, timeout_seconds + 30)
+                raise transport.error(response, payload, f"watch {res.plural}")
+            transport.keep_reading(response, timeout_seconds + 30)
             if on_open is not None:
-                on_open(lambda: _shutdown(response))
-            buffer = b""
-            for chunk in _chunks(response):
-                *lines, buffer = (buffer + chunk).split(b"\n")
-                for line in lines:
-                    if not line.strip():
-                        continue
-                    event = nesting.loads(line)
-                    if event["type"] == "ERROR":
-                        status = event["object"]
-                        raise errors.api_error(int(status.get("code", 500)), status, "watch error")
-                    yield event["type"], event["object"]
+                on_open(lambda: transport.shutdown(response))
+            yield from transport.events(response)
         finally:
             response.release_conn()
 

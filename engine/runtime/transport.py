@@ -1,0 +1,121 @@
+"""The wire under ``engine.runtime.kube.Kube``: urllib3's pool, a request's headers, the answers.
+
+``Kube`` says what to ask the API server; this module holds what urllib3 and HTTP make of it:
+the connection pool built from a client configuration, the headers each request carries (the
+configuration's token is read at every request, because an exec plugin refreshes it), a
+failed answer turned into the ``ApiError`` it means (with the server's ``Retry-After``), a
+connection that failed turned into ``Unreachable``, and the lines of a watch decoded into
+events.  The configuration comes from the official client, which only ``kube`` imports, so
+it is read here by attribute alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import urllib3
+
+from engine.core.model import errors
+from engine.runtime import nesting
+
+
+def pool(configuration: Any, size: int) -> urllib3.PoolManager:
+    """Kept-alive connections to the server ``configuration`` names, with its TLS settings."""
+    return urllib3.PoolManager(
+        num_pools=4,
+        maxsize=size,
+        block=False,
+        cert_reqs="CERT_REQUIRED" if configuration.verify_ssl else "CERT_NONE",
+        ca_certs=configuration.ssl_ca_cert,
+        cert_file=configuration.cert_file,
+        key_file=configuration.key_file,
+        assert_hostname=configuration.assert_hostname,
+    )
+
+
+def headers(configuration: Any, content_type: str | None, impersonate: str | None) -> dict[str, str]:
+    """The headers of one request: JSON, the configuration's token, whom it acts as."""
+    found = {"Accept": "application/json"}
+    if content_type:
+        found["Content-Type"] = content_type
+    token = configuration.get_api_key_with_prefix("authorization") or configuration.get_api_key_with_prefix(
+        "BearerToken"
+    )
+    if token:
+        found["Authorization"] = token
+    if impersonate:
+        found["Impersonate-User"] = impersonate
+    return found
+
+
+def chunks(response: urllib3.BaseHTTPResponse) -> Iterator[bytes]:
+    """The body's chunks; a connection the server closes mid-stream is the watch's normal end."""
+    try:
+        yield from response.stream(65536)
+    except urllib3.exceptions.ProtocolError:
+        return
+
+
+def events(response: urllib3.BaseHTTPResponse) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A watch's events ``(type, object)``, a line each; an ``ERROR`` event is raised."""
+    buffer = b""
+    for chunk in chunks(response):
+        *lines, buffer = (buffer + chunk).split(b"\n")
+        for line in lines:
+            if not line.strip():
+                continue
+            event = nesting.loads(line)
+            if event["type"] == "ERROR":
+                status = event["object"]
+                raise errors.api_error(int(status.get("code", 500)), status, "watch error")
+            yield event["type"], event["object"]
+
+
+def shutdown(response: urllib3.BaseHTTPResponse) -> None:
+    """End a streaming response from another thread; a watch that already ended needs nothing."""
+    # Already released to the pool (RuntimeError), or its socket not set up for a shutdown yet
+    # (urllib3's ValueError): there is nothing to end.
+    with contextlib.suppress(RuntimeError, ValueError):
+        response.shutdown()
+
+
+def keep_reading(response: urllib3.BaseHTTPResponse, timeout: float) -> None:
+    """Give a streaming response's socket ``timeout`` per read from now on, once its status line
+    came within the shorter time to answer."""
+    connection = response.connection
+    sock = getattr(connection, "sock", None)
+    if sock is not None:
+        sock.settimeout(timeout)
+
+
+def retry_after(response: urllib3.BaseHTTPResponse) -> float | None:
+    """The ``Retry-After`` header in seconds (the API server sends whole seconds)."""
+    value = response.headers.get("Retry-After")
+    try:
+        return max(float(value), 0.0) if value is not None else None
+    except ValueError:
+        return None
+
+
+def error(response: urllib3.BaseHTTPResponse, payload: bytes, what: str) -> errors.ApiError:
+    """The error for a failed response; a body that is not JSON (a 429 from priority and
+    fairness is plain text) becomes the message."""
+    try:
+        decoded = json.loads(payload)
+    except ValueError:
+        decoded = None
+    if not isinstance(decoded, dict):
+        decoded = {"message": payload.decode(errors="replace")[:500].strip() or what}
+    return errors.api_error(response.status, decoded, what, retry_after(response))
+
+
+@contextlib.contextmanager
+def reaching(what: str) -> Iterator[None]:
+    """Turn a failed connection into ``Unreachable``: the server is down, not the request wrong."""
+    try:
+        yield
+    except (urllib3.exceptions.HTTPError, OSError) as exc:
+        raise errors.Unreachable(f"{what}: the API server did not answer: {exc}") from exc
