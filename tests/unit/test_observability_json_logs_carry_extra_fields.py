@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.runtime import observability
+from engine.runtime import logs
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def restore_root_logger() -> Iterator[None]:
 def test_json_line_has_standard_and_extra_fields(
     restore_root_logger: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    observability.configure_logging("json", "DEBUG")
+    logs.configure_logging("json", "DEBUG")
 
     logging.getLogger("stencil.controller").info(
         "reconciled %s", "web/site", extra={"kind": "DeployWebService", "key": "web/site"}
@@ -47,7 +47,7 @@ def test_json_line_has_standard_and_extra_fields(
 def test_json_line_carries_the_exception(
     restore_root_logger: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    observability.configure_logging("json", "INFO")
+    logs.configure_logging("json", "INFO")
 
     try:
         raise RuntimeError("boom\nsecond line")

@@ -133,11 +133,11 @@ def run(
     import os
     import socket
 
-    from engine.runtime import delegation, leader, manager, observability, sharding
+    from engine.runtime import delegation, leader, logs, manager, observability, sharding
     from engine.runtime.kube import Kube
 
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)
-    observability.configure_logging("json" if log_format == "json" else "text", log_level)
+    logs.configure_logging("json" if log_format == "json" else "text", log_level)
     log = logging.getLogger("stencil")
     metrics, health = observability.Metrics(), observability.Health()
     probes = _address("--health-probe-bind-address", health_probe_bind_address)
