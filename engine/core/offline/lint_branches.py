@@ -1,0 +1,132 @@
+"""The branch walking: which ``{% if %}`` and ``{% for %}`` bodies of the templates no example takes.
+
+What the syntax tree cannot tell, which branches the examples never take, comes
+from rendering the examples with a line tracer on the compiled templates
+(``lint_examples.render_traced``): the Python lines of each branch body are
+learnt from Jinja's own code generator (``JinjaBlockLines``, the one place lint
+reaches into Jinja's internals), so a body of plain text counts as well as one
+of expressions.  A body not taken stands for every branch inside it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import Environment, nodes
+from jinja2.compiler import CodeGenerator
+from jinja2.exceptions import TemplateSyntaxError
+
+from engine.core.model import kinds
+from engine.core.templating import sandbox
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One body a template chooses between: where it starts, and what to say when no example takes it."""
+
+    line: int
+    what: str
+    body: list[nodes.Node]
+    test: nodes.Node | None = None  # of an {% if %}'s own body: what a parent must satisfy to take it
+
+
+class JinjaBlockLines(CodeGenerator):
+    """Notes the Python lines of every block a code generator writes, and changes nothing it writes.
+
+    This uses Jinja's internals (tested against Jinja 3.1): it is mixed in before
+    the environment's own generator (``environment.code_generator_class``), so the
+    code is the code that ran; it overrides the generator's ``blockvisit`` and reads
+    its ``code_lineno``; and it checks its line table (``debug_info``) against the
+    compiled template's private ``_debug_info``.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.block_lines: dict[int, tuple[int, int]] = {}
+
+    def blockvisit(self, body: Iterable[nodes.Node], frame: Any) -> None:
+        start = self.code_lineno
+        super().blockvisit(body, frame)
+        # Lines (start, end]; a block begins with a `pass` line, which runs whenever the block is entered.
+        self.block_lines.setdefault(id(body), (start, self.code_lineno))
+
+    @classmethod
+    def of(
+        cls, environment: Environment, tree: nodes.Template, name: str, file: str
+    ) -> dict[int, tuple[int, int]] | None:
+        """The lines of each block body of ``tree`` (by ``id`` of the body) in the template the environment
+        compiles; None if that template's code is not the code written here."""
+        mixed = type("BranchLines", (cls, environment.code_generator_class), {})
+        generator: JinjaBlockLines = mixed(environment, name, file)
+        generator.visit(tree)
+        compiled = environment.get_template(name)
+        # The same generator over the same tree writes the same code: a different line table would
+        # mean the lines that ran are not the lines noted here.
+        if "&".join(f"{t}={p}" for t, p in generator.debug_info) != compiled._debug_info:
+            return None
+        return generator.block_lines
+
+
+def _branches_at(node: nodes.Node) -> list[Branch]:
+    """The bodies an {% if %} (with its elifs and else) or a {% for %} (with its else) chooses between."""
+    untaken = "no example takes this {% if %} branch"
+    if isinstance(node, nodes.If):
+        found = [Branch(node.lineno, untaken, node.body, node.test)]
+        found += [Branch(e.lineno, "no example takes this {% elif %} branch", e.body) for e in node.elif_]
+        if node.else_:
+            what = f"no example takes the {{% else %}} branch of the {{% if %}} at line {node.lineno}"
+            found.append(Branch(node.else_[0].lineno, what, node.else_))
+        return found
+    if isinstance(node, nodes.For):
+        found = [Branch(node.lineno, "the body of this {% for %} runs for no example", node.body)]
+        if node.else_:
+            what = (
+                f"no example takes the {{% else %}} of the {{% for %}} at line {node.lineno} (an empty loop)"
+            )
+            found.append(Branch(node.else_[0].lineno, what, node.else_))
+        return found
+    return []
+
+
+def _untaken(body: Iterable[nodes.Node], taken: Callable[[Branch], bool]) -> Iterator[Branch]:
+    """The branches under ``body`` that were not taken; one not taken stands for every branch inside it."""
+    for node in body:
+        branches = _branches_at(node)
+        if not branches:
+            yield from _untaken(node.iter_child_nodes(), taken)
+        for branch in branches:
+            if not branch.body:
+                continue
+            if taken(branch):
+                yield from _untaken(branch.body, taken)
+            else:
+                yield branch
+
+
+def _taken(blocks: Mapping[int, tuple[int, int]], ran: Sequence[int], branch: Branch) -> bool:
+    if id(branch.body) not in blocks:
+        return True  # no code of its own (optimised away): nothing to say about it
+    start, end = blocks[id(branch.body)]
+    return any(start < line <= end for line in ran)
+
+
+def untaken_branches(
+    kind: kinds.Kind, executed: Set[tuple[str, int]]
+) -> Iterator[tuple[kinds.Template, Branch]]:
+    """Each template branch that no line of ``executed`` (``render_traced``'s) ran, with its template."""
+    environment = sandbox.make_environment(kind.templates)
+    for template in kind.templates:
+        file = str(template.path)
+        try:
+            tree = environment.parse(template.text, template.name, file)
+            blocks = JinjaBlockLines.of(environment, tree, template.name, file)
+        except TemplateSyntaxError:
+            continue  # check_templates reports it
+        if blocks is None:
+            continue
+        ran = sorted(line for name, line in executed if name == file)
+        for branch in _untaken(tree.body, functools.partial(_taken, blocks, ran)):
+            yield template, branch
