@@ -19,7 +19,8 @@ handles Ctrl-C also handles them; a state directory orphaned by ``kill -9`` is
 swept by the next start.
 
 How processes are started and stopped is ``engine.localcluster.processes``; each
-component's command line is ``engine.localcluster.components``.
+component's command line is ``engine.localcluster.components``; the kubeconfig,
+and the calls the plane makes to its own API server, ``engine.localcluster.admin``.
 
 The kubeconfig the caller asks for is written only once the API server
 answers ``/readyz`` (and, with nodes, every Node is Ready), so a script can
@@ -35,33 +36,25 @@ running: the outage a client must survive without losing what it knew.
 from __future__ import annotations
 
 import atexit
-import base64
 import contextlib
-import http.client
-import json
 import logging
 import os
 import shutil
 import signal
-import ssl
 import subprocess
 import tempfile
 import threading
 import time
-import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-import yaml
-
-from engine.localcluster import binaries, components, pki, processes
+from engine.localcluster import admin, binaries, components, pki, processes
 
 log = logging.getLogger(__name__)
 
 STATE_PREFIX = processes.STATE_PREFIX
-CONTEXT = "stencil-local"
 
 processes.POLL = 0.1
 
@@ -130,8 +123,7 @@ class LocalCluster:
         # Replaced, never mutated, so check() in another thread sees a whole list.
         self._components: list[_Component] = []
         self._state: Path | None = None
-        self._files: pki.Files | None = None
-        self._context: ssl.SSLContext | None = None
+        self._admin: admin.Admin | None = None
         self._written_kubeconfig: bytes | None = None
         self._previous_handlers: dict[int, Any] = {}
         self._started = False
@@ -228,6 +220,8 @@ class LocalCluster:
         self._require_running("start the API server")
         if not self._apiserver_stopped:
             return
+        api = self._admin
+        assert api is not None  # set before the server first started, so before it was stopped
         if apiserver_args is not None:
             if isinstance(apiserver_args, str):
                 raise TypeError("apiserver_args is a list of flags, not one string")
@@ -239,7 +233,7 @@ class LocalCluster:
         self._apiserver_stopped = False
         # The port was ours a moment ago; should something else have bound it
         # since, the server exits at once and _wait quotes its log.
-        self._wait("kube-apiserver", lambda: self._api_ok("/readyz"))
+        self._wait("kube-apiserver", lambda: api.ok("/readyz"))
         self._mark("kube-apiserver restart", step)
 
     def wait(self, poll: float = 0.5) -> None:
@@ -297,15 +291,15 @@ class LocalCluster:
         self._mark("binaries", began)
         self._state = Path(tempfile.mkdtemp(prefix=f"{STATE_PREFIX}{os.getpid()}-"))
         step = time.monotonic()
-        self._files = files = pki.write(self._state / "pki")
-        self._context = ssl.create_default_context(cafile=str(files.ca_cert))
-        self._context.load_cert_chain(str(files.admin_cert), str(files.admin_key))
+        files = pki.write(self._state / "pki")
+        context = admin.ssl_context(files)
         self._mark("certificates", step)
 
         etcd_client, etcd_peer, api_port = processes.free_ports(3)
         self.server = f"https://127.0.0.1:{api_port}"
+        self._admin = api = admin.Admin(self.server, context)
         admin_kubeconfig = self._state / "admin.kubeconfig"
-        admin_kubeconfig.write_bytes(self._kubeconfig_text())
+        admin_kubeconfig.write_bytes(admin.kubeconfig(self.server, files))
 
         step = time.monotonic()
         self._launch("etcd", components.etcd(paths["etcd"], self._state / "etcd", etcd_client, etcd_peer))
@@ -318,7 +312,7 @@ class LocalCluster:
             paths["kube-apiserver"], etcd_client, api_port, cert_dir, files, self._apiserver_args
         )
         self._launch("kube-apiserver", self._apiserver_argv)
-        self._wait("kube-apiserver", lambda: self._api_ok("/readyz"))
+        self._wait("kube-apiserver", lambda: api.ok("/readyz"))
         self._mark("kube-apiserver", step)
 
         if self.controllers:
@@ -332,7 +326,7 @@ class LocalCluster:
             # The default ServiceAccount appears once the controllers run; pods need it.
             self._wait(
                 "kube-controller-manager",
-                lambda: self._api_ok("/api/v1/namespaces/default/serviceaccounts/default"),
+                lambda: api.ok("/api/v1/namespaces/default/serviceaccounts/default"),
             )
             self._mark("controllers", step)
 
@@ -342,8 +336,8 @@ class LocalCluster:
             config.write_text(components.KWOK_CONFIG)
             self._launch("kwok", components.kwok(paths["kwok"], admin_kubeconfig, config))
             for index in range(self.nodes):
-                self._api("POST", "/api/v1/nodes", components.fake_node(f"kwok-node-{index}"))
-            self._wait("kwok", self._nodes_ready)
+                api.request("POST", "/api/v1/nodes", components.fake_node(f"kwok-node-{index}"))
+            self._wait("kwok", lambda: api.nodes_ready(self.nodes))
             self._mark("nodes", step)
 
         self.kubeconfig = admin_kubeconfig
@@ -406,72 +400,6 @@ class LocalCluster:
                     f"{component.name} exited with code {component.process.returncode} "
                     f"while {doing}:\n{component.tail()}"
                 )
-
-    # -- talking to the API server (urllib: importing the kubernetes client costs a second) --
-
-    def _api(self, method: str, path: str, body: Any = None) -> Any:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(
-            self.server + path,
-            data=data,
-            method=method,
-            headers={"Accept": "application/json", "Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, context=self._context, timeout=10) as response:
-            return json.loads(response.read())
-
-    def _api_ok(self, path: str) -> bool:
-        return processes.http_ok(self.server + path, self._context)
-
-    def _nodes_ready(self) -> bool:
-        try:
-            listing = self._api("GET", "/api/v1/nodes")
-        except (OSError, http.client.HTTPException):
-            return False
-        ready = [
-            n
-            for n in listing.get("items", [])
-            if any(
-                c.get("type") == "Ready" and c.get("status") == "True"
-                for c in n.get("status", {}).get("conditions", [])
-            )
-        ]
-        return len(ready) >= self.nodes
-
-    # -- files ----------------------------------------------------------------
-
-    def _kubeconfig_text(self) -> bytes:
-        assert self._files is not None
-
-        def b64(path: Path) -> str:
-            return base64.b64encode(path.read_bytes()).decode()
-
-        # Certificates are embedded so the file stays usable wherever it is copied.
-        config = {
-            "apiVersion": "v1",
-            "kind": "Config",
-            "clusters": [
-                {
-                    "name": CONTEXT,
-                    "cluster": {
-                        "server": self.server,
-                        "certificate-authority-data": b64(self._files.ca_cert),
-                    },
-                }
-            ],
-            "users": [
-                {
-                    "name": pki.ADMIN_USER,
-                    "user": {
-                        "client-certificate-data": b64(self._files.admin_cert),
-                        "client-key-data": b64(self._files.admin_key),
-                    },
-                }
-            ],
-            "contexts": [{"name": CONTEXT, "context": {"cluster": CONTEXT, "user": pki.ADMIN_USER}}],
-            "current-context": CONTEXT,
-        }
-        return yaml.dump(config, Dumper=yaml.CSafeDumper, sort_keys=False).encode()
 
     # -- signals --------------------------------------------------------------
 
