@@ -1,11 +1,8 @@
 """The Jinja sandbox templates run in: values become tokens, every step watches the clock.
 
-Every ``{{ ... }}`` goes through the environment's ``finalize``, which records the
-value in the current ``Run`` and writes an opaque token instead
-(``stencilv<nonce>x<n>z``, with a random nonce per render so no value can forge
-one); ``engine.core.templating.rendering`` substitutes the values back after YAML parsing.
-The filters (``tojson``, ``sha256``...) resolve tokens, so a checksum of a
-``{% set %}`` block hashes the real values.
+Every ``{{ ... }}`` becomes a token (``engine.core.templating.tokens``), so a value
+never reaches the YAML parser.  The filters (``tojson``, ``sha256``...) resolve
+tokens, so a checksum of a ``{% set %}`` block hashes the real values.
 
 The sandbox is Jinja's immutable one with a clock on every attribute access,
 item, call, loop iteration and output chunk, and a budget of output characters
@@ -18,9 +15,9 @@ refused, and every operation that can make a value much larger than its inputs
 ``join``) has the size of its result charged to the run's budget *before* it runs:
 charging afterwards would be too late, the memory already taken.
 
-The template context wraps the parent and its observed children in tracked
-views, so an undefined value is reported by the CR field it came from
-(``spec.replicas``), not by Jinja's internal name.
+What a template reads (the parent and its observed children, in views that name
+the field a missing value came from) is ``engine.core.templating.context``; where
+the sandbox reaches into Jinja's code generator, ``engine.core.templating.jinja``.
 """
 
 from __future__ import annotations
@@ -29,223 +26,56 @@ import base64
 import binascii
 import functools
 import hashlib
-import inspect
 import json
-import math
-import re
-import secrets
-import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
-from contextvars import ContextVar
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from jinja2 import (
-    BaseLoader,
-    Environment,
-    StrictUndefined,
-    TemplateNotFound,
-    nodes,
-    pass_context,
-)
-from jinja2.compiler import CodeGenerator, Frame
-from jinja2.exceptions import UndefinedError
-from jinja2.runtime import Context, Undefined
+from jinja2 import BaseLoader, Environment, TemplateNotFound, nodes, pass_context
+from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from jinja2.utils import missing
 
-from engine.core.model import budgets, documents, expressions, kinds
-
-# -- values and tokens ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Per template: wall-clock seconds, and characters of output (text plus interpolated values)."""
-
-    seconds: float = 1.0
-    output_chars: int = 1 << 20
-
-
-DEFAULT_LIMITS = Limits()
-
-
-class Unplaceable(Exception):
-    """A template printed something that is not JSON data (a function, a loop object...)."""
-
-
-class NotCallable(Exception):
-    """A template called the parent's ``namespace``, a string, as if it were Jinja's ``namespace()``."""
-
-
-# Jinja's `namespace()` is a global that the parent's `namespace` hides: said where it is called
-# (here at render time, by lint without running), since "'str' object is not callable" hides why.
-NAMESPACE_IS_A_STRING = (
-    "`namespace` is the parent's namespace here (a string), which hides Jinja's namespace(); "
-    "compute what a loop would gather with filters instead, e.g. "
-    "`{% set total = spec.ports | map(attribute='port') | sum %}`"
+from engine.core.model import budgets, kinds
+from engine.core.templating import jinja
+from engine.core.templating.context import (
+    NAMESPACE_IS_A_STRING,
+    FieldUndefined,
+    MissingField,
+    NotCallable,
+    ParentNamespace,
+    Tracked,
+    join_path,
+    missing_child,
+    template_context,
+    unknown_name,
+)
+from engine.core.templating.tokens import (
+    CURRENT_RUN,
+    DEFAULT_LIMITS,
+    TOKEN,
+    Limits,
+    Run,
+    Unplaceable,
+    running,
 )
 
-
-CURRENT_RUN: ContextVar[Run] = ContextVar("stencil_render")
-
-_JSON_SCALARS = (str, int, float, bool, type(None))
-
-
-# Every run's tokens, whatever their nonce: compiled once, since compiling a pattern per run
-# cost more than the rest of rendering.  A match counts only if its nonce is the run's own
-# (``Run.index``): text a template author wrote in the token's shape stays text.
-TOKEN = re.compile(r"stencilv([0-9a-f]{20})x(\d+)z")
-
-
-class Run:
-    """One template's rendering: the values behind its tokens, and what is left of its budget."""
-
-    def __init__(self, limits: Limits) -> None:
-        self.limits = limits
-        self.nonce = secrets.token_hex(10)
-        self.prefix = f"stencilv{self.nonce}x"
-        self.values: list[Any] = []
-        self.used: set[int] = set()
-        self.deadline = time.monotonic() + limits.seconds
-        self.remaining = limits.output_chars
-        # What the template's growing operations may build, charged before each is run: as much
-        # again as its output may hold, apart from it.
-        self.budget = budgets.Budget(budgets.Limits(seconds=limits.seconds, chars=limits.output_chars))
-        # How many times a filter has read values out of text that holds their tokens: a
-        # ``{% filter %}`` block whose filter did so gives a value, not text (``block_output``).
-        self.reveals = 0
-
-    def tick(self) -> None:
-        if time.monotonic() > self.deadline:
-            took = f"rendering took longer than {self.limits.seconds:g}s (an endless loop?)"
-            raise budgets.OverBudget(took)
-
-    def charge(self, chars: int) -> None:
-        self.remaining -= chars
-        if self.remaining < 0:
-            raise budgets.OverBudget(f"the output is larger than {self.limits.output_chars} characters")
-
-    def placeholder(self, value: Any) -> str:
-        """Record ``value`` (as JSON data) and return the token that stands for it."""
-        self.values.append(self.plain(value, reveal=False))
-        return f"{self.prefix}{len(self.values) - 1}z"
-
-    def take(self, index: int) -> Any:
-        """The value of token ``index``; a copy if the token was already used (a tree shares nothing)."""
-        value = self.values[index]
-        if index in self.used:
-            return _copy(value)
-        self.used.add(index)
-        return value
-
-    def text(self, index: int) -> str:
-        return _text(self.values[index])
-
-    def index(self, match: re.Match[str]) -> int | None:
-        """The value index of a ``TOKEN`` match, if the token is this run's."""
-        return int(match.group(2)) if match.group(1) == self.nonce else None
-
-    def tokens(self, text: str) -> list[re.Match[str]]:
-        """This run's tokens in ``text``."""
-        if self.prefix not in text:
-            return []
-        return [match for match in TOKEN.finditer(text) if match.group(1) == self.nonce]
-
-    def resolve(self, text: str, *, reveal: bool = True) -> str:
-        """``text`` with every token replaced by its value's string form, in one pass.
-
-        Counted as a reveal unless ``reveal`` is false: where the result becomes a
-        token again (a placeholder) or a captured block's value (``_Text``).
-        """
-        if self.prefix not in text:
-            return text
-        resolved = TOKEN.sub(self._text_of, text)
-        if reveal and resolved != text:
-            self.reveals += 1
-        return resolved
-
-    def blank(self, text: str) -> str:
-        """``text`` with every token shown as ``{{…}}``: for a message that must not quote a value."""
-        if self.prefix not in text:
-            return text
-        return TOKEN.sub(lambda m: "{{…}}" if m.group(1) == self.nonce else m.group(0), text)
-
-    def _text_of(self, match: re.Match[str]) -> str:
-        index = self.index(match)
-        return match.group(0) if index is None else self.text(index)
-
-    def plain(self, value: Any, *, reveal: bool = True) -> Any:
-        """``value`` as a fresh tree of JSON data, tokens in its strings resolved, its size charged."""
-        if isinstance(value, _View):
-            value = value._data
-        if isinstance(value, str):
-            self.charge(len(value))
-            return self.resolve(str(value), reveal=reveal)  # str() drops a Markup subclass
-        if value is None or isinstance(value, bool | int | float):
-            self.charge(8)
-            if isinstance(value, float) and not math.isfinite(value):
-                raise Unplaceable(f"{value} is not a JSON number")
-            if (
-                isinstance(value, int)
-                and not isinstance(value, bool)
-                and not (documents.INT64_MIN <= value <= documents.INT64_MAX)
-            ):
-                raise Unplaceable(
-                    "an integer beyond int64 cannot be placed in a manifest (the API server "
-                    "would keep only an inexact float of it)"
-                )
-            return value
-        if isinstance(value, Undefined):
-            str(value)  # raises, naming what is missing
-        if isinstance(value, Mapping):
-            self.charge(2)
-            return {self._key(k, reveal): self.plain(v, reveal=reveal) for k, v in value.items()}
-        if isinstance(value, Set):
-            return self.plain(sorted(value), reveal=reveal)
-        if isinstance(value, Iterable):  # lists, tuples, and what filters such as map() return
-            self.charge(2)
-            return [self.plain(v, reveal=reveal) for v in value]
-        raise Unplaceable(f"a {type(value).__name__} cannot be placed in a manifest")
-
-    def _key(self, key: Any, reveal: bool) -> Any:
-        if isinstance(key, str):
-            return self.resolve(str(key), reveal=reveal)
-        if isinstance(key, _JSON_SCALARS):
-            return key
-        raise Unplaceable(f"a {type(key).__name__} cannot be a mapping key")
-
-
-class running:
-    """Render one template as a ``Run`` of its own, whose budget its filters charge too (a class,
-    not a generator: it is entered once per template, and ``contextlib`` would double its cost)."""
-
-    def __init__(self, limits: Limits) -> None:
-        self.run = Run(limits)
-
-    def __enter__(self) -> Run:
-        self.tokens = CURRENT_RUN.set(self.run), budgets.CURRENT.set(self.run.budget)
-        return self.run
-
-    def __exit__(self, *_: object) -> None:
-        run, budget = self.tokens
-        budgets.CURRENT.reset(budget)
-        CURRENT_RUN.reset(run)
-
-
-def _text(value: Any) -> str:
-    """A value's string form where it is part of a longer string: itself for strings, else JSON."""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
+# What other modules read here: the sandbox, and the tokens and context it renders with.
+__all__ = [
+    "DEFAULT_LIMITS",
+    "NAMESPACE_IS_A_STRING",
+    "TOKEN",
+    "Limits",
+    "MissingField",
+    "NotCallable",
+    "Run",
+    "Sandbox",
+    "Unplaceable",
+    "join_path",
+    "make_environment",
+    "missing_child",
+    "running",
+    "template_context",
+    "unknown_name",
+]
 
 
 @pass_context
@@ -299,19 +129,9 @@ def _as_value(value: Any) -> Any:
     return CURRENT_RUN.get().placeholder(value)
 
 
-def _chain(block: nodes.FilterBlock) -> list[nodes.Filter]:
-    """The filters of a ``{% filter a | b %}`` block, outermost first (``b``, then ``a``)."""
-    chain: list[nodes.Filter] = []
-    link: nodes.Node | None = block.filter
-    while isinstance(link, nodes.Filter):
-        chain.append(link)
-        link = link.node
-    return chain
-
-
 def _values_as_arguments(block: nodes.FilterBlock, fail: Callable[[str, int], Any]) -> None:
     """Rewrite a filter block's filters so each argument with a name in it goes in as ``_as_value``."""
-    for link in _chain(block):
+    for link in jinja.filter_chain(block):
         if link.dyn_args is not None or link.dyn_kwargs is not None:
             fail("the filter of a {% filter %} block takes no *arguments or **keywords", link.lineno)
         link.args = [_valued(arg) for arg in link.args]
@@ -356,48 +176,20 @@ def _loop_guard(iterable: Iterable[Any]) -> Iterator[Any]:
         yield item
 
 
-class _GuardedCodeGenerator(CodeGenerator):
+class _GuardedCodeGenerator(jinja.BlockHooks):
     """Jinja's code generator with every ``for`` loop's iterable passed through ``_loop_guard``,
     and the output of ``{% filter %}`` and ``{% call %}`` blocks through ``_block_output`` and
     ``_call_output``."""
 
-    def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
-        # Rewritten before Jinja collects the filters a template uses, so the guard is among them.
-        for loop in list(node.find_all(nodes.For)):
+    filter_block_output = "environment.stencil_block_output(environment.stencil_reveals(), "
+    call_block_output = "environment.stencil_call_output("
+
+    def rewrite(self, tree: nodes.Template) -> None:
+        # Before Jinja collects the filters a template uses, so the guard is among them.
+        for loop in list(tree.find_all(nodes.For)):
             loop.iter = nodes.Filter(loop.iter, _LOOP_GUARD, [], [], None, None, lineno=loop.lineno)
-        for block in list(node.find_all(nodes.FilterBlock)):
+        for block in list(tree.find_all(nodes.FilterBlock)):
             _values_as_arguments(block, self.fail)
-        super().visit_Template(node, frame)
-
-    # The two below are Jinja's own, with the written result wrapped.
-
-    def visit_FilterBlock(self, node: nodes.FilterBlock, frame: Frame) -> None:
-        filter_frame = frame.inner()
-        filter_frame.symbols.analyze_node(node)
-        self.enter_frame(filter_frame)
-        self.buffer(filter_frame)
-        self.blockvisit(node.body, filter_frame)
-        # The innermost filter reads the block's text as it stands, tokens and all (Jinja would
-        # pass ``concat``, which a block's value is made with); an internal name is written as is.
-        text = nodes.InternalName.__new__(nodes.InternalName)
-        nodes.Node.__init__(text, f'"".join({filter_frame.buffer})', lineno=node.lineno)
-        _chain(node)[-1].node = text
-        self.start_write(frame, node)
-        self.write("environment.stencil_block_output(environment.stencil_reveals(), ")
-        self.visit_Filter(node.filter, filter_frame)
-        self.write(")")
-        self.end_write(frame)
-        self.leave_frame(filter_frame)
-
-    def visit_CallBlock(self, node: nodes.CallBlock, frame: Frame) -> None:
-        call_frame, macro_ref = self.macro_body(node, frame)
-        self.writeline("caller = ")
-        self.macro_def(macro_ref, call_frame)
-        self.start_write(frame, node)
-        self.write("environment.stencil_call_output(")
-        self.visit_Call(node.call, frame, forward_caller=True)
-        self.write(")")
-        self.end_write(frame)
 
 
 class Sandbox(ImmutableSandboxedEnvironment):
@@ -406,7 +198,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
 
     code_generator_class = _GuardedCodeGenerator
     intercepted_binops = budgets.BoundedSandbox.intercepted_binops
-    concat = staticmethod(_captured)
+    concat = jinja.concat_with(_captured)
     stencil_block_output = staticmethod(_block_output)
     stencil_call_output = staticmethod(_call_output)
 
@@ -417,7 +209,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
     def __init__(self, templates: tuple[kinds.Template, ...]) -> None:
         super().__init__(
             loader=_KindFiles(templates),
-            undefined=_Undefined,
+            undefined=FieldUndefined,
             finalize=_finalize,
             autoescape=False,
             trim_blocks=True,
@@ -444,7 +236,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         CURRENT_RUN.get().tick()
-        if isinstance(obj, _Tracked) and attribute in obj._data:
+        if isinstance(obj, Tracked) and attribute in obj._data:
             return obj[attribute]  # a CR field wins over a Mapping method of the same name (items, keys...)
         return super().getattr(obj, attribute)
 
@@ -455,7 +247,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
     def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         run = CURRENT_RUN.get()
         run.tick()
-        if isinstance(__obj, _ParentNamespace):
+        if isinstance(__obj, ParentNamespace):
             raise NotCallable(NAMESPACE_IS_A_STRING)
         args = budgets.call(__obj, args, kwargs, run.budget)
         return super().call(__context, __obj, *args, **kwargs)
@@ -526,172 +318,3 @@ def _b64decode(value: Any) -> str:
 def _sha256(value: Any) -> str:
     """A stable hex digest: of a string's UTF-8 bytes, or of canonical JSON (for config checksums)."""
     return hashlib.sha256(_as_text(value).encode()).hexdigest()
-
-
-# -- the template context -------------------------------------------------------------------
-
-
-def join_path(path: str, key: Any) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    if isinstance(key, str) and key.isidentifier():
-        return f"{path}.{key}" if path else key
-    return f"{path}[{key!r}]"
-
-
-class _View:
-    """A read-only view of data from the CR that knows its path, for "spec.replicas is not set"."""
-
-    __slots__ = ("_data", "_path")
-
-    def __init__(self, data: Any, path: str) -> None:
-        self._data = data
-        self._path = path
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def __eq__(self, other: object) -> bool:
-        return bool(self._data == _untracked(other))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(self._data)
-
-
-class _Tracked(_View, Mapping[str, Any]):
-    """A mapping of the CR (or of a child) as templates see it."""
-
-    __slots__ = ()
-
-    def __getitem__(self, key: str) -> Any:
-        return _track(self._data[key], join_path(self._path, key))
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._data)
-
-
-class _TrackedList(_View, Sequence[Any]):
-    """A list of the CR (or of a child) as templates see it."""
-
-    __slots__ = ()
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return _TrackedList(self._data[index], self._path)
-        return _track(self._data[index], join_path(self._path, index))
-
-
-def _track(value: Any, path: str) -> Any:
-    if isinstance(value, dict):
-        return _Tracked(value, path)
-    if isinstance(value, list):
-        return _TrackedList(value, path)
-    return value
-
-
-def _untracked(value: Any) -> Any:
-    return value._data if isinstance(value, _View) else value
-
-
-class MissingField(UndefinedError):
-    """A template read a field of the CR (or of a child) that is not there.
-
-    ``reason`` says why, where "not set" would mislead (``children.service``: no
-    kind is called that, and a template id is read only by status rules).
-    """
-
-    def __init__(self, message: str | None = None, *, field: str, reason: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-        self.reason = reason
-
-
-class _Undefined(StrictUndefined):
-    """``StrictUndefined`` that, for a missing field of a tracked object, says which field."""
-
-    __slots__ = ()
-
-    def __init__(
-        self,
-        hint: str | None = None,
-        obj: Any = missing,
-        name: str | None = None,
-        exc: type[UndefinedError] = UndefinedError,
-    ) -> None:
-        # Only a plain miss of a field or an index: the sandbox refusing an attribute passes its
-        # own hint, and a list has no fields (``spec.ports.append`` is a method, not a CR field).
-        if hint is None and (
-            (isinstance(obj, _Tracked) and name is not None)
-            or (isinstance(obj, _TrackedList) and isinstance(name, int))
-        ):
-            field = join_path(obj._path, name)
-            hint = f"{field} is not set"
-            reason = missing_child(name) if obj._path == "children" and isinstance(name, str) else None
-            exc = functools.partial(MissingField, field=field, reason=reason)  # type: ignore[assignment]
-        elif hint is None and obj is missing and isinstance(name, str):
-            hint = unknown_name(name, f"{name!r} is undefined")
-        super().__init__(hint, obj, name, exc)
-
-
-def missing_child(key: str) -> str:
-    """Why ``children.<key>`` is not there in a template: ``key`` is a template id, or a kind not observed."""
-    if key[:1].isupper():
-        return (
-            f"no {key} is observed (yet); test it with `is defined`, or read `child('{key}', name)`, "
-            "none until it exists"
-        )
-    return (
-        "`children.<id>` is for status rules; a template reads the observed children by kind and "
-        "name: `children.Service['my-svc']`, or `child('Service', 'my-svc')`, none until it exists"
-    )
-
-
-def unknown_name(name: str, said: str, hint: str = "") -> str:
-    """``said`` (that a template reads ``name``, which it has not) and what a template reads instead:
-    a status rule's name is said to be one, else ``hint`` (a "did you mean") comes first."""
-    if name in _RULE_NAMES:
-        return f"{said} in a template: `{name}` is for status rules (kind.yaml); a template reads {_READS}"
-    return f"{said}{hint} (a template reads {_READS})"
-
-
-def template_context(parent: dict[str, Any], observed: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    metadata = parent.get("metadata") or {}
-    by_kind: dict[str, dict[str, Any]] = {}
-    for obj in observed:
-        name = str((obj.get("metadata") or {}).get("name", ""))
-        by_kind.setdefault(str(obj.get("kind", "")), {})[name] = obj
-    children = _Tracked(by_kind, "children")
-
-    def child(kind: str, name: str) -> Any:
-        """The observed child of this kind and name, or None."""
-        found = by_kind.get(kind, {}).get(name)
-        return None if found is None else _track(found, f"child({kind!r}, {name!r})")
-
-    return {
-        "parent": _Tracked(parent, "parent"),
-        "spec": _Tracked(parent.get("spec") or {}, "spec"),
-        "metadata": _Tracked(metadata, "metadata"),
-        "name": metadata.get("name", ""),
-        "namespace": _ParentNamespace(metadata.get("namespace") or ""),
-        "children": children,
-        "child": child,
-    }
-
-
-class _ParentNamespace(str):
-    """The parent's namespace as templates read it: a string, told apart so that calling it (as
-    Jinja's ``namespace()``, which it hides) says so (``Sandbox.call``)."""
-
-    __slots__ = ()
-
-
-def _read(name: str, value: Any) -> str:
-    return f"{name}({', '.join(inspect.signature(value).parameters)})" if callable(value) else name
-
-
-_CONTEXT = template_context({}, ())
-# What a template reads ("parent, spec, ..., child(kind, name)"), and the names only status rules read.
-_READS = ", ".join(_read(name, value) for name, value in _CONTEXT.items())
-_RULE_NAMES = expressions.CONTEXT_NAMES - frozenset(_CONTEXT)
