@@ -1,9 +1,8 @@
-"""The ``stencil`` group and what several commands share: options, reading CR files, signals."""
+"""The ``stencil`` group and what several commands share: reading CR files, signals (options: ``options``)."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,43 +47,6 @@ def main(debug: bool) -> None:
     """Stencil: a Kubernetes operator engine where a kind is a folder of templates."""
 
 
-# Options several commands share: where the kind folders and their CRDs are.
-templates_option = click.option(
-    "--templates",
-    "templates_dir",
-    default="templates",
-    show_default=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of kind folders.",
-)
-crds_option = click.option(
-    "--crds",
-    "crds_dir",
-    default="crds",
-    show_default=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of the kinds' CRDs.",
-)
-
-
-def kind_dirs_arguments(verb: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """KIND_DIR ... and --templates: the kind folders a command works on (``chosen_kind_dirs``)."""
-
-    def decorate(command: Callable[..., None]) -> Callable[..., None]:
-        command = click.option(
-            "--templates",
-            "templates_dir",
-            default="templates",
-            show_default=True,
-            type=click.Path(file_okay=False, path_type=Path),
-            help=f"Folder of kind folders, every one {verb} when no KIND_DIR is given.",
-        )(command)
-        kind_dirs = click.Path(exists=True, file_okay=False, path_type=Path)
-        return click.argument("kind_dirs", nargs=-1, type=kind_dirs)(command)
-
-    return decorate
-
-
 def chosen_kind_dirs(kind_dirs: tuple[Path, ...], templates_dir: Path) -> list[Path]:
     """The KIND_DIRs given, else every kind folder under --templates."""
     from engine.core.model import kinds
@@ -104,41 +66,6 @@ def stop_event() -> threading.Event:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     return stop
-
-
-def cr_files_options(command: Callable[..., None]) -> Callable[..., None]:
-    """KIND_DIR, -f files of CRs, -n namespace and --crds: what render and diff both read."""
-    options = [
-        click.argument("kind_dir", type=click.Path(exists=True, file_okay=False, path_type=Path)),
-        click.option(
-            "-f",
-            "--filename",
-            "files",
-            multiple=True,
-            required=True,
-            type=click.Path(exists=True, dir_okay=False, path_type=Path),
-            help="A file of CRs (repeatable); documents of other kinds are skipped.",
-        ),
-        click.option(
-            "-n",
-            "--namespace",
-            default="default",
-            show_default=True,
-            help="Namespace of a namespaced CR that names none, as kubectl would use.",
-        ),
-        click.option(
-            "--crds",
-            "crds_dir",
-            default=None,
-            type=click.Path(exists=True, file_okay=False, path_type=Path),
-            help="CRDs giving custom kinds their scope, defaults and validation "
-            "[default: the first of KIND_DIR/crds/ and crds/ beside the templates folder "
-            "that holds the parent's CRD].",
-        ),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
 
 
 def read_crs(

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from engine.tools.cli import options
 from engine.tools.cli._common import main
 
 
@@ -22,12 +23,7 @@ def cluster() -> None:
     type=click.IntRange(min=0),
     help="Simulated nodes (kwok); more than 0 also runs the controller-manager and scheduler.",
 )
-@click.option(
-    "--kubeconfig",
-    default=None,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the kubeconfig here once the cluster is ready (removed on stop).",
-)
+@options.kubeconfig_to_write("Write the kubeconfig here once the cluster is ready (removed on stop).")
 def up(nodes: int, kubeconfig: Path | None) -> None:
     """Run a local cluster in the foreground until Ctrl-C or SIGTERM."""
     import logging

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 import click
 
 from engine.tools import parents
-from engine.tools.cli._common import crds_option, main, stop_event, templates_option
+from engine.tools.cli import options
+from engine.tools.cli._common import main, stop_event
 
 if TYPE_CHECKING:
     from rich.console import Group
@@ -30,16 +31,11 @@ REFRESH = 0.5  # seconds between looks at the parents and at the kind folders' f
 
 
 @main.command()
-@templates_option
-@crds_option
+@options.templates()
+@options.crds()
 @click.option("--nodes", default=1, show_default=True, help="Simulated nodes (kwok).")
-@click.option("--namespace", default="default", show_default=True, help="Where the examples are applied.")
-@click.option(
-    "--kubeconfig",
-    default=None,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Also write the local cluster's kubeconfig here.",
-)
+@options.namespace("default", "Where the examples are applied.")
+@options.kubeconfig_to_write("Also write the local cluster's kubeconfig here.")
 def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubeconfig: Path | None) -> None:
     """Local cluster + CRDs + engine + every kind's examples, with their conditions shown live."""
     import logging

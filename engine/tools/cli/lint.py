@@ -11,26 +11,17 @@ from pathlib import Path
 
 import click
 
-from engine.tools.cli._common import chosen_kind_dirs, kind_dirs_arguments, main
+from engine.tools.cli import options
+from engine.tools.cli._common import chosen_kind_dirs, main
 
 
 @main.command("lint")
-@kind_dirs_arguments("linted")
-@click.option(
-    "--crds",
-    "crds_dir",
+@options.kind_dirs_arguments("linted")
+@options.crds(
+    "CRDs of the kinds [default: the kind folder's own crds/, else crds/ beside the templates folder].",
     default=None,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="CRDs of the kinds [default: the kind folder's own crds/, else crds/ beside the templates folder].",
 )
-@click.option(
-    "-f",
-    "--filename",
-    "files",
-    multiple=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A file of CRs to check and render besides the examples (repeatable).",
-)
+@options.cr_files("A file of CRs to check and render besides the examples (repeatable).")
 @click.option(
     "--format",
     "output_format",

@@ -6,14 +6,15 @@ from pathlib import Path
 
 import click
 
-from engine.tools.cli._common import crds_option, main, templates_option
+from engine.tools.cli import options
+from engine.tools.cli._common import main
 
 
 @main.command()
-@templates_option
-@crds_option
+@options.templates()
+@options.crds()
 @click.option("--name", default="stencil", show_default=True, help="Name of the ClusterRole and Role.")
-@click.option("--namespace", default="stencil-system", show_default=True, help="The engine's namespace.")
+@options.namespace("stencil-system", "The engine's namespace.")
 def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None:
     """Print the least-privilege RBAC the engine needs for these kinds."""
     from engine.core.model import kinds

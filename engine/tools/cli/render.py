@@ -7,11 +7,12 @@ from typing import Any
 
 import click
 
-from engine.tools.cli._common import cr_files_options, main, read_crs
+from engine.tools.cli import options
+from engine.tools.cli._common import main, read_crs
 
 
 @main.command("render")
-@cr_files_options
+@options.cr_files_arguments
 @click.option(
     "--status",
     "show_status",
@@ -133,8 +134,8 @@ def _rfc3339(value: str | None) -> str:
 
 
 @main.command("diff")
-@cr_files_options
-@click.option("--kubeconfig", default=None, help="Kubeconfig (default: $KUBECONFIG or ~/.kube/config).")
+@options.cr_files_arguments
+@options.kubeconfig("Kubeconfig (default: $KUBECONFIG or ~/.kube/config).")
 def diff(
     kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None, kubeconfig: str | None
 ) -> None:

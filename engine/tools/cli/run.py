@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from engine.tools.cli import options
 from engine.tools.cli._common import main, stop_event
 
 # Python's collector runs a young collection every 700 net allocations of containers, and a
@@ -23,18 +24,9 @@ GC_YOUNG_THRESHOLD = 50_000
 
 
 @main.command()
-@click.option(
-    "--templates",
-    "templates_dir",
-    default="templates",
-    show_default=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder of kind folders.",
-)
-@click.option(
-    "--kubeconfig",
-    default=None,
-    help="Kubeconfig to use (default: $KUBECONFIG, ~/.kube/config, or the in-cluster service account).",
+@options.templates(exists=False)
+@options.kubeconfig(
+    "Kubeconfig to use (default: $KUBECONFIG, ~/.kube/config, or the in-cluster service account)."
 )
 @click.option(
     "--namespace",

@@ -15,13 +15,14 @@ from pathlib import Path
 
 import click
 
-from engine.tools.cli._common import main, templates_option
+from engine.tools.cli import options
+from engine.tools.cli._common import main
 
 
 @main.command()
-@templates_option
-@click.option("--kubeconfig", default=None, help="Kubeconfig to use (default: $KUBECONFIG, ~/.kube/config).")
-@click.option("--namespace", default="default", show_default=True, help="Where the replicas' Leases are.")
+@options.templates()
+@options.kubeconfig("Kubeconfig to use (default: $KUBECONFIG, ~/.kube/config).")
+@options.namespace("default", "Where the replicas' Leases are.")
 def shards(templates_dir: Path, kubeconfig: str | None, namespace: str) -> None:
     """Print each replica's Lease and how many parents of each kind it owns."""
     from engine.core.decisions import sharding

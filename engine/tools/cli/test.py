@@ -11,11 +11,12 @@ from pathlib import Path
 
 import click
 
-from engine.tools.cli._common import chosen_kind_dirs, kind_dirs_arguments, main
+from engine.tools.cli import options
+from engine.tools.cli._common import chosen_kind_dirs, main
 
 
 @main.command(name="test")
-@kind_dirs_arguments("tested")
+@options.kind_dirs_arguments("tested")
 @click.option(
     "--timeout",
     default=120.0,

@@ -1,0 +1,111 @@
+"""The options several commands share, each declared here once.
+
+An option that means the same thing in several commands (where the kind folders are, the
+CRDs, the kubeconfig, a namespace, files of CRs) has one declaration: its flag, where its
+value lands, its type and its default.  What a command says about it in ``--help`` is the
+command's own, because the same option can mean a little more in one command than in
+another (``--templates`` of ``lint`` lints every folder when no KIND_DIR is given), so the
+help is the one thing a command passes in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+Decorator = Callable[[Callable[..., None]], Callable[..., None]]
+
+
+def _folder(*, exists: bool) -> click.Path:
+    return click.Path(exists=exists, file_okay=False, path_type=Path)
+
+
+def templates(help: str = "Folder of kind folders.", *, exists: bool = True) -> Decorator:
+    """``--templates``: the folder of kind folders (``templates_dir``); ``exists=False`` leaves a
+    missing folder to the command, which may not need it."""
+    return click.option(
+        "--templates",
+        "templates_dir",
+        default="templates",
+        show_default=True,
+        type=_folder(exists=exists),
+        help=help,
+    )
+
+
+def crds(help: str = "Folder of the kinds' CRDs.", *, default: str | None = "crds") -> Decorator:
+    """``--crds``: the folder of the kinds' CRDs (``crds_dir``); with no default the command
+    finds one itself and says where in ``help``."""
+    return click.option(
+        "--crds",
+        "crds_dir",
+        default=default,
+        show_default=True if default is not None else None,
+        type=_folder(exists=True),
+        help=help,
+    )
+
+
+def kubeconfig(help: str) -> Decorator:
+    """``--kubeconfig``: the kubeconfig to read, as a path the client resolves (none: its own search)."""
+    return click.option("--kubeconfig", default=None, help=help)
+
+
+def kubeconfig_to_write(help: str) -> Decorator:
+    """``--kubeconfig`` of a command that starts a local cluster: where to write its kubeconfig."""
+    return click.option(
+        "--kubeconfig", default=None, type=click.Path(dir_okay=False, path_type=Path), help=help
+    )
+
+
+def namespace(default: str, help: str, *, short: bool = False) -> Decorator:
+    """``--namespace`` (``-n`` too with ``short``, as kubectl has it): one namespace, with a default."""
+    flags = ("-n", "--namespace") if short else ("--namespace",)
+    return click.option(*flags, default=default, show_default=True, help=help)
+
+
+def cr_files(help: str, *, required: bool = False) -> Decorator:
+    """``-f/--filename`` (``files``, repeatable): files of CRs."""
+    return click.option(
+        "-f",
+        "--filename",
+        "files",
+        multiple=True,
+        required=required,
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help=help,
+    )
+
+
+def kind_dirs_arguments(verb: str) -> Decorator:
+    """KIND_DIR ... and --templates: the kind folders a command works on (``chosen_kind_dirs``)."""
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        command = templates(
+            f"Folder of kind folders, every one {verb} when no KIND_DIR is given.", exists=False
+        )(command)
+        return click.argument("kind_dirs", nargs=-1, type=_folder(exists=True))(command)
+
+    return decorate
+
+
+def cr_files_arguments(command: Callable[..., None]) -> Callable[..., None]:
+    """KIND_DIR, -f files of CRs, -n namespace and --crds: what render and diff both read."""
+    options: list[Decorator] = [
+        click.argument("kind_dir", type=_folder(exists=True)),
+        cr_files("A file of CRs (repeatable); documents of other kinds are skipped.", required=True),
+        namespace(
+            "default", "Namespace of a namespaced CR that names none, as kubectl would use.", short=True
+        ),
+        crds(
+            "CRDs giving custom kinds their scope, defaults and validation "
+            "[default: the first of KIND_DIR/crds/ and crds/ beside the templates folder "
+            "that holds the parent's CRD].",
+            default=None,
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
