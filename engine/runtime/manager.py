@@ -24,43 +24,20 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from engine.core.model import errors, kinds, placement
 from engine.runtime import children, events, memory, sharding
 from engine.runtime.controller import UID_INDEX, KindController
+from engine.runtime.host import Counts
 from engine.runtime.informers import InformerSet
+from engine.runtime.options import Options as Options  # how an engine is run; read by its controllers
 from engine.runtime.seam import Api
 from engine.runtime.watching import Informer
-
-if TYPE_CHECKING:
-    from engine.runtime.observability import Metrics
 
 log = logging.getLogger("stencil.controller")
 
 BUNDLE_LABEL = placement.BUNDLE_LABEL  # a ConfigMap carrying one kind folder, one file per key
 BUNDLE_NAME_ANNOTATION = "stencil.dev/kind-name"  # the kind's name, if not the ConfigMap's
-
-
-@dataclass
-class Options:
-    workers: int = 4
-    resync: float = 600.0
-    namespaces: tuple[str, ...] = ()  # the namespaces to watch; none given: all
-    reload_interval: float = 1.0  # how often the templates folder is checked for changes
-    metrics: Metrics | None = None
-    bundle_namespace: str | None = None  # also serve kinds from labelled ConfigMaps in this namespace
-    run_workers: bool = True  # False: keep caches warm but reconcile nothing (a standby replica)
-    shard: str | None = None  # this replica's shard identity: reconcile only the parents labelled with it
-    # Namespaces (shell patterns) no kind may write a child in; None: kube-* and bundle_namespace.
-    protected_namespaces: tuple[str, ...] | None = None
-
-    @property
-    def off_limits(self) -> tuple[str, ...]:
-        """The protected namespaces as given, or by default kube-* and the kind ConfigMaps' namespace."""
-        if self.protected_namespaces is not None:
-            return self.protected_namespaces
-        return ("kube-*", *((self.bundle_namespace,) if self.bundle_namespace else ()))
 
 
 @dataclass
@@ -70,18 +47,18 @@ class Engine:
     kube: Api
     templates: Path
     options: Options = field(default_factory=Options)
-    counters: dict[tuple[str, str], int] = field(default_factory=dict)
+    counters: dict[tuple[str, str], int] = field(default_factory=dict)  # ("apply" | "prune" | "status", kind)
 
     def __post_init__(self) -> None:
         self.informers = InformerSet(self.kube)
         self.memory = memory.Budget()  # bytes of parents decoded for reconciles at once
         metrics = self.options.metrics
         self.recorder = events.Recorder(self.kube, on_drop=metrics.event_dropped if metrics else None)
+        self.counts = Counts(self.counters, metrics)  # the controllers count their writes here, by name
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
         self.children = children.Children(self.kube, self.informers, self.options.namespaces, self._wake)
         self._digests: dict[str, str] | None = None  # of the kinds last served completely
         self._fingerprint: tuple[tuple[str, int, int], ...] | None = None  # of the files last served
-        self._lock = threading.RLock()
         self._stop = threading.Event()
         self._bundles: Informer | None = None
         self._loaded = threading.Event()  # the kinds were loaded and served at least once
@@ -227,16 +204,6 @@ class Engine:
         for controller in list(self.controllers.values()):
             for namespace, name in controller.parents.keys_by_index(UID_INDEX, uid):
                 controller.queue.add(f"{namespace}/{name}")
-
-    def count(self, what: str, kind: str) -> None:
-        if what != "skip":
-            with self._lock:
-                self.counters[(what, kind)] = self.counters.get((what, kind), 0) + 1
-        metrics = self.options.metrics
-        if metrics:
-            {"apply": metrics.applied, "prune": metrics.pruned, "skip": metrics.skipped}.get(
-                what, lambda _kind: None
-            )(kind)
 
     # -- running --------------------------------------------------------------
 

@@ -25,18 +25,18 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from engine.core.decisions import sharding
 from engine.core.model import errors
 from engine.runtime import leader
-from engine.runtime.informers import Across
+from engine.runtime.informers import Across, InformerSet
 from engine.runtime.kube import Kube, Obj, Resource
+from engine.runtime.options import Options
 from engine.runtime.seam import Api
 
 if TYPE_CHECKING:
-    from engine.runtime.manager import Engine
     from engine.runtime.observability import Metrics
 
 log = logging.getLogger("stencil.sharding")
@@ -113,12 +113,39 @@ def release(
     )
 
 
+class ServedKind(Protocol):
+    """A parent kind the engine serves, as the sharder reads it (a ``KindController`` is one)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def resource(self) -> Resource: ...
+
+
+class Served(Protocol):
+    """What the sharder reads of the engine (``manager.Engine`` is one): its client, its caches,
+    the namespaces it watches, and the parent kinds it serves."""
+
+    @property
+    def kube(self) -> Api: ...
+
+    @property
+    def informers(self) -> InformerSet: ...
+
+    @property
+    def options(self) -> Options: ...
+
+    @property
+    def controllers(self) -> Mapping[tuple[str, str], ServedKind]: ...
+
+
 class Sharder:
     """Assigns every parent of every kind to a live member, moving them by the hand-over rules."""
 
     def __init__(
         self,
-        engine: Engine,
+        engine: Served,
         *,
         namespace: str,
         interval: float = 1.0,

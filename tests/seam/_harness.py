@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,12 @@ def engine_for(
     template: str,
     kind_yaml_extra: str = "",
     metrics: observability.Metrics | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Iterator[controller.KindController]:
-    """The Widget kind's controller, caches synced, stopped on the way out."""
+    """The Widget kind's controller, caches synced, stopped on the way out; ``clock`` paces its
+    status reports."""
     templates = write_kind(tmp_path / "templates", {"children.yaml": template}, kind_yaml_extra)
-    options = manager.Options(run_workers=False, metrics=metrics)
+    options = manager.Options(run_workers=False, metrics=metrics, clock=clock)
     engine = manager.Engine(fake, templates, options)
     try:
         engine.load()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.runtime import controller
+from engine.runtime import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
 from tests.seam._harness import NAMESPACE, conditions, engine_for, parent
@@ -30,7 +30,7 @@ def gadget_comes_up(fake: FakeKube, kind_controller: controller.KindController) 
     widget_uid = fake.objects[("tests.stencil.dev/v1", "Widget", NAMESPACE, "w")]["metadata"]["uid"]
 
     def cached() -> bool:
-        held = kind_controller.engine.children.of(widget_uid)
+        held = kind_controller.host.children.of(widget_uid)
         return any(c["metadata"]["resourceVersion"] == written["metadata"]["resourceVersion"] for c in held)
 
     wait_until(cached, timeout=5, interval=0.01, what="the Gadget's status in the cache")
@@ -52,7 +52,7 @@ def test_the_first_report_waits_behind_other_parents_and_ready_is_written_once(t
         result = kind_controller.reconcile(f"{NAMESPACE}/w")
 
         assert [verb for verb, _ in fake.calls if verb in ("APPLY", "STATUS")] == ["APPLY"]
-        assert result.when_idle and result.requeue_after == controller.REPORT_WAIT
+        assert result.when_idle and result.requeue_after == reporting.REPORT_WAIT
 
         gadget_comes_up(fake, kind_controller)
         kind_controller.reconcile(f"{NAMESPACE}/w")  # Ready is news: written whatever waits

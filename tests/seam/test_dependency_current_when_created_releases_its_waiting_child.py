@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.runtime import controller
+from engine.runtime import reporting
 from tests.seam._fake import FakeKube
 from tests.seam._harness import CONFIG_KEY, GADGET_KEY, conditions, gadget_then_config, parent
 
@@ -31,7 +31,7 @@ def test_a_dependency_current_at_creation_releases_the_child_waiting_for_it(tmp_
         assert GADGET_KEY in fake.objects
         # Nothing but the engine itself can wake the parent now: the Gadget's watch event
         # carries the version already cached, and the Gadget never changes again.
-        while (key := kind_controller.queue.get(timeout=controller.PROGRESS_INTERVAL + 1)) is not None:
+        while (key := kind_controller.queue.get(timeout=reporting.PROGRESS_INTERVAL + 1)) is not None:
             kind_controller.process(key)
         assert CONFIG_KEY in fake.objects, "the waiting child was never created"
         ready = conditions(fake)["ChildrenApplied"]

@@ -23,7 +23,7 @@ def test_first_reconcile_writes_children_and_status_then_steady_state_writes_not
     parent(fake, value="v")
     with engine_for(fake, tmp_path, TEMPLATE) as controller:
         controller.reconcile("ns/w")
-        assert controller.engine.recorder.flush()
+        assert controller.host.recorder.flush()
 
         writes = fake.writes()
         assert [w for w in writes if w[0] != "EVENT"] == [
@@ -35,6 +35,6 @@ def test_first_reconcile_writes_children_and_status_then_steady_state_writes_not
 
         fake.calls.clear()
         controller.reconcile("ns/w")
-        assert controller.engine.recorder.flush()
+        assert controller.host.recorder.flush()
 
         assert fake.writes() == []

@@ -7,10 +7,9 @@ parent costs the API server a write per step and per parent.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
-from engine.runtime import controller
+from engine.runtime import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
 from tests.seam._harness import GADGET, GADGET_KEY, NAMESPACE, conditions, engine_for, parent
@@ -32,7 +31,7 @@ def gadget_reports(
 
     def cached() -> bool:
         version = written["metadata"]["resourceVersion"]
-        held = kind_controller.engine.children.of(widget_uid)
+        held = kind_controller.host.children.of(widget_uid)
         return any(c["metadata"]["resourceVersion"] == version for c in held if c["kind"] == "Gadget")
 
     wait_until(cached, timeout=5, interval=0.01, what="the Gadget's status in the cache")
@@ -54,7 +53,7 @@ def test_progress_waits_and_a_new_verdict_does_not(tmp_path: Path) -> None:
         # Still not Ready for the same reason: only progress, so not written yet.
         assert status_writes(fake) == 2
         assert result.requeue_after is not None
-        assert 0 < result.requeue_after <= controller.PROGRESS_INTERVAL
+        assert 0 < result.requeue_after <= reporting.PROGRESS_INTERVAL
         assert conditions(fake)["ChildrenReady"]["message"] == first
 
         gadget_reports(fake, kind_controller, "True", "Up")
@@ -66,14 +65,15 @@ def test_progress_waits_and_a_new_verdict_does_not(tmp_path: Path) -> None:
 def test_the_waiting_progress_is_written_once_the_interval_has_passed(tmp_path: Path) -> None:
     fake = FakeKube()
     parent(fake)
-    with engine_for(fake, tmp_path, GADGET) as kind_controller:
+    now = [0.0]  # the engine's clock, moved by hand
+    with engine_for(fake, tmp_path, GADGET, clock=lambda: now[0]) as kind_controller:
         kind_controller.reconcile("ns/w")
         gadget_reports(fake, kind_controller, "False", "Starting")
         kind_controller.reconcile("ns/w")
         gadget_reports(fake, kind_controller, "False", "Warming")
         result = kind_controller.reconcile("ns/w")
         assert result.requeue_after is not None
-        time.sleep(result.requeue_after)
+        now[0] += result.requeue_after
         kind_controller.reconcile("ns/w")
         assert status_writes(fake) == 3
         assert "Warming" in conditions(fake)["ChildrenReady"]["message"]

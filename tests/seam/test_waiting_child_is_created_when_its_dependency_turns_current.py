@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.runtime import controller
+from engine.runtime import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
 from tests.seam._harness import CONFIG_KEY, GADGET_KEY, NAMESPACE, conditions, gadget_then_config, parent
@@ -32,7 +32,7 @@ def gadget_status_cached(kind_controller: controller.KindController, fake: FakeK
         gadget = fake.objects[GADGET_KEY]
         return any(
             held["metadata"]["resourceVersion"] == gadget["metadata"]["resourceVersion"]
-            for held in kind_controller.engine.children.of(parent_uid)
+            for held in kind_controller.host.children.of(parent_uid)
             if held["kind"] == "Gadget"
         )
 
@@ -42,7 +42,7 @@ def gadget_status_cached(kind_controller: controller.KindController, fake: FakeK
 def work_the_queue(kind_controller: controller.KindController) -> list[str]:
     """Reconcile until the queue stays empty, including the look again at progress that waited."""
     processed = []
-    while (key := kind_controller.queue.get(timeout=controller.PROGRESS_INTERVAL + 0.5)) is not None:
+    while (key := kind_controller.queue.get(timeout=reporting.PROGRESS_INTERVAL + 0.5)) is not None:
         kind_controller.process(key)
         processed.append(key)
     return processed

@@ -1,0 +1,213 @@
+"""Writing one parent's children: create or server-side apply each, hold back what is contested, prune.
+
+This is the hand of steps 5 and 6 of ``KindController.reconcile``.  Every child goes through
+one field manager; a create claims its name atomically (create-only apply), and an update
+carries the uid of the object it was planned against, so a name another parent took meanwhile
+is never handed over.  A field that another writer keeps changing back is restored ever more
+slowly (``engine.core.decisions.contention``); the first hold names that writer in an event.
+
+Each write answers with a value rather than filling lists: ``Write`` for one child (created,
+updated with the contests it leaves, or its name held by another object) and ``Applied`` for
+a plan (the conflicts, the contests, what it created, and the server's refusal that stopped
+it, if one did), so the reconcile decides what follows from what it is given back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from engine.core.decisions import contention, planning
+from engine.core.model import errors
+from engine.runtime import events
+from engine.runtime.host import Host
+from engine.runtime.kube import FIELD_MANAGER, Obj
+from engine.runtime.seam import Api
+
+
+@dataclass(frozen=True)
+class Write:
+    """One child's write: it was created, or updated (with the fields contested now), or its
+    name is held by an object the parent does not control (``conflict`` says so)."""
+
+    created: bool = False
+    conflict: str | None = None
+    contests: tuple[contention.Contest, ...] = ()
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A plan's applies: names held by others, fields contested, children created, and the
+    server's refusal (``error``) that stopped the applies, if one did."""
+
+    conflicts: Mapping[planning.Ref, str]
+    contests: tuple[contention.Contest, ...] = ()
+    created: tuple[Obj, ...] = ()
+    error: errors.ApiError | None = None
+
+    @property
+    def contested(self) -> tuple[str, ...]:
+        return tuple(contest.message for contest in self.contests)
+
+
+class Applier:
+    """Writes the children of one parent, as ``writer`` (the engine, or the kind's ServiceAccount)."""
+
+    def __init__(
+        self,
+        host: Host,
+        controller: str,
+        writer: Api,
+        parent: Obj,
+        contests: contention.Contention,
+        clock: Callable[[], float],
+    ) -> None:
+        self.host = host
+        self.controller = controller  # the kind's name, as counters and logs say it
+        self.writer = writer
+        self.parent = parent
+        self.contention = contests
+        self.clock = clock
+
+    def apply(self, plan: planning.Plan) -> Applied:
+        """Apply every child the plan says is missing or drifted, in order, stopping at the first
+        refusal of the server.  The event of the children created is left to ``announce``
+        (also sent here if something unforeseen stops the applies)."""
+        conflicts = dict(plan.conflicts)
+        contests: list[contention.Contest] = []
+        created: list[Obj] = []
+        try:
+            for apply in plan.applies:
+                if holding := self._held(apply):
+                    contests.extend(holding)
+                    continue
+                write = self._write(apply)
+                contests.extend(write.contests)
+                if write.created:
+                    created.append(apply.obj)
+                if write.conflict:
+                    conflicts[planning.ref(apply.obj)] = write.conflict
+        except errors.ApiError as exc:
+            return Applied(conflicts, tuple(contests), tuple(created), exc)
+        except Exception:
+            self.announce(Applied(conflicts, created=tuple(created)))
+            raise
+        return Applied(conflicts, tuple(contests), tuple(created))
+
+    def announce(self, applied: Applied) -> None:
+        """One event says what the applies created, however many."""
+        if applied.created:
+            self._emit_written("Created", list(applied.created))
+
+    def _held(self, apply: planning.Apply) -> list[contention.Contest]:
+        """The contests that hold back this update: every field it would restore is one that
+        another writer keeps changing back, still backing off.  A hold that is news names the
+        other writer from the server's ``managedFields`` and says so in a Warning event."""
+        if apply.current is None:
+            return []
+        uid, child = self.parent["metadata"]["uid"], planning.ref(apply.obj)
+        held = self.contention.held(uid, child, restoring(apply.current, apply.obj), self.clock())
+        if not held or all(c.announced for c in held):
+            return held
+        meta = apply.obj["metadata"]
+        res = self.writer.resource(apply.obj["apiVersion"], apply.obj["kind"])
+        now = self.writer.get(res, meta["name"], meta.get("namespace") or None) or {}
+        announced = []
+        for contest in held:
+            managers = contention.other_managers(now, contest.path, FIELD_MANAGER)
+            announced.append(self.contention.announce(uid, contest, managers))
+            self.host.recorder.emit(self.parent, events.WARNING, "ContestedField", announced[-1].message)
+        return announced
+
+    def _write(self, apply: planning.Apply) -> Write:
+        """Create or server-side apply one child; a conflict instead if the name is held by an
+        object this parent does not control."""
+        child = apply.obj
+        if not apply.create:
+            return self._update(child, apply.current)
+        # Claim the name atomically: of two parents rendering one name, only one create-only
+        # apply succeeds; the other gets AlreadyExists and must not apply over the winner.
+        try:
+            made = self.writer.apply(child, create_only=True)
+        except errors.AlreadyExists:
+            res = self.writer.resource(child["apiVersion"], child["kind"])
+            existing = self.writer.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
+            if existing is None:
+                raise  # deleted again since: the next reconcile creates it
+            self.host.children.remember(existing)
+            if not planning.controlled_by(existing, self.parent["metadata"]["uid"]):
+                described = planning.describe(planning.ref(child))
+                return Write(
+                    conflict=f"{described} already exists and is not controlled by this {self.parent['kind']}"
+                )
+            if planning.contains(existing, child):
+                return Write()
+            return self._update(child, existing)
+        self.host.children.remember(made)
+        self.host.counts.applied(self.controller)
+        return Write(created=True)
+
+    def _update(self, child: Obj, current: Obj | None) -> Write:
+        """Server-side apply a child this parent controls; what it restored is recorded, and the
+        fields contested now come back.
+
+        The uid of the object the plan was made against goes along as a precondition: if
+        that object was deleted and its name taken by another parent's child in between,
+        the server refuses instead of handing the name over.
+        """
+        body = child
+        if current is not None:
+            body = {**child, "metadata": {**child["metadata"], "uid": current["metadata"]["uid"]}}
+        try:
+            applied = self.writer.apply(body)
+        except (errors.Conflict, errors.Invalid):
+            # The server words a uid that does not match as a conflict when the object is
+            # gone and as an immutable field when another took its name: look, then decide.
+            res = self.writer.resource(child["apiVersion"], child["kind"])
+            now = self.writer.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
+            if now is None or current is None or now["metadata"]["uid"] == current["metadata"]["uid"]:
+                raise  # gone (its deletion wakes this parent to create it again), or truly refused
+            self.host.children.remember(now)
+            if planning.controlled_by(now, self.parent["metadata"]["uid"]):
+                raise
+            described = planning.describe(planning.ref(child))
+            return Write(
+                conflict=f"{described} was replaced by an object this {self.parent['kind']} does not control"
+            )
+        self.host.children.remember(applied)
+        self.host.counts.applied(self.controller)
+        fields = planning.drift(current, child) if current is not None else []
+        self._emit_written("Updated", [child], fields)
+        if current is None:
+            return Write()
+        restored = {path: contention.value_at(child, path) for path in restoring(current, child)}
+        uid, ref = self.parent["metadata"]["uid"], planning.ref(child)
+        return Write(contests=tuple(self.contention.restored(uid, ref, restored, self.clock())))
+
+    def prune(self, prune: planning.Prune) -> None:
+        """Delete a child no longer rendered, if it is still the object the plan meant (its uid)."""
+        res = self.writer.resource(prune.api_version, prune.kind)
+        try:
+            if not self.writer.delete(res, prune.name, prune.namespace or None, uid=prune.uid):
+                return  # already gone
+        except errors.Conflict:
+            return  # the uid precondition failed: that object is not the one we meant
+        self.host.counts.pruned(self.controller)
+        self.host.recorder.emit(
+            self.parent, events.NORMAL, "Pruned", f"Deleted {prune.kind} {prune.name}: no longer rendered"
+        )
+
+    def _emit_written(self, verb: str, written: list[Obj], fields: list[str] | None = None) -> None:
+        """The event of writes; an update says which rendered fields it restored (at most five)."""
+        message = f"{verb} " + ", ".join(planning.describe(planning.ref(child)) for child in written)
+        if fields:
+            more = f" and {len(fields) - 5} more" if len(fields) > 5 else ""
+            message += ": " + ", ".join(fields[:5]) + more
+        self.host.recorder.emit(self.parent, events.NORMAL, verb, message)
+
+
+def restoring(current: Obj, child: Obj) -> list[contention.Path]:
+    """The rendered fields an update of ``current`` to ``child`` puts back (not the content hash,
+    which is Stencil's own and follows the others)."""
+    hash_path = ("metadata", "annotations", planning.HASH_ANNOTATION)
+    return [path for path in contention.differences(current, child) if path != hash_path]

@@ -1,0 +1,94 @@
+"""A parent's end: the finalizer, the clean-up it allows, and the ``deleteWhen`` rule.
+
+Children in the parent's namespace go with it through owner references.  Those beyond their
+reach (another namespace, cluster-scoped) are created only under Stencil's finalizer
+(``Deletion.hold``), so that once the parent is being deleted the engine can delete them
+itself (``Deletion.clean_up``) and then let the parent go.  And a kind may say when a
+parent's work is done (``deleteWhen``): after its status is written, ``Deletion.when_done``
+deletes the parent if the rule holds.  This is the reconcile's deletion.go, as kro keeps it
+beside its instance controller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.core.decisions import ordering, planning, status
+from engine.core.model import kinds, placement
+from engine.runtime import events
+from engine.runtime.applying import Applier
+from engine.runtime.host import Host
+from engine.runtime.informers import Across
+from engine.runtime.kube import Obj, Resource
+
+
+class Deletion:
+    """The finalizer and the deletions of one kind's parents."""
+
+    def __init__(self, host: Host, resource: Resource, parents: Across) -> None:
+        self.host = host
+        self.resource = resource
+        self.parents = parents
+
+    def hold(self, parent: Obj, desired: Sequence[Obj]) -> Obj:
+        """The parent under Stencil's finalizer if some desired child lies beyond owner
+        references' reach; the parent as it is now."""
+        if not planning.needs_finalizer(desired):
+            return parent
+        return self._set_finalizer(parent, hold=True)
+
+    def clean_up(self, parent: Obj, kind: kinds.Kind | None, applier: Applier, reach: planning.Reach) -> None:
+        """A parent being deleted: delete the children garbage collection cannot, then let it go.
+
+        They are found by listing, not from the cache, since a child in another namespace
+        may lie outside what this engine watches; a rare request on a rare event.
+        """
+        if planning.FINALIZER not in (parent["metadata"].get("finalizers") or ()):
+            return
+        uid = parent["metadata"]["uid"]
+        for resource in self.host.children.resources(kind):
+            children, _ = self.host.kube.list(resource, label_selector=f"{placement.PARENT_UID_LABEL}={uid}")
+            for child in planning.label_owned(children, uid, reach):
+                meta = child["metadata"]
+                applier.prune(
+                    planning.Prune(
+                        resource.api_version,
+                        resource.kind,
+                        meta.get("namespace") or "",
+                        meta["name"],
+                        meta["uid"],
+                    )
+                )
+        self._set_finalizer(parent, hold=False)
+
+    def when_done(
+        self,
+        kind: kinds.Kind,
+        parent: Obj,
+        new_status: Mapping[str, Any],
+        observed: Sequence[Obj],
+        related: Sequence[Obj],
+        now: str,
+        origins: Sequence[ordering.Origin],
+    ) -> bool:
+        """Delete the parent if the kind's ``deleteWhen`` rule holds with its new status; whether
+        this call deleted it."""
+        if not status.should_delete(kind, parent, new_status, observed, related, now, origins=origins):
+            return False
+        meta = parent["metadata"]
+        if not self.host.kube.delete(self.resource, meta["name"], meta.get("namespace"), uid=meta["uid"]):
+            return False
+        message = f"Deleted {parent['kind']} {meta['name']}: its deleteWhen rule holds"
+        self.host.recorder.emit(parent, events.NORMAL, "Completed", message)
+        return True
+
+    def _set_finalizer(self, parent: Obj, *, hold: bool) -> Obj:
+        """Add or remove Stencil's finalizer (a compare-and-swap JSON patch); the parent as it is now."""
+        ops = planning.finalizer_patch(parent, hold=hold)
+        if ops is None:
+            return parent
+        meta = parent["metadata"]
+        written = self.host.kube.patch_json(self.resource, meta["name"], meta.get("namespace"), ops)
+        self.parents.observe(written)
+        return written

@@ -1,0 +1,99 @@
+"""What a kind's controller is given by the engine around it, and what it answers.
+
+``Host`` is the engine as a controller sees it: the client, the options, the caches, the
+event recorder, the memory budget and the counts.  ``manager.Engine`` is one; a controller
+holds nothing of the engine beyond these, so the manager imports the controller and never
+the other way round.  ``Counts`` keeps what the controllers wrote, one method per counter.
+``Result`` is what one reconcile asks of the work queue.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from engine.runtime import events, memory
+from engine.runtime.children import Children
+from engine.runtime.informers import InformerSet
+from engine.runtime.kube import Obj
+from engine.runtime.options import Options
+from engine.runtime.seam import Api
+
+if TYPE_CHECKING:
+    from engine.runtime.observability import Metrics
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a reconcile asks of the queue: nothing, another look after a delay, or (``when_idle``)
+    another look once no other parent waits, after the delay at the latest."""
+
+    requeue_after: float | None = None
+    when_idle: bool = False  # then: once no other parent waits, or after requeue_after at the latest
+
+
+def key_of(obj: Obj) -> str:
+    """A parent's queue key: ``namespace/name`` (``/name`` if cluster-scoped)."""
+    meta = obj["metadata"]
+    return f"{meta.get('namespace') or ''}/{meta['name']}"
+
+
+class Counts:
+    """What the controllers did, by kind: the totals (``("apply" | "prune" | "status", kind)``)
+    an engine's tests read, and the metrics' counters; a child left unchanged reaches only
+    the metrics."""
+
+    def __init__(self, totals: dict[tuple[str, str], int], metrics: Metrics | None) -> None:
+        self.totals = totals
+        self._metrics = metrics
+        self._lock = threading.Lock()
+
+    def applied(self, kind: str) -> None:
+        self._add("apply", kind)
+        if self._metrics:
+            self._metrics.applied(kind)
+
+    def pruned(self, kind: str) -> None:
+        self._add("prune", kind)
+        if self._metrics:
+            self._metrics.pruned(kind)
+
+    def skipped(self, kind: str) -> None:
+        if self._metrics:
+            self._metrics.skipped(kind)
+
+    def status_written(self, kind: str) -> None:
+        self._add("status", kind)
+
+    def _add(self, what: str, kind: str) -> None:
+        with self._lock:
+            self.totals[(what, kind)] = self.totals.get((what, kind), 0) + 1
+
+
+class Host(Protocol):
+    """The engine's parts a controller uses."""
+
+    @property
+    def kube(self) -> Api: ...
+
+    @property
+    def options(self) -> Options: ...
+
+    @property
+    def informers(self) -> InformerSet: ...
+
+    @property
+    def parent_selector(self) -> str | None: ...
+
+    @property
+    def children(self) -> Children: ...
+
+    @property
+    def recorder(self) -> events.Recorder: ...
+
+    @property
+    def memory(self) -> memory.Budget: ...
+
+    @property
+    def counts(self) -> Counts: ...

@@ -1,0 +1,39 @@
+"""How an engine is run: its workers, the namespaces it watches, its shard, its clock.
+
+``Options`` is read by the engine (``engine.runtime.manager``) and by each kind's controller
+(``engine.runtime.controller``); it lives apart from both so that neither imports the other
+for it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.runtime.observability import Metrics
+
+
+@dataclass
+class Options:
+    workers: int = 4
+    resync: float = 600.0
+    namespaces: tuple[str, ...] = ()  # the namespaces to watch; none given: all
+    reload_interval: float = 1.0  # how often the templates folder is checked for changes
+    metrics: Metrics | None = None
+    bundle_namespace: str | None = None  # also serve kinds from labelled ConfigMaps in this namespace
+    run_workers: bool = True  # False: keep caches warm but reconcile nothing (a standby replica)
+    shard: str | None = None  # this replica's shard identity: reconcile only the parents labelled with it
+    # Namespaces (shell patterns) no kind may write a child in; None: kube-* and bundle_namespace.
+    protected_namespaces: tuple[str, ...] | None = None
+    # Monotonic seconds, as the pacing of status reports and of contested fields reads them.
+    clock: Callable[[], float] = time.monotonic
+
+    @property
+    def off_limits(self) -> tuple[str, ...]:
+        """The protected namespaces as given, or by default kube-* and the kind ConfigMaps' namespace."""
+        if self.protected_namespaces is not None:
+            return self.protected_namespaces
+        return ("kube-*", *((self.bundle_namespace,) if self.bundle_namespace else ()))
