@@ -73,9 +73,9 @@ __all__ = [
 # The Jinja releases this module is tested against: from the first, up to (not including) the second.
 TESTED = ((3, 1, 6), (3, 2))
 
-# Each internal named above, as (owner, attribute), for the test that a Jinja has them all.
+# Each internal named above that a class or module holds, as (owner, attribute), for the test that a
+# Jinja has them all; those an instance holds (``root_render_func``, ``code_lineno``) it runs.
 RELIED_ON: tuple[tuple[object, str], ...] = (
-    (Template, "root_render_func"),
     (Template, "new_context"),
     (Template, "get_corresponding_lineno"),
     (Environment, "handle_exception"),
