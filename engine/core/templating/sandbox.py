@@ -78,6 +78,9 @@ __all__ = [
 ]
 
 
+# -- values become tokens -----------------------------------------------------------------
+
+
 @pass_context
 def _finalize(context: Context, value: Any) -> str:
     # pass_context keeps Jinja from folding constant outputs through finalize at
