@@ -7,12 +7,26 @@ writes those labels (``engine.runtime.sharding``).
 
 from __future__ import annotations
 
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from engine.tools.cli import options
 from engine.tools.cli._common import main, stop_event
+
+if TYPE_CHECKING:
+    from http.server import ThreadingHTTPServer
+
+    from engine.runtime import leader, manager, observability
+    from engine.runtime.kube import Kube
+
+log = logging.getLogger("stencil")
 
 # Python's collector runs a young collection every 700 net allocations of containers, and a
 # full one, walking every object the process holds, each time enough survivors pile up.  The
@@ -121,49 +135,22 @@ def run(
 ) -> None:
     """Run the engine against a cluster until SIGINT or SIGTERM."""
     import gc
-    import logging
-    import os
     import socket
 
-    from engine.runtime import delegation, leader, logs, manager, observability, sharding
+    from engine.runtime import logs, manager, observability
     from engine.runtime.kube import Kube
 
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)
     logs.configure_logging("json" if log_format == "json" else "text", log_level)
-    log = logging.getLogger("stencil")
     metrics, health = observability.Metrics(), observability.Health()
     probes = _address("--health-probe-bind-address", health_probe_bind_address)
     scrapes = _address("--metrics-bind-address", metrics_bind_address)
     stopping = stop_event()
     kube = Kube.auto(kubeconfig)
-    servers = []
-    if probes is not None and probes == scrapes:
-        if metrics_secure:
-            raise click.UsageError(
-                "--health-probe-bind-address and --metrics-bind-address are the same: the probes "
-                "are plain HTTP and the metrics HTTPS (one port for both needs --no-metrics-secure)"
-            )
-        servers.append(observability.serve(metrics, health, *probes))  # local use: one plain port
-    else:
-        if probes is not None:
-            servers.append(observability.serve(None, health, *probes))
-        if scrapes is not None:
-            gate = tls = None
-            if metrics_secure:
-                gate = delegation.Delegate(lambda path, body: kube.request("POST", path, body))
-                tls = delegation.tls_context(metrics_cert_path, [socket.gethostname() or "localhost"])
-            servers.append(observability.serve(metrics, None, *scrapes, gate=gate, tls=tls))
-    lease_namespace = leader_elect_namespace or os.environ.get("POD_NAMESPACE") or "default"
+    servers = _serve(kube, metrics, health, probes, scrapes, metrics_secure, metrics_cert_path)
     identity = (shard_identity or os.environ.get("POD_NAME") or socket.gethostname()).lower()
     leader_elect = leader_elect or shards  # with shards, the leader is the sharder
-    # A kind that could write into the engine's own namespace could write kinds and take its Lease.
-    own = (kind_configmaps_namespace, os.environ.get("POD_NAMESPACE"))
-    protected = (
-        ("kube-*", *dict.fromkeys(n for n in own if n))
-        if protected_namespaces is None
-        else tuple(p.strip() for p in protected_namespaces.split(",") if p.strip())
-    )
-    options = manager.Options(
+    settings = manager.Options(
         workers=workers,
         resync=resync,
         namespaces=namespaces,
@@ -171,86 +158,186 @@ def run(
         bundle_namespace=kind_configmaps_namespace,
         run_workers=not leader_elect,
         shard=identity if shards else None,
-        protected_namespaces=protected,
+        protected_namespaces=_protected(protected_namespaces, kind_configmaps_namespace),
     )
-    engine = manager.Engine(kube, templates_dir, options)
+    engine = manager.Engine(kube, templates_dir, settings)
     engine.start()
-    elector = member = None
-    sharder = sharding.Sharder(engine, namespace=lease_namespace, metrics=metrics) if shards else None
-    if shards:
-
-        def holding() -> None:
-            log.info("holding the shard Lease; reconciling the parents assigned to %s", identity)
-            engine.run_workers()
-
-        def not_holding() -> None:
-            if not stopping.is_set():
-                # Its Lease may expire any moment and its parents go to others: no reconcile may finish.
-                log.error("lost the shard Lease; exiting")
-                os._exit(1)
-            engine.stop()  # SIGTERM: reconciles under way finish before the Lease is released
-
-        member = sharding.member(
-            kube,
-            namespace=lease_namespace,
-            identity=identity,
-            lease_duration=leader_elect_lease_duration,
-            renew_deadline=leader_elect_renew_deadline,
-            retry_period=leader_elect_retry_period,
-            on_started=holding,
-            on_stopped=not_holding,
-        )
-        member.start()
+    campaign = _Campaign(
+        kube,
+        engine,
+        metrics,
+        stopping,
+        namespace=leader_elect_namespace or os.environ.get("POD_NAMESPACE") or "default",
+        timings=(leader_elect_lease_duration, leader_elect_renew_deadline, leader_elect_retry_period),
+    )
+    electors = [campaign.shard_member(identity)] if shards else []
     if leader_elect:
-
-        def started() -> None:
-            metrics.leading(leader_elect_lease_name, True)
-            if sharder is not None:
-                log.info("became the leader; assigning parents to shards")
-                sharder.start()
-                return
-            log.info("became the leader; reconciling")
-            engine.run_workers()
-
-        def stopped() -> None:
-            # Like controller-runtime: a replica that lost its Lease stops writing and exits,
-            # to start again as a clean standby.
-            metrics.leading(leader_elect_lease_name, False)
-            if not stopping.is_set():
-                log.error("lost the leader Lease; exiting")
-                os._exit(1)  # another replica may already lead: no reconcile may finish now
-            if sharder is not None:
-                sharder.stop()
-                return  # this replica's own parents stop with its shard Lease
-            engine.stop()  # SIGTERM: reconciles under way finish before the Lease is released
-
-        # A standby reports 0 from the start, so that a dashboard can tell a standby
-        # from a replica that does not take part in the election at all.
-        metrics.leading(leader_elect_lease_name, False)
-        elector = leader.LeaderElector(
-            kube,
-            namespace=lease_namespace,
-            name=leader_elect_lease_name,
-            identity=leader_elect_identity or leader.default_identity(),
-            lease_duration=leader_elect_lease_duration,
-            renew_deadline=leader_elect_renew_deadline,
-            retry_period=leader_elect_retry_period,
-            on_started_leading=started,
-            on_stopped_leading=stopped,
+        electors.append(
+            campaign.leader_elector(leader_elect_lease_name, leader_elect_identity, shards=shards)
         )
-        elector.start()
+    _ready_until_stopped(engine, health, stopping)
+    for elector in reversed(electors):  # the leader's Lease first, then the shard's
+        elector.stop(release=True)
+    engine.stop()
+    for server in servers:
+        server.shutdown()
+
+
+def _ready_until_stopped(
+    engine: manager.Engine, health: observability.Health, stopping: threading.Event
+) -> None:
+    """Mark the replica ready once its caches have synced, and unready once it is told to stop."""
+    import gc
+
     while not stopping.wait(0.2):
         if not health.ready and engine.synced():
             health.mark_ready()  # a standby is ready too: its caches are warm
             gc.freeze()  # what is held by now (modules, templates, caches) is not walked again
     health.mark_unready("shutting down")
-    if elector is not None:
-        elector.stop(release=True)
-    if member is not None:
-        member.stop(release=True)
-    engine.stop()
-    for server in servers:
-        server.shutdown()
+
+
+def _serve(
+    kube: Kube,
+    metrics: observability.Metrics,
+    health: observability.Health,
+    probes: tuple[str, int] | None,
+    scrapes: tuple[str, int] | None,
+    secure: bool,
+    cert_path: Path | None,
+) -> list[ThreadingHTTPServer]:
+    """The probes in plain HTTP, and the metrics over TLS to callers the API server allows
+    (``secure``) or in plain HTTP; on one port when both have the same address."""
+    import socket
+
+    from engine.runtime import delegation, observability
+
+    if probes is not None and probes == scrapes:
+        if secure:
+            raise click.UsageError(
+                "--health-probe-bind-address and --metrics-bind-address are the same: the probes "
+                "are plain HTTP and the metrics HTTPS (one port for both needs --no-metrics-secure)"
+            )
+        return [observability.serve(metrics, health, *probes)]  # local use: one plain port
+    servers = []
+    if probes is not None:
+        servers.append(observability.serve(None, health, *probes))
+    if scrapes is not None:
+        gate = tls = None
+        if secure:
+            gate = delegation.Delegate(lambda path, body: kube.request("POST", path, body))
+            tls = delegation.tls_context(cert_path, [socket.gethostname() or "localhost"])
+        servers.append(observability.serve(metrics, None, *scrapes, gate=gate, tls=tls))
+    return servers
+
+
+def _protected(patterns: str | None, kind_configmaps_namespace: str | None) -> tuple[str, ...]:
+    """The namespaces no kind may write a child in: ``patterns`` as given, else kube-* and the
+    engine's own (a kind that could write there could write kinds and take its Lease)."""
+    if patterns is not None:
+        return tuple(p.strip() for p in patterns.split(",") if p.strip())
+    own = (kind_configmaps_namespace, os.environ.get("POD_NAMESPACE"))
+    return ("kube-*", *dict.fromkeys(n for n in own if n))
+
+
+@dataclass(frozen=True)
+class _Holding:
+    """What a replica does while it holds a Lease (``begin``) and when it stops holding it.
+
+    Like controller-runtime, a replica that loses a Lease while running exits at once, to start
+    again as a clean standby: another replica may already hold it, so no reconcile may finish.
+    On SIGTERM it ends its work (``end``) instead, and the Lease is released after that.
+    """
+
+    lease: str  # which Lease, as the log says it
+    began: str  # logged when the Lease is taken
+    begin: Callable[[], object]
+    end: Callable[[], object]
+    stopping: threading.Event
+    report: Callable[[bool], None] = lambda holding: None  # told True on taking it, False on losing it
+
+    def started(self) -> None:
+        self.report(True)
+        log.info(self.began)
+        self.begin()
+
+    def stopped(self) -> None:
+        self.report(False)
+        if not self.stopping.is_set():
+            log.error("lost the %s Lease; exiting", self.lease)
+            os._exit(1)
+        self.end()  # SIGTERM: reconciles under way finish before the Lease is released
+
+
+@dataclass(frozen=True)
+class _Campaign:
+    """The Leases a replica campaigns for: its shard's (``--shards``) and the leader's."""
+
+    kube: Kube
+    engine: manager.Engine
+    metrics: observability.Metrics
+    stopping: threading.Event
+    namespace: str  # where the Leases are
+    timings: tuple[float, float, float]  # lease duration, renew deadline, retry period
+
+    def shard_member(self, identity: str) -> leader.LeaderElector:
+        """Hold this replica's shard Lease, started; its parents are reconciled while it is held."""
+        from engine.runtime import sharding
+
+        duration, deadline, retry = self.timings
+        holding = _Holding(
+            "shard",
+            f"holding the shard Lease; reconciling the parents assigned to {identity}",
+            self.engine.run_workers,
+            self.engine.stop,
+            self.stopping,
+        )
+        member = sharding.member(
+            self.kube,
+            namespace=self.namespace,
+            identity=identity,
+            lease_duration=duration,
+            renew_deadline=deadline,
+            retry_period=retry,
+            on_started=holding.started,
+            on_stopped=holding.stopped,
+        )
+        member.start()
+        return member
+
+    def leader_elector(self, name: str, identity: str | None, *, shards: bool) -> leader.LeaderElector:
+        """Campaign for the leader Lease ``name``, started: the leader reconciles, or with
+        ``shards`` runs the sharder (each replica's own parents stop with its shard Lease)."""
+        from engine.runtime import leader, sharding
+
+        def report(holding: bool) -> None:
+            self.metrics.leading(name, holding)
+
+        if shards:
+            sharder = sharding.Sharder(self.engine, namespace=self.namespace, metrics=self.metrics)
+            began = "became the leader; assigning parents to shards"
+            holding = _Holding("leader", began, sharder.start, sharder.stop, self.stopping, report)
+        else:
+            began = "became the leader; reconciling"
+            holding = _Holding(
+                "leader", began, self.engine.run_workers, self.engine.stop, self.stopping, report
+            )
+        # A standby reports 0 from the start, so that a dashboard can tell a standby
+        # from a replica that does not take part in the election at all.
+        report(False)
+        duration, deadline, retry = self.timings
+        elector = leader.LeaderElector(
+            self.kube,
+            namespace=self.namespace,
+            name=name,
+            identity=identity or leader.default_identity(),
+            lease_duration=duration,
+            renew_deadline=deadline,
+            retry_period=retry,
+            on_started_leading=holding.started,
+            on_stopped_leading=holding.stopped,
+        )
+        elector.start()
+        return elector
 
 
 def _address(option: str, value: str) -> tuple[str, int] | None:
