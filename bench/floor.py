@@ -38,6 +38,7 @@ from typing import Any
 
 from engine.core.decisions import ordering, planning, status
 from engine.core.model import errors, kinds, placement
+from engine.core.model.identity import ChildId
 from engine.core.offline import rbac
 from engine.core.templating import rendering
 from engine.runtime.children import owner_index
@@ -143,7 +144,7 @@ class Floor:
         observed = [child for informer in self.children for child in informer.by_index(OWNER, uid)]
         located = rendering.render_located(self.kind, parent, observed, is_namespaced=self.kube.is_namespaced)
         rendered = [(child.template, child.child) for child in located]
-        refs = tuple(planning.ref(c) for _, c in rendered)
+        refs = tuple(ChildId.of(c) for _, c in rendered)
         outcome = status.Outcome(desired=refs, origins=ordering.origins(rendered))
         now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         new = status.derive_status(self.kind, parent, observed, outcome, now)

@@ -23,8 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.decisions import conditions, planning, status
+from engine.core.decisions import conditions, status
 from engine.core.model.documents import FieldPath
+from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
 
 # The API server's reasons (a Status's ``reason``) for a request that the same request again
@@ -124,7 +125,7 @@ def _written(child: Mapping[str, Any], path: FieldPath) -> FieldPath:
 
 
 def _describe(child: Mapping[str, Any]) -> str:
-    return planning.describe(planning.ref(dict(child)))
+    return str(ChildId.of(child))
 
 
 def _name(child: Mapping[str, Any]) -> str:

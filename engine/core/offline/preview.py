@@ -25,8 +25,9 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.core.decisions import ordering, planning, status
+from engine.core.decisions import ordering, status
 from engine.core.model import apis, kinds
+from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
 
 # Where a cluster's own picks would fall: kube-apiserver's default Service range, the
@@ -132,7 +133,7 @@ def parent_status(
             related = [obj for obj in related if _group_kind(obj) in observes]
     gate = ordering.gate(rendered, children, now)
     outcome = status.Outcome(
-        desired=tuple(planning.ref(c) for _, c in rendered),
+        desired=tuple(ChildId.of(c) for _, c in rendered),
         waiting=tuple(waiting.message for waiting in gate.waiting),
         origins=ordering.origins(rendered),
     )

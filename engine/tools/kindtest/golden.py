@@ -22,6 +22,7 @@ problems a comparison finds, each naming the line of the golden file.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import difflib
 import json
 import re
@@ -33,6 +34,7 @@ import yaml
 
 from engine.core.decisions import planning
 from engine.core.model import documents, errors
+from engine.core.model.identity import ChildId
 from engine.runtime.kube import FIELD_MANAGER, Obj
 from engine.tools.kindtest.comparing import differences
 
@@ -137,19 +139,14 @@ def normalised(value: Any, replacements: Mapping[str, str]) -> Any:
     return walk(value)
 
 
-def identity(obj: Mapping[str, Any]) -> tuple[str, str, str, str]:
-    meta = obj.get("metadata") or {}
-    return (
-        str(obj.get("apiVersion", "")),
-        str(obj.get("kind", "")),
-        str(meta.get("namespace") or ""),
-        str(meta.get("name", "")),
-    )
+def _written_order(obj: Mapping[str, Any]) -> tuple[str, str, str, str]:
+    child = ChildId.of(obj)
+    return child.api_version, child.kind, child.namespace, child.name
 
 
 def golden_text(forms: Iterable[Obj]) -> str:
     """The golden file's text: the children sorted by apiVersion, kind, namespace and name."""
-    ordered = sorted(forms, key=identity)
+    ordered = sorted(forms, key=_written_order)
     return yaml.dump_all(
         ordered, Dumper=yaml.CSafeDumper, sort_keys=True, default_flow_style=False, explicit_start=True
     )
@@ -162,10 +159,10 @@ def marked(forms: Iterable[Obj], golden: Iterable[Any]) -> list[Obj]:
     unpaired = [doc for doc in golden if isinstance(doc, dict)]
     result = []
     for form in forms:
-        mine = identity(form)
-        pair = next((doc for doc in unpaired if identity(doc) == mine), None)
+        mine = ChildId.of(form)
+        pair = next((doc for doc in unpaired if ChildId.of(doc) == mine), None)
         if pair is None:
-            pair = next((doc for doc in unpaired if _matches_all(identity(doc), mine)), None)
+            pair = next((doc for doc in unpaired if _matches_all(ChildId.of(doc), mine)), None)
         if pair is None:
             result.append(form)
             continue
@@ -185,8 +182,9 @@ def matches(expected: Any, live: Any) -> bool:
     return re.fullmatch(pattern, live, flags=re.DOTALL) is not None
 
 
-def _matches_all(expected: Iterable[str], live: Iterable[str]) -> bool:
-    return all(e == v or matches(e, v) for e, v in zip(expected, live, strict=True))
+def _matches_all(expected: ChildId, live: ChildId) -> bool:
+    pairs = zip(dataclasses.astuple(expected), dataclasses.astuple(live), strict=True)
+    return all(e == v or matches(e, v) for e, v in pairs)
 
 
 def _masked(expected: Any, live: Any) -> Any:
@@ -212,13 +210,13 @@ def compare_children(golden: Path, live_text: str) -> tuple[list[str], str]:
     if expected_text == live_text:
         return [], ""
     expected_docs = documents.Document.read_all(golden, errors.StencilError)
-    live = {identity(doc): doc for doc in yaml.load_all(live_text, Loader=yaml.CSafeLoader) if doc}
+    live = {ChildId.of(doc): doc for doc in yaml.load_all(live_text, Loader=yaml.CSafeLoader) if doc}
     problems = []
     seen = set()
     for document in expected_docs:
-        key = identity(document.data) if isinstance(document.data, dict) else ("", "", "", "")
+        key = ChildId.of(document.data if isinstance(document.data, dict) else {})
         seen.add(key)
-        who = f"{key[1]} {key[3]}"
+        who = f"{key.kind} {key.name}"
         if key not in live:
             problems.append(f"{golden}:{document.line}: {who}: expected, but the parent has no such child")
             continue
@@ -227,7 +225,7 @@ def compare_children(golden: Path, live_text: str) -> tuple[list[str], str]:
             problems.append(f"{golden}:{line}: {who}: {difference.describe()}")
     for key in live:
         if key not in seen:
-            problems.append(f"{golden}: {key[1]} {key[3]}: a live child the golden file does not have")
+            problems.append(f"{golden}: {key.kind} {key.name}: a live child the golden file does not have")
     diff = "".join(
         difflib.unified_diff(
             expected_text.splitlines(keepends=True),

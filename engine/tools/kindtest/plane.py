@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.core.decisions import planning
 from engine.core.model import documents, errors, kinds, placement
+from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
 from engine.runtime.kube import Kube, Obj, Resource
 from engine.tools import isolation, parents, refusals
@@ -193,18 +193,18 @@ def _make_namespace(kube: Kube, namespace: str) -> None:
     )
 
 
-def _cluster_scoped(kube: Kube, example: Example, namespace: str) -> list[tuple[planning.Ref, str]]:
+def _cluster_scoped(kube: Kube, example: Example, namespace: str) -> list[tuple[ChildId, str]]:
     """The cluster-scoped objects the example makes, each with where it comes from: its own
     objects, and its parents' children as the templates render them before anything exists.
     A parent whose templates do not render makes nothing here; the engine says why."""
     from engine.tools import manifests
 
-    made: list[tuple[planning.Ref, str]] = []
+    made: list[tuple[ChildId, str]] = []
     kind = example.kind
     for doc in manifests.read([*example.fixtures, example.path]):
         namespaced = kube.is_namespaced(doc["apiVersion"], doc["kind"])
         if not namespaced:
-            made.append((planning.ref(doc), str(example.path)))
+            made.append((ChildId.of(doc), str(example.path)))
         if (doc["apiVersion"], doc["kind"]) != (kind.api_version, kind.kind):
             continue
         meta = {**doc["metadata"], "uid": str(uuid.uuid4())}
@@ -219,7 +219,7 @@ def _cluster_scoped(kube: Kube, example: Example, namespace: str) -> list[tuple[
         for child in rendered:
             if not child.child["metadata"].get("namespace"):
                 file, line = child.where(("metadata", "name"))
-                made.append((planning.ref(child.child), f"{file}:{line}"))
+                made.append((ChildId.of(child.child), f"{file}:{line}"))
     return made
 
 
