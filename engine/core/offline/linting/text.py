@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from engine.core.decisions import contention
 from engine.core.model import kinds, placement
-from engine.core.offline.lint_findings import Finding
+from engine.core.offline.linting.findings import Finding
 
 # -- where the children may go, as the templates spell it out ---------------------------------------
 

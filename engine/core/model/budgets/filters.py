@@ -13,8 +13,8 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 
-from engine.core.model.budget_limits import Budget, NotAllowed, OverBudget
-from engine.core.model.budget_sizes import as_int, method_size, percent_size, rough_len
+from engine.core.model.budgets.limits import Budget, NotAllowed, OverBudget
+from engine.core.model.budgets.sizes import as_int, method_size, percent_size, rough_len
 
 
 def _batch(bound: inspect.BoundArguments, budget: Budget) -> None:

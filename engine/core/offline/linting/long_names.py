@@ -17,8 +17,8 @@ from typing import Any
 from engine.core.model import kinds
 from engine.core.model.errors import StencilError
 from engine.core.offline import admission, childschemas
-from engine.core.offline.lint_examples import check_children, render_failure
-from engine.core.offline.lint_findings import Finding
+from engine.core.offline.linting.examples import check_children, render_failure
+from engine.core.offline.linting.findings import Finding
 from engine.core.templating import rendering
 
 LONG_NAME = "long-name"  # the check of what a parent with the longest name its CRD allows would break

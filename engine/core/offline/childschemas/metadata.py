@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.model import placement
-from engine.core.offline.childproblems import FieldPath, Problem
-from engine.core.offline.childproblems import clip as _clip
+from engine.core.offline.childschemas.problems import FieldPath, Problem
+from engine.core.offline.childschemas.problems import clip as _clip
 
 LABEL_VALUE_MAX = 63
 ANNOTATIONS_MAX_BYTES = 256 * 1024

@@ -7,7 +7,7 @@ longer than 63 characters.  ``check(child, crds)`` finds these without a
 cluster, the way ``kubectl apply --validate=strict`` and the server would:
 
 - **the schema**: a built-in kind's schema is the API server's own, from the
-  snapshot of its OpenAPI (``childsnapshot``, which reads it and adapts it to what
+  snapshot of its OpenAPI (``snapshot``, which reads it and adapts it to what
   the server's decoder accepts); a custom kind's is its CRD's ``openAPIV3Schema``
   from the checkout (``engine.core.offline.admission.OfflineCrds.schemas``), closed
   as ``structural.strict`` closes it for the kind's own CRs.  Both are read by
@@ -15,11 +15,11 @@ cluster, the way ``kubectl apply --validate=strict`` and the server would:
   (formats, int32/int64 ranges, RE2 patterns, unique entries of
   ``x-kubernetes-list-type`` lists, unknown fields); each kind's validator is
   built once;
-- **the metadata rules** the server applies beyond the schema (``childmetadata``):
+- **the metadata rules** the server applies beyond the schema (``metadata``):
   names by kind (``NAME_RULES``), labels, annotations, and the names a
   StatefulSet's or an Indexed Job's pods will have.
 
-Both report ``Problem``s (``childproblems``).  This module puts them together and
+Both report ``Problem``s (``problems``).  This module puts them together and
 is where other code finds them: every name the three define that is used
 elsewhere is imported from here.
 
@@ -53,7 +53,7 @@ from jsonschema.protocols import Validator
 
 from engine.core.model import structural
 from engine.core.offline import admission, validation_rules
-from engine.core.offline.childmetadata import (
+from engine.core.offline.childschemas.metadata import (
     ANNOTATIONS_MAX_BYTES,
     LABEL_VALUE_MAX,
     NAME_RULES,
@@ -61,9 +61,14 @@ from engine.core.offline.childmetadata import (
     metadata_problems,
     name_rule,
 )
-from engine.core.offline.childproblems import FieldPath, Problem, Severity
-from engine.core.offline.childproblems import clip as _clip
-from engine.core.offline.childsnapshot import SNAPSHOT_FILE, builtin_validator, snapshot, snapshot_version
+from engine.core.offline.childschemas.problems import FieldPath, Problem, Severity
+from engine.core.offline.childschemas.problems import clip as _clip
+from engine.core.offline.childschemas.snapshot import (
+    SNAPSHOT_FILE,
+    builtin_validator,
+    snapshot,
+    snapshot_version,
+)
 
 DEFAULT_NAME_MAX = 253  # a DNS subdomain, the longest name any kind allows
 

@@ -1,7 +1,7 @@
 """Child problems: what a check of a rendered child reports, and how it names the field.
 
 Both halves of the offline check of a child, its schema (``childschemas``) and the metadata
-rules the server applies beyond it (``childmetadata``), report in these terms, so ``stencil
+rules the server applies beyond it (``metadata``), report in these terms, so ``stencil
 lint`` shows a problem the same way whichever found it: a path of keys and list indexes into
 the child, a message, and whether the API server would refuse it (``error``) or it will only
 break later (``warning``).

@@ -2,7 +2,7 @@
 
 Each example parent is rendered with a line tracer on the kind's compiled
 templates (``render_traced``), so the same renders give the children to check
-and the template lines they ran, from which ``lint_branches`` learns the branches
+and the template lines they ran, from which ``branches`` learns the branches
 no example takes.  Each child is then checked as the API server would check it
 (``check_children``, by ``childschemas``), and a problem is reported at the
 template line that wrote the field.
@@ -20,7 +20,7 @@ from typing import Any
 from engine.core.model import kinds
 from engine.core.model.errors import StencilError
 from engine.core.offline import admission, childschemas
-from engine.core.offline.lint_findings import Finding
+from engine.core.offline.linting.findings import Finding
 from engine.core.templating import rendering
 
 

@@ -1,9 +1,9 @@
 """The coverage check: each branch no example takes, said, and tried with a made-up parent.
 
-``lint_branches`` finds the bodies the examples' renders never ran; each is a
+``branches`` finds the bodies the examples' renders never ran; each is a
 warning, and an ``{% if %}`` body is rendered once more for an example made to
-take it, with the checks the examples' own children get (``lint_examples``,
-``lint_long_names``), keeping what falls inside the body.
+take it, with the checks the examples' own children get (``examples``,
+``long_names``), keeping what falls inside the body.
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from jinja2 import nodes
 
 from engine.core.model import kinds, structural
 from engine.core.model.errors import StencilError
-from engine.core.offline import admission, lint_paths, validation_rules
-from engine.core.offline.lint_branches import Branch, untaken_branches
-from engine.core.offline.lint_examples import check_children, render_failure
-from engine.core.offline.lint_findings import Finding
-from engine.core.offline.lint_long_names import check_long_names
-from engine.core.offline.lint_trees import walk
+from engine.core.offline import admission, validation_rules
+from engine.core.offline.linting import paths
+from engine.core.offline.linting.branches import Branch, untaken_branches
+from engine.core.offline.linting.examples import check_children, render_failure
+from engine.core.offline.linting.findings import Finding
+from engine.core.offline.linting.long_names import check_long_names
+from engine.core.offline.linting.trees import walk
 from engine.core.templating import rendering, sandbox
 
 UNTAKEN = "untaken-branch"  # the check of what a made-up parent finds in a branch no example takes
@@ -118,7 +119,7 @@ def _taking(
     for node, above in walk(branch.test):
         if isinstance(above, nodes.Getattr | nodes.Getitem) and above.node is node:
             continue
-        chain = lint_paths.chain(node) if isinstance(node, nodes.Getattr | nodes.Getitem) else None
+        chain = paths.chain(node) if isinstance(node, nodes.Getattr | nodes.Getitem) else None
         if chain is None:
             continue
         root, path = chain

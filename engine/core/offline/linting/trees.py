@@ -8,7 +8,7 @@ tree of every template and rule instead, every branch alike:
 * every filter, test and called function must exist in the environment the
   template (``engine.core.templating.sandbox``) or rule (``engine.core.model.expressions``) runs in;
 * every path into the parent (``spec.a.b``, ``parent.spec.a``, ``metadata.labels``,
-  ``spec['a']``) must exist in the parent CRD's ``openAPIV3Schema`` (``lint_paths``);
+  ``spec['a']``) must exist in the parent CRD's ``openAPIV3Schema`` (``paths``);
 * every child kind a template or rule looks up (``child('Kind', ...)``,
   ``children.Kind``, ``related.Kind``) must be one the kind renders or observes.
 """
@@ -27,8 +27,8 @@ from jinja2.exceptions import TemplateSyntaxError
 
 from engine.core.decisions import context
 from engine.core.model import expressions, kinds
-from engine.core.offline import lint_paths
-from engine.core.offline.lint_findings import Finding
+from engine.core.offline.linting import paths
+from engine.core.offline.linting.findings import Finding
 from engine.core.templating import sandbox
 
 
@@ -175,7 +175,7 @@ def _check_tree(tree: nodes.Node, source: _Source, scope: _Scope, declared: Set[
 
 def _check_chain(node: nodes.Node, source: _Source, scope: _Scope, declared: Set[str]) -> list[Finding]:
     """The first step of a chain such as ``spec.a.b`` that the parent's schema has no room for."""
-    found = lint_paths.chain(node)
+    found = paths.chain(node)
     if found is None or found[0] in declared:
         return []
     root, path = found
@@ -187,17 +187,17 @@ def _check_chain(node: nodes.Node, source: _Source, scope: _Scope, declared: Set
             return _check_kind_name(node, source, scope, f"{root}.{first}", first, root == "related")
         # Lower-case keys of `children` are template ids, not kinds: the loader checks a rule's
         # (ordering); a template reads none.
-        if scope.check_names and first not in lint_paths.MAPPING_METHODS:
+        if scope.check_names and first not in paths.MAPPING_METHODS:
             line, column = source.at(node, first)
             message = f"children.{first}: {sandbox.missing_child(first)}"
             return [Finding(source.file, line, column, "error", message, "child-id-in-template")]
-    schema = lint_paths.resolve(scope.roots, root, path)
+    schema = paths.resolve(scope.roots, root, path)
     if not isinstance(schema, tuple):
         return []
     index, missing = schema
     key = path[index]
-    field = lint_paths.path_text(root, path[: index + 1])
-    under = f" under {lint_paths.path_text(root, path[:index])}" if index else ""
+    field = paths.path_text(root, path[: index + 1])
+    under = f" under {paths.path_text(root, path[:index])}" if index else ""
     message = f"{field}: the CRD of {scope.parent_kind} has no field {key}{under}"
     line, column = source.at(node, str(key))
     return [
@@ -225,8 +225,8 @@ def _check_loop(loop: nodes.For, source: _Source, scope: _Scope) -> list[Finding
     iterable = loop.iter
     while isinstance(iterable, nodes.Filter) and iterable.node is not None and iterable.name in _SAME_ITEMS:
         iterable = iterable.node
-    found = lint_paths.chain(iterable)
-    listed = lint_paths.resolve(scope.roots, *found) if found is not None else None
+    found = paths.chain(iterable)
+    listed = paths.resolve(scope.roots, *found) if found is not None else None
     items = listed.get("items") if isinstance(listed, Mapping) else None
     if not isinstance(items, Mapping):
         return []
@@ -236,7 +236,7 @@ def _check_loop(loop: nodes.For, source: _Source, scope: _Scope) -> list[Finding
     for part in loop.body:
         for node, parent in walk(part):
             outermost = not (isinstance(parent, nodes.Getattr | nodes.Getitem) and parent.node is node)
-            chain = lint_paths.chain(node) if outermost else None
+            chain = paths.chain(node) if outermost else None
             if chain is not None and chain[0] == name:
                 findings += _check_chain(node, source, inner, frozenset())
     return findings
@@ -276,7 +276,7 @@ def check_templates(
     environment = sandbox.make_environment(kind.templates)
     scope = _Scope(
         offer=_template_offer(environment),
-        roots=lint_paths.parent_roots(schema, status=False),
+        roots=paths.parent_roots(schema, status=False),
         parent_kind=kind.kind,
         child_kinds=child_kinds,
         observed_kinds=frozenset(k for _, k in kind.observe),
@@ -312,7 +312,7 @@ def check_rules(kind: kinds.Kind, schema: Mapping[str, Any] | None, child_kinds:
     """Every status rule: filters, tests, functions, parent fields, child and related kinds."""
     scope = _Scope(
         offer=_RULE_OFFER,
-        roots=lint_paths.parent_roots(schema, status=True),
+        roots=paths.parent_roots(schema, status=True),
         parent_kind=kind.kind,
         child_kinds=child_kinds,
         observed_kinds=frozenset(k for _, k in kind.observe),

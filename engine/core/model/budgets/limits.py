@@ -3,8 +3,8 @@
 A template or a status rule is one evaluation; each runs under a ``Budget`` of its own, made from
 ``Limits`` when it starts (``running``, or the template sandbox's own run) and found by every check
 through ``CURRENT``, so a filter or operator deep inside Jinja charges the evaluation that called it
-without being handed it.  The sizes charged are estimated in ``budget_sizes`` and
-``budget_filters``; this module only keeps the account.
+without being handed it.  The sizes charged are estimated in ``sizes`` and
+``filters``; this module only keeps the account.
 
     StencilError
     └── BudgetError

@@ -9,16 +9,16 @@ runs:
 
 * An allowlist.  A call reaches only the methods listed here (``_METHODS``), Jinja's own
   helpers (macros, ``loop.cycle``, ``namespace()``...), and functions the engine itself put
-  in the context; a filter is one of ``FILTERS`` (``budget_filters``).  Anything else is
+  in the context; a filter is one of ``FILTERS`` (``filters``).  Anything else is
   refused (``NotAllowed``) rather than run, so an operation nobody has thought about is out
   of reach.
 * Every operation whose result can outgrow its operands has its result's size estimated from
-  the operands (``budget_sizes``, and each filter's check in ``budget_filters``) and charged
+  the operands (``sizes``, and each filter's check in ``filters``) and charged
   to the ``Budget``; one that would not fit is refused (``OverBudget``) without being run.
 * The clock is read on every attribute, item, call, filter and operator.
 
 ``BoundedSandbox`` is the environment that does all three; status rules run in it, each
-evaluation under its own ``Budget`` (``running``, in ``budget_limits`` with the errors).  The
+evaluation under its own ``Budget`` (``running``, in ``limits`` with the errors).  The
 pure checks (``binop``, ``call``, ``bounded_filters``) are separate so a template's sandbox can
 apply them too.
 
@@ -39,8 +39,8 @@ from typing import Any
 from jinja2 import runtime, utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment, safe_range
 
-from engine.core.model.budget_filters import FILTERS, Check
-from engine.core.model.budget_limits import (
+from engine.core.model.budgets.filters import FILTERS, Check
+from engine.core.model.budgets.limits import (
     CURRENT,
     DEFAULT_LIMITS,
     Budget,
@@ -51,7 +51,7 @@ from engine.core.model.budget_limits import (
     current,
     running,
 )
-from engine.core.model.budget_sizes import binop, format_size, method_size, percent_size, rough_len
+from engine.core.model.budgets.sizes import binop, format_size, method_size, percent_size, rough_len
 
 # -- calls: the allowlist -------------------------------------------------------------------
 

@@ -5,18 +5,18 @@ branch no example takes, a child a longer parent name breaks.  This module is
 its front door, the names ``engine.tools.linter`` calls; each check lives in a
 module of its own beside it, read in this order:
 
-* ``lint_findings``: a problem is a value (``Finding``), never raised, so one
+* ``findings``: a problem is a value (``Finding``), never raised, so one
   run reports them all;
-* ``lint_trees``: the Jinja syntax tree of every template and rule, every
+* ``trees``: the Jinja syntax tree of every template and rule, every
   branch alike: filters, tests, functions, names, child kinds, and paths into
-  the parent by its CRD's schema (``lint_paths``);
-* ``lint_text``: what a template spells out in plain text: a child placement
+  the parent by its CRD's schema (``paths``);
+* ``text``: what a template spells out in plain text: a child placement
   would refuse, a field a cluster controller sets;
-* ``lint_examples``: the examples rendered with a line tracer, and their
+* ``examples``: the examples rendered with a line tracer, and their
   children checked as the API server would (``render_traced``, ``check_children``);
-* ``lint_long_names``: the examples rendered again under the longest names
+* ``long_names``: the examples rendered again under the longest names
   their CRD allows;
-* ``lint_branches`` and ``lint_coverage``: which branches no example takes, each
+* ``branches`` and ``coverage``: which branches no example takes, each
   tried once with a parent made up to take it.
 
 ``engine.tools.linter`` reads the folders and CRDs and gathers the findings.
@@ -24,12 +24,12 @@ module of its own beside it, read in this order:
 
 from __future__ import annotations
 
-from engine.core.offline.lint_coverage import UNTAKEN, check_coverage
-from engine.core.offline.lint_examples import Traced, check_children, render_traced
-from engine.core.offline.lint_findings import Finding
-from engine.core.offline.lint_long_names import LONG_NAME, check_long_names
-from engine.core.offline.lint_text import check_controller_fields, check_placement
-from engine.core.offline.lint_trees import check_rules, check_templates
+from engine.core.offline.linting.coverage import UNTAKEN, check_coverage
+from engine.core.offline.linting.examples import Traced, check_children, render_traced
+from engine.core.offline.linting.findings import Finding
+from engine.core.offline.linting.long_names import LONG_NAME, check_long_names
+from engine.core.offline.linting.text import check_controller_fields, check_placement
+from engine.core.offline.linting.trees import check_rules, check_templates
 
 __all__ = [
     "LONG_NAME",

@@ -5,7 +5,7 @@ precision in a format, padding, ``replace``, ``translate``, ``to_bytes``...) is 
 what it is given, without building anything, so the caller can charge the running ``Budget`` and
 refuse what would not fit.  Integers are sized by bits, since time, not memory, is what a huge
 power costs.  These are plain functions of values, shared by the operators (``binop``), the
-allowlisted methods (``budgets.call``) and the filters (``budget_filters``).
+allowlisted methods (``budgets.call``) and the filters (``filters``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import string
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.core.model.budget_limits import Budget
+from engine.core.model.budgets.limits import Budget
 
 # -- sizes of values ------------------------------------------------------------------------
 
