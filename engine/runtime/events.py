@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from engine.core.decisions import conditions
 from engine.core.model import errors
 
 log = logging.getLogger("stencil.events")
@@ -93,7 +94,7 @@ class Recorder:
                 return
             self._last[(uid, reason)] = message
         namespace = meta.get("namespace") or "default"
-        now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        now = conditions.timestamp(datetime.datetime.now(datetime.UTC))
         event = {
             "apiVersion": "v1",
             "kind": "Event",

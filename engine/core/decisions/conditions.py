@@ -15,6 +15,7 @@ dict writes.  Everything here is pure; time comes in as an RFC 3339 string.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +27,11 @@ UNKNOWN = "Unknown"
 STATUSES = (TRUE, FALSE, UNKNOWN)
 
 Status = Literal["True", "False", "Unknown"]
+
+
+def timestamp(moment: datetime.datetime) -> str:
+    """``moment`` as the API server writes a ``metav1.Time``: UTC, whole seconds, ``Z``."""
+    return moment.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 # The API server's own validation of metav1.Condition (apimachinery's
 # ValidateConditions): a reason it would refuse must be caught before we write.

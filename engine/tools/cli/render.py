@@ -120,8 +120,10 @@ def _rfc3339(value: str | None) -> str:
     """``--now`` checked, or the current time; as the API server writes times (UTC, seconds, ``Z``)."""
     import datetime
 
+    from engine.core.decisions import conditions
+
     if value is None:
-        return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return conditions.timestamp(datetime.datetime.now(datetime.UTC))
     try:
         moment = datetime.datetime.fromisoformat(value)
     except ValueError:
