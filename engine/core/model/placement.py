@@ -218,6 +218,38 @@ def place(
 
     ``child_kinds`` are the ``(apiVersion, kind)`` pairs the kind may write; any other is refused."""
     file = str(template.path)
+    metadata = _checked_metadata(document, file)
+    api_version, child_kind, name = document["apiVersion"], document["kind"], metadata["name"]
+    what = f"{child_kind} {name!r}"
+
+    def refuse(message: str, field: str | None = None) -> PlacementError:
+        return PlacementError(f"{what}: {message}", file=file, field=field)
+
+    _refuse_unwritable(api_version, child_kind, metadata, kind.placement, child_kinds, refuse)
+    namespace: str | None = metadata.get("namespace") or None  # "" means none given, as kubectl reads it
+    if is_namespaced(api_version, child_kind):
+        namespace, owned = _namespace_of(namespace, owner, kind.placement, refuse)
+    else:
+        _refuse_cluster_scoped(api_version, child_kind, name, namespace, kind.placement, refuse)
+        owned = owner.namespace is None  # a namespaced owner cannot own a cluster-scoped object
+
+    placed_meta: dict[str, Any] = {"name": name}
+    if namespace is not None:
+        placed_meta["namespace"] = namespace
+    placed_meta.update((k, v) for k, v in metadata.items() if k not in ("name", "namespace", "labels"))
+    placed_meta["labels"] = {**metadata.get("labels", {}), **owner.labels(kind.name)}
+    if owner.annotations():
+        placed_meta["annotations"] = {**metadata.get("annotations", {}), **owner.annotations()}
+    if owned:
+        placed_meta["ownerReferences"] = [owner.reference()]
+    rest = {k: v for k, v in document.items() if k not in ("apiVersion", "kind", "metadata")}
+    return {"apiVersion": api_version, "kind": child_kind, "metadata": placed_meta, **rest}
+
+
+def _checked_metadata(document: Any, file: str) -> dict[str, Any]:
+    """The rendered document's metadata, once the document has the shape of an object a
+    template may write: apiVersion, kind, a valid name and namespace, none of the fields
+    Stencil or the API server set."""
     if not isinstance(document, dict):
         raise RenderError(f"a rendered document must be a mapping, not {type(document).__name__}", file=file)
     for key in ("apiVersion", "kind"):
@@ -228,14 +260,13 @@ def place(
         raise RenderError(
             f"a rendered {document['kind']} has no metadata.name", file=file, field="metadata.name"
         )
-    api_version, child_kind, name = document["apiVersion"], document["kind"], metadata["name"]
-    what = f"{child_kind} {name!r}"
+    what = f"{document['kind']} {metadata['name']!r}"
     for key, expected in (("namespace", str), ("labels", dict), ("annotations", dict)):
         if key in metadata and not isinstance(metadata[key], expected):
             raise RenderError(
                 f"{what}: metadata.{key} must be a {expected.__name__}", file=file, field=f"metadata.{key}"
             )
-    problem = _name_problem(name)
+    problem = _name_problem(metadata["name"])
     if problem:
         raise RenderError(f"{what}: {problem}", file=file, field="metadata.name")
     if metadata.get("namespace") and not _NAMESPACE.fullmatch(metadata["namespace"]):
@@ -258,11 +289,18 @@ def place(
                 file=file,
                 field=f"metadata.{field}",
             )
-    placement = kind.placement
+    return metadata
 
-    def refuse(message: str, field: str | None = None) -> PlacementError:
-        return PlacementError(f"{what}: {message}", file=file, field=field)
 
+def _refuse_unwritable(
+    api_version: str,
+    child_kind: str,
+    metadata: dict[str, Any],
+    placement: kinds.Placement,
+    child_kinds: Container[tuple[str, str]],
+    refuse: Callable[..., PlacementError],
+) -> None:
+    """Refuse a kind the engine was given no right to write, or may write only when kind.yaml says so."""
     if (api_version, child_kind) not in child_kinds:
         raise refuse(
             f"{child_kind} ({api_version}) is not a child kind derived for this kind, so the engine "
@@ -276,52 +314,51 @@ def place(
         )
     if apis.group_of(api_version) == RBAC_GROUP and child_kind in RBAC_KINDS and not placement.rbac:
         raise refuse("RBAC objects are refused unless kind.yaml allows them (placement.rbac: true)")
-    namespace: str | None = metadata.get("namespace") or None  # "" means none given, as kubectl reads it
-    if not is_namespaced(api_version, child_kind):
-        if not placement.cluster_scoped:
+
+
+def _refuse_cluster_scoped(
+    api_version: str,
+    child_kind: str,
+    name: str,
+    namespace: str | None,
+    placement: kinds.Placement,
+    refuse: Callable[..., PlacementError],
+) -> None:
+    if not placement.cluster_scoped:
+        raise refuse(
+            "cluster-scoped objects are refused unless kind.yaml allows them (placement.clusterScoped: true)"
+        )
+    if namespace is not None:
+        raise refuse(f"{child_kind} is cluster-scoped and cannot have a namespace", "metadata.namespace")
+    if (api_version, child_kind) == ("v1", "Namespace"):
+        _refuse_off_limits(name, placement.off_limits, refuse, "metadata.name")
+
+
+def _namespace_of(
+    namespace: str | None, owner: Owner, placement: kinds.Placement, refuse: Callable[..., PlacementError]
+) -> tuple[str, bool]:
+    """A namespaced child's namespace, and whether its parent can own it by an owner reference."""
+    if namespace is None:
+        if owner.namespace is None:
             raise refuse(
-                "cluster-scoped objects are refused unless kind.yaml allows them "
-                "(placement.clusterScoped: true)"
-            )
-        if namespace is not None:
-            raise refuse(f"{child_kind} is cluster-scoped and cannot have a namespace", "metadata.namespace")
-        if (api_version, child_kind) == ("v1", "Namespace"):
-            _refuse_off_limits(name, placement.off_limits, refuse, "metadata.name")
-        owned = owner.namespace is None  # a namespaced owner cannot own a cluster-scoped object
-    else:
-        if namespace is None:
-            if owner.namespace is None:
-                raise refuse(
-                    "the parent is cluster-scoped, so its namespaced children must name their namespace",
-                    "metadata.namespace",
-                )
-            namespace = owner.namespace
-        elif (
-            namespace != owner.namespace
-            and "*" not in placement.namespaces
-            and (namespace not in placement.namespaces)
-        ):
-            allowed = ", ".join(placement.namespaces) or "none"
-            raise refuse(
-                f"namespace {namespace!r} is not allowed (placement.namespaces: {allowed}; "
-                "the parent's own namespace always is)",
+                "the parent is cluster-scoped, so its namespaced children must name their namespace",
                 "metadata.namespace",
             )
-        _refuse_off_limits(namespace, placement.off_limits, refuse, "metadata.namespace")
-        # Owner references cannot cross namespaces; such children are tied to the parent by labels only.
-        owned = owner.namespace is None or namespace == owner.namespace
-
-    placed_meta: dict[str, Any] = {"name": name}
-    if namespace is not None:
-        placed_meta["namespace"] = namespace
-    placed_meta.update((k, v) for k, v in metadata.items() if k not in ("name", "namespace", "labels"))
-    placed_meta["labels"] = {**metadata.get("labels", {}), **owner.labels(kind.name)}
-    if owner.annotations():
-        placed_meta["annotations"] = {**metadata.get("annotations", {}), **owner.annotations()}
-    if owned:
-        placed_meta["ownerReferences"] = [owner.reference()]
-    rest = {k: v for k, v in document.items() if k not in ("apiVersion", "kind", "metadata")}
-    return {"apiVersion": api_version, "kind": child_kind, "metadata": placed_meta, **rest}
+        namespace = owner.namespace
+    elif (
+        namespace != owner.namespace
+        and "*" not in placement.namespaces
+        and namespace not in placement.namespaces
+    ):
+        allowed = ", ".join(placement.namespaces) or "none"
+        raise refuse(
+            f"namespace {namespace!r} is not allowed (placement.namespaces: {allowed}; "
+            "the parent's own namespace always is)",
+            "metadata.namespace",
+        )
+    _refuse_off_limits(namespace, placement.off_limits, refuse, "metadata.namespace")
+    # Owner references cannot cross namespaces; such children are tied to the parent by labels only.
+    return namespace, owner.namespace is None or namespace == owner.namespace
 
 
 def _refuse_off_limits(
