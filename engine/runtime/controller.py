@@ -224,39 +224,30 @@ class KindController:
         namespace, _, name = key.partition("/")
         # 1. Load the parent from the cache; a deleted parent's children go with it (owner references).
         parent = self.parents.get(namespace or None, name)
-        if parent is None or not self._ours(parent):
+        if parent is None or not self._ours(parent):  # sharded: another replica's, or handed over now
             return Result()
-        if parent["metadata"].get("deletionTimestamp"):  # being deleted: the children GC cannot reach go
+        if parent["metadata"].get("deletionTimestamp"):  # its children beyond owner references go first
             self.deletion.clean_up(parent, self.kind, self._applier(parent), self._reach(parent))
             return Result()
-        # 2. Observe the children this parent controls, and related objects, from the cache: only
-        # within its reach (its namespace, those its placement names), whatever labels claim.
+        # 2. Observe its children and related objects from the cache, within its reach.
         seen = self._observe(parent)
         if self.kind is None:  # a broken kind folder: say so on every parent, change nothing else
             raise self._broken(parent, seen)
         # 3. Render the desired children (pure; a template error is terminal until the input changes).
         rendered = self._render(self.kind, parent, seen)
-        # Plan only against complete caches: a child kind whose first listing is still under
-        # way (or failing) would look like missing children.  Its sync wakes nobody, so look again.
-        if not self.host.children.watch([child for _, child in rendered]):
-            log.info("waiting for the caches of its child kinds", extra={"kind": self.name, "key": key})
+        desired = [child for _, child in rendered]
+        if not self._caches_complete(key, desired):  # a missing listing would look like missing children
             return Result(requeue_after=CACHE_WAIT)
-        seen = self._observe_again(parent, seen, [child for _, child in rendered])
-        # Children beyond owner references' reach (another namespace, cluster-scoped) are
-        # created only under a finalizer, so the engine can delete them with the parent.
-        parent = self.deletion.hold(parent, [child for _, child in rendered])
-        # 4. Plan: what differs from the cache, what to prune, what belongs to someone else; a child
-        # whose `after:` templates are not all healthy yet is not created (its dependency's events wake us).
+        seen = self._observe_again(parent, seen, desired)
+        parent = self.deletion.hold(parent, desired)  # under a finalizer if children lie beyond its namespace
+        # 4. Plan what to apply and prune against the cache, the children the ordering lets through.
         planned = self._plan(parent, rendered, seen)
-        # 5. Apply every child that is missing or drifted (server-side apply, one field manager);
-        # a name held by another object is a conflict, and the parent waits for that name.  A
-        # field that another writer keeps changing back is restored ever more slowly (contention).
+        # 5. Apply every child that is missing or drifted; a name another object holds is a conflict.
         applier = self._applier(parent)
         applied = self._apply(key, parent, seen, planned, applier)
         # 6. Prune only after every apply succeeded, and only children this parent controls.
         self._prune(planned, applied, applier)
-        # 7. Derive the status from what is observed now and write it once, if it changed
-        # (a status that only says how far things got may wait: see engine.runtime.reporting).
+        # 7. Derive the status from what is observed now and write it once, if it changed.
         return self._report(key, parent, seen, planned, applied)
 
     # -- its steps ----------------------------------------------------------------
@@ -283,13 +274,23 @@ class KindController:
         return held is sharding.Holding.OWNS
 
     def _observe(self, parent: Obj) -> Seen:
-        """Step 2: what the caches hold of the parent's world."""
+        """Step 2: the children this parent controls, and related objects, as the caches hold them:
+        only within its reach (its namespace, those its placement names), whatever labels claim."""
         uid, reach = parent["metadata"]["uid"], self._reach(parent)
         complete = self.host.children.synced_kinds()
         observed = planning.within(self.host.children.of(uid), reach)
         observes = self.kind.observe if self.kind else ()
         related = planning.within(self.host.children.related_of(uid, observes), reach)
         return Seen(reach, observed, planning.owned(observed, uid, reach), related, complete)
+
+    def _caches_complete(self, key: str, desired: list[Obj]) -> bool:
+        """Whether every desired child's kind is cached: plan only against complete caches, since a
+        child kind whose first listing is still under way (or failing) would look like missing
+        children.  Its sync wakes nobody, so the reconcile looks again after ``CACHE_WAIT``."""
+        if self.host.children.watch(desired):
+            return True
+        log.info("waiting for the caches of its child kinds", extra={"kind": self.name, "key": key})
+        return False
 
     def _observe_again(self, parent: Obj, seen: Seen, desired: list[Obj]) -> Seen:
         """The children read again once their caches are complete, ``desired`` ones included."""
@@ -319,7 +320,9 @@ class KindController:
         return [(child.template, child.child) for child in located]
 
     def _plan(self, parent: Obj, rendered: list[tuple[kinds.Template, Obj]], seen: Seen) -> Planned:
-        """Step 4: the children the ordering lets through now, planned against the cache."""
+        """Step 4: what differs from the cache, what to prune, what belongs to someone else.  A child
+        whose ``after:`` templates are not all healthy yet is not planned (its dependency's events
+        wake the parent)."""
         gate = ordering.gate(rendered, seen.mine, _now())
         plan = planning.plan(gate.ready, seen.observed, parent["metadata"]["uid"], seen.reach)
         for _ in plan.unchanged:
@@ -329,7 +332,10 @@ class KindController:
     def _apply(
         self, key: str, parent: Obj, seen: Seen, planned: Planned, applier: applying.Applier
     ) -> applying.Applied:
-        """Step 5: the plan's applies; a refusal of the server is said on the status and raised."""
+        """Step 5: every child missing or drifted applied (server-side apply, one field manager); a
+        name held by another object is a conflict, and the parent waits for that name.  A field
+        that another writer keeps changing back is restored ever more slowly (contention).  A
+        refusal of the server is said on the status and raised."""
         applied = applier.apply(planned.plan)
         if applied.error is not None:
             try:
@@ -351,7 +357,9 @@ class KindController:
     def _report(
         self, key: str, parent: Obj, seen: Seen, planned: Planned, applied: applying.Applied
     ) -> Result:
-        """Step 7: the status written, and what the queue does next."""
+        """Step 7: the status derived from what is observed now and written once, if it changed (a
+        status that only says how far things got may wait: ``engine.runtime.reporting``), and
+        what the queue does next."""
         plan, uid = planned.plan, parent["metadata"]["uid"]
         if plan.applies or plan.prunes:  # our writes are in the cache: read them
             mine = planning.owned(self.host.children.of(uid, also=planned.desired), uid, seen.reach)
