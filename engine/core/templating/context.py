@@ -19,8 +19,8 @@ from typing import Any
 from jinja2 import StrictUndefined
 from jinja2.exceptions import UndefinedError
 
+from engine.core.jinja import missing
 from engine.core.model import expressions
-from engine.core.templating.jinja import missing
 
 
 class NotCallable(Exception):

@@ -34,8 +34,8 @@ from jinja2 import BaseLoader, Environment, TemplateNotFound, nodes, pass_contex
 from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from engine.core import jinja
 from engine.core.model import budgets, kinds
-from engine.core.templating import jinja
 from engine.core.templating.context import (
     NAMESPACE_IS_A_STRING,
     FieldUndefined,

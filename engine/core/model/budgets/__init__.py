@@ -39,6 +39,7 @@ from typing import Any
 from jinja2 import runtime, utils
 from jinja2.sandbox import ImmutableSandboxedEnvironment, safe_range
 
+from engine.core import jinja
 from engine.core.model.budgets.filters import FILTERS, Check
 from engine.core.model.budgets.limits import (
     CURRENT,
@@ -191,10 +192,10 @@ def bounded_filters(
 def _bounded(name: str, function: Callable[..., Any], check: Check | None) -> Callable[..., Any]:
     # Jinja passes a filter marked pass_context (or the like) that first; an async variant's
     # wrapper may drop it before the plain function it wraps, whose parameters are bound here.
-    lead = 1 if utils._PassArg.from_obj(function) is not None else 0
+    lead = 1 if jinja.passes_context(function) else 0
     plain = inspect.unwrap(function)
     parameters = list(inspect.signature(plain).parameters.values())
-    signature = inspect.Signature(parameters[1 if utils._PassArg.from_obj(plain) is not None else 0 :])
+    signature = inspect.Signature(parameters[1 if jinja.passes_context(plain) else 0 :])
     # A filter given only the value it filters (``x | tojson``, the common case) is checked
     # without binding, which would cost as much as the rest of the filter: the checks read
     # every parameter but the first by its default.

@@ -2,10 +2,9 @@
 
 What the syntax tree cannot tell, which branches the examples never take, comes
 from rendering the examples with a line tracer on the compiled templates
-(``lint_examples.render_traced``): the Python lines of each branch body are
-learnt from Jinja's own code generator (``JinjaBlockLines``, the one place lint
-reaches into Jinja's internals), so a body of plain text counts as well as one
-of expressions.  A body not taken stands for every branch inside it.
+(``examples.render_traced``): the Python lines of each branch body are learnt
+from Jinja's own code generator (``engine.core.jinja.block_lines``), so a body of
+plain text counts as well as one of expressions.  A body not taken stands for every branch inside it.
 """
 
 from __future__ import annotations
@@ -13,12 +12,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
-from typing import Any
 
-from jinja2 import Environment, nodes
-from jinja2.compiler import CodeGenerator
+from jinja2 import nodes
 from jinja2.exceptions import TemplateSyntaxError
 
+from engine.core import jinja
 from engine.core.model import kinds
 from engine.core.templating import sandbox
 
@@ -31,44 +29,6 @@ class Branch:
     what: str
     body: list[nodes.Node]
     test: nodes.Node | None = None  # of an {% if %}'s own body: what a parent must satisfy to take it
-
-
-# Jinja internals: this class is the only code of lint that reaches into them.
-class JinjaBlockLines(CodeGenerator):
-    """Notes the Python lines of every block a code generator writes, and changes nothing it writes.
-
-    This uses Jinja's internals (tested against Jinja 3.1.6): it is mixed in before
-    the environment's own generator (``environment.code_generator_class``), so the
-    code is the code that ran; it overrides the generator's ``blockvisit`` and reads
-    its ``code_lineno``; and it checks its line table (``debug_info``) against the
-    compiled template's private ``_debug_info``.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.block_lines: dict[int, tuple[int, int]] = {}
-
-    def blockvisit(self, body: Iterable[nodes.Node], frame: Any) -> None:
-        start = self.code_lineno
-        super().blockvisit(body, frame)
-        # Lines (start, end]; a block begins with a `pass` line, which runs whenever the block is entered.
-        self.block_lines.setdefault(id(body), (start, self.code_lineno))
-
-    @classmethod
-    def of(
-        cls, environment: Environment, tree: nodes.Template, name: str, file: str
-    ) -> dict[int, tuple[int, int]] | None:
-        """The lines of each block body of ``tree`` (by ``id`` of the body) in the template the environment
-        compiles; None if that template's code is not the code written here."""
-        mixed = type("BranchLines", (cls, environment.code_generator_class), {})
-        generator: JinjaBlockLines = mixed(environment, name, file)
-        generator.visit(tree)
-        compiled = environment.get_template(name)
-        # The same generator over the same tree writes the same code: a different line table would
-        # mean the lines that ran are not the lines noted here.
-        if "&".join(f"{t}={p}" for t, p in generator.debug_info) != compiled._debug_info:
-            return None
-        return generator.block_lines
 
 
 def _branches_at(node: nodes.Node) -> list[Branch]:
@@ -123,7 +83,7 @@ def untaken_branches(
         file = str(template.path)
         try:
             tree = environment.parse(template.text, template.name, file)
-            blocks = JinjaBlockLines.of(environment, tree, template.name, file)
+            blocks = jinja.block_lines(environment, tree, template.name, file)
         except TemplateSyntaxError:
             continue  # check_templates reports it
         if blocks is None:

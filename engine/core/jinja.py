@@ -37,9 +37,15 @@ What is touched, and why:
 - ``jinja2.utils.missing`` (``missing``): the ``obj`` an ``Undefined`` has when a
   plain name, not a field, is undefined.
 
-Other parts of the engine that read Jinja's internals (the template linter's code
-generator and its ``debug_info``) belong here too: a code generator mixed in with
-``code_generator``, a line table read next to ``template_line``.
+- ``CodeGenerator.blockvisit`` and ``code_lineno``, checked against the compiled
+  template's private ``_debug_info`` (``block_lines``): the Python lines of each block
+  body, so ``stencil lint`` learns from a line tracer which branches no example takes.
+- ``jinja2.utils._PassArg`` (``passes_context``): whether Jinja hands a filter its
+  context, environment or eval context before the value, so the budgets bind a
+  filter's own parameters.
+
+The module stands under every room of the core (the kind model's budgets, templating,
+the offline linter), so each reaches Jinja's internals here and nowhere else.
 """
 
 from __future__ import annotations
@@ -58,12 +64,14 @@ __all__ = [
     "BlockHooks",
     "Pieces",
     "TextLines",
+    "block_lines",
     "code_generator",
     "code_line",
     "concat_with",
     "filter_chain",
     "generated",
     "missing",
+    "passes_context",
     "raised_at",
     "suspended_at",
     "template_line",
@@ -99,6 +107,7 @@ RELIED_ON: tuple[tuple[object, str], ...] = (
     (compiler.CodeGenerator, "end_write"),
     (Frame, "inner"),
     (jinja2.utils, "missing"),
+    (jinja2.utils, "_PassArg"),
 )
 
 # -- running a compiled template -------------------------------------------------------------
@@ -286,3 +295,38 @@ def filter_chain(block: nodes.FilterBlock) -> list[nodes.Filter]:
         chain.append(link)
         link = link.node
     return chain
+
+
+class _BlockLines(compiler.CodeGenerator):
+    """Notes the Python lines of every block a code generator writes, and changes nothing it writes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.block_lines: dict[int, tuple[int, int]] = {}
+
+    def blockvisit(self, body: Iterable[nodes.Node], frame: Frame) -> None:
+        start = self.code_lineno
+        super().blockvisit(body, frame)
+        # Lines (start, end]; a block begins with a `pass` line, which runs whenever the block is entered.
+        self.block_lines.setdefault(id(body), (start, self.code_lineno))
+
+
+def block_lines(
+    environment: Environment, tree: nodes.Template, name: str, file: str
+) -> dict[int, tuple[int, int]] | None:
+    """The Python lines of each block body of ``tree`` (by ``id`` of the body) in the template
+    ``environment`` compiles as ``name``; None if that template's code is not the code written here."""
+    generator = code_generator(environment, _BlockLines, name, file)
+    generator.visit(tree)
+    compiled = environment.get_template(name)
+    # The same generator over the same tree writes the same code: a different line table would
+    # mean the lines that ran are not the lines noted here.
+    if "&".join(f"{t}={p}" for t, p in generator.debug_info) != compiled._debug_info:
+        return None
+    return generator.block_lines
+
+
+def passes_context(function: Callable[..., Any]) -> bool:
+    """Whether Jinja calls the filter ``function`` with its context, eval context or environment first."""
+    return jinja2.utils._PassArg.from_obj(function) is not None
+
