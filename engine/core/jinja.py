@@ -12,9 +12,12 @@ checked here, as httpx and kopf keep a foreign library in one place.
 What is touched, and why:
 
 - ``Template.root_render_func``, ``Template.new_context(shared=True)`` and
-  ``Environment.handle_exception`` (``generated``): ``Template.generate``, in a
-  context of exactly the names given, since merging the globals for each template
-  cost more than the rest of a render.
+  ``Environment.handle_exception`` (``generated``, ``shared_context``, ``run``):
+  ``Template.generate``, in a context of exactly the names given, since merging the
+  globals for each template cost more than the rest of a render; a status rule runs
+  for what it sets in a context its kind's rules share.
+- ``jinja2.parser.Parser`` (``parse_expression``): a status rule parsed once, as
+  ``compile_expression`` parses it, to check its depth and names before compiling.
 - the generators of compiled templates (``gi_yieldfrom``, ``gi_frame``), and the file
   name Jinja compiles a template's code under (``suspended_at``, ``code_line``): where a
   template was when it yielded a chunk, which costs nothing to read while rendering.
@@ -57,6 +60,9 @@ from typing import Any, TypeVar
 import jinja2
 from jinja2 import Environment, Template, compiler, nodes
 from jinja2.compiler import Frame
+from jinja2.exceptions import TemplateSyntaxError
+from jinja2.parser import Parser
+from jinja2.runtime import Context
 from jinja2.utils import missing
 
 __all__ = [
@@ -71,8 +77,11 @@ __all__ = [
     "filter_chain",
     "generated",
     "missing",
+    "parse_expression",
     "passes_context",
     "raised_at",
+    "run",
+    "shared_context",
     "suspended_at",
     "template_line",
     "text_lines",
@@ -106,11 +115,33 @@ RELIED_ON: tuple[tuple[object, str], ...] = (
     (compiler.CodeGenerator, "start_write"),
     (compiler.CodeGenerator, "end_write"),
     (Frame, "inner"),
+    (Parser, "parse_expression"),
     (jinja2.utils, "missing"),
     (jinja2.utils, "_PassArg"),
 )
 
 # -- running a compiled template -------------------------------------------------------------
+
+
+def shared_context(template: Template, names: dict[str, Any]) -> Context:
+    """A context of exactly ``names`` (globals merged in already), for ``run`` to run templates in:
+    a status rule writes its ``result`` there, and the kind's rules share one."""
+    return template.new_context(names, shared=True)
+
+
+def run(template: Template, context: Context) -> None:
+    """Run ``template`` in ``context`` for what it sets there, not for its output."""
+    for _ in template.root_render_func(context):
+        pass
+
+
+def parse_expression(environment: Environment, text: str) -> nodes.Expr:
+    """``text`` parsed as one expression, as ``Environment.compile_expression`` parses it."""
+    parser = Parser(environment, text, state="variable")
+    expression = parser.parse_expression()
+    if not parser.stream.eos:
+        raise TemplateSyntaxError("chunk after expression", parser.stream.current.lineno, None, None)
+    return expression
 
 
 def generated(template: Template, names: dict[str, Any]) -> Iterator[str]:
@@ -329,4 +360,3 @@ def block_lines(
 def passes_context(function: Callable[..., Any]) -> bool:
     """Whether Jinja calls the filter ``function`` with its context, eval context or environment first."""
     return jinja2.utils._PassArg.from_obj(function) is not None
-

@@ -47,9 +47,9 @@ from typing import Any
 
 from jinja2 import ChainableUndefined, Template, TemplateSyntaxError, UndefinedError, meta, nodes
 from jinja2.exceptions import SecurityError
-from jinja2.parser import Parser
 from jinja2.runtime import Context, Undefined
 
+from engine.core import jinja
 from engine.core.model import budgets
 from engine.core.model.errors import KindError
 
@@ -104,7 +104,7 @@ class Scope:
     def context(self, template: Template) -> Context:
         if self._context is None:
             # Shared: the names with the globals under them, as a template's own context has them.
-            self._context = template.new_context({**ENVIRONMENT.globals, **self.names}, shared=True)
+            self._context = jinja.shared_context(template, {**ENVIRONMENT.globals, **self.names})
         return self._context
 
 
@@ -125,8 +125,7 @@ class Expression:
         try:
             with budgets.running():
                 run = scope.context(self.compiled)
-                for _ in self.compiled.root_render_func(run):
-                    pass
+                jinja.run(self.compiled, run)
                 return _defined(run.vars["result"])
         except UndefinedError:
             # An undefined value was compared or added: the data is not there yet.
@@ -162,10 +161,7 @@ def compile_expression(text: str, *, file: str, line: int, field: str) -> Expres
         raise error(f"the expression nests brackets more than {MAX_EXPRESSION_NESTING} levels deep")
     try:
         # Parsed once: to check its depth, to learn which names it reads, and to compile.
-        parser = Parser(ENVIRONMENT, text, state="variable")
-        expression = parser.parse_expression()
-        if not parser.stream.eos:
-            raise TemplateSyntaxError("chunk after expression", parser.stream.current.lineno, None, None)
+        expression = jinja.parse_expression(ENVIRONMENT, text)
         if _depth(expression) > MAX_EXPRESSION_NESTING:
             raise error(f"the expression nests more than {MAX_EXPRESSION_NESTING} levels deep")
         private = sorted(
