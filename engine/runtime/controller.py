@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.core.decisions import contention, ordering, planning, sharding, status
+from engine.core.decisions import conditions, contention, ordering, planning, sharding, status
 from engine.core.model import errors, kinds
 from engine.core.templating import rendering
 from engine.runtime import applying, events, nesting, reporting
@@ -52,7 +52,7 @@ CONFLICT_RECHECK = 10.0  # how often a parent in ChildConflict tries its name ag
 
 
 def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return conditions.timestamp(datetime.datetime.now(datetime.UTC))
 
 
 @dataclass(frozen=True)
