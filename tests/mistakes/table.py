@@ -130,6 +130,18 @@ def _canary_url(port: str) -> str:
 _EXAMPLE_SPEC = "spec:\n  image: nginx:1.27\n"
 
 
+def _example_adds(slug: str, title: str, says: str, line: str, fragment: str) -> Mistake:
+    """An example given one more spec field, ``line``, that its CRD refuses."""
+    placed = _once(EXAMPLE, _EXAMPLE_SPEC, _EXAMPLE_SPEC + line, fragment)
+    return Mistake(slug, title, says, placed, why_once=_NO_BRANCH_EXAMPLE)
+
+
+def _kind_reads(slug: str, title: str, says: str, templates: str, fragment: str) -> Mistake:
+    """kind.yaml's ``templates:`` line replaced by ``templates``."""
+    placed = _once(KIND, _TEMPLATES, templates, fragment)
+    return Mistake(slug, title, says, placed, why_once=_NO_BRANCH_KIND)
+
+
 MISTAKES: tuple[Mistake, ...] = (
     # -- templates ------------------------------------------------------------------------------
     Mistake(
@@ -355,52 +367,33 @@ MISTAKES: tuple[Mistake, ...] = (
         _once(EXAMPLE, "image: nginx:1.27", "image: Nginx:1.27", "image:"),
         why_once=_NO_BRANCH_EXAMPLE,
     ),
-    Mistake(
+    _example_adds(
         "format",
         "An example that breaks a `format`",
         "spec.contact",
-        _once(EXAMPLE, _EXAMPLE_SPEC, _EXAMPLE_SPEC + "  contact: webmaster at example.com\n", "contact:"),
-        why_once=_NO_BRANCH_EXAMPLE,
+        "  contact: webmaster at example.com\n",
+        "contact:",
     ),
-    Mistake(
-        "enum",
-        "An example value outside an `enum`",
-        "spec.tier",
-        _once(EXAMPLE, _EXAMPLE_SPEC, _EXAMPLE_SPEC + "  tier: gold\n", "tier:"),
-        why_once=_NO_BRANCH_EXAMPLE,
-    ),
-    Mistake(
+    _example_adds("enum", "An example value outside an `enum`", "spec.tier", "  tier: gold\n", "tier:"),
+    _example_adds(
         "min-properties",
         "An example with fewer properties than `minProperties`",
         "spec.env",
-        _once(EXAMPLE, _EXAMPLE_SPEC, _EXAMPLE_SPEC + "  env: {}\n", "env:"),
-        why_once=_NO_BRANCH_EXAMPLE,
+        "  env: {}\n",
+        "env:",
     ),
-    Mistake(
+    _example_adds(
         "max-properties",
         "An example with more properties than `maxProperties`",
         "spec.podLabels",
-        _once(
-            EXAMPLE,
-            _EXAMPLE_SPEC,
-            _EXAMPLE_SPEC + "  podLabels: {team: shop, tier: web, zone: eu}\n",
-            "podLabels:",
-        ),
-        why_once=_NO_BRANCH_EXAMPLE,
+        "  podLabels: {team: shop, tier: web, zone: eu}\n",
+        "podLabels:",
     ),
-    Mistake(
-        "int32",
-        "An example number outside `int32`",
-        "spec.replicas",
-        _once(EXAMPLE, _EXAMPLE_SPEC, _EXAMPLE_SPEC + "  replicas: 3000000000\n", "replicas:"),
-        why_once=_NO_BRANCH_EXAMPLE,
+    _example_adds(
+        "int32", "An example number outside `int32`", "spec.replicas", "  replicas: 3000000000\n", "replicas:"
     ),
-    Mistake(
-        "wrong-type",
-        "An example value of the wrong type",
-        "spec.port",
-        _once(EXAMPLE, _EXAMPLE_SPEC, _EXAMPLE_SPEC + '  port: "8080"\n', "port:"),
-        why_once=_NO_BRANCH_EXAMPLE,
+    _example_adds(
+        "wrong-type", "An example value of the wrong type", "spec.port", '  port: "8080"\n', "port:"
     ),
     Mistake(
         "required",
@@ -445,46 +438,34 @@ MISTAKES: tuple[Mistake, ...] = (
         ),
         why_once=_NO_BRANCH_CRD,
     ),
-    Mistake(
+    _kind_reads(
         "kind-field",
         "A misspelt field of kind.yaml",
         "placement",
-        _once(KIND, _TEMPLATES, _TEMPLATES + "\nplacment:\n  rbac: true", "placment:"),
-        why_once=_NO_BRANCH_KIND,
+        _TEMPLATES + "\nplacment:\n  rbac: true",
+        "placment:",
     ),
-    Mistake(
+    _kind_reads(
         "duplicate-kind-key",
         "A key written twice in kind.yaml",
         "templates",
-        _once(
-            KIND, _TEMPLATES, _TEMPLATES + "\ntemplates: [deployment.yaml]", "templates: [deployment.yaml]"
-        ),
-        why_once=_NO_BRANCH_KIND,
+        _TEMPLATES + "\ntemplates: [deployment.yaml]",
+        "templates: [deployment.yaml]",
     ),
-    Mistake(
+    _kind_reads(
         "after-unknown-id",
         "`after:` naming an id no template has",
         "deploy",
-        _once(
-            KIND,
-            _TEMPLATES,
-            "templates:\n  - deployment.yaml\n  - {file: service.yaml, after: [deploy]}",
-            "after: [deploy]",
-        ),
-        why_once=_NO_BRANCH_KIND,
+        "templates:\n  - deployment.yaml\n  - {file: service.yaml, after: [deploy]}",
+        "after: [deploy]",
     ),
-    Mistake(
+    _kind_reads(
         "after-cycle",
         "Templates waiting for each other in `after:`",
         "waits for",
-        _once(
-            KIND,
-            _TEMPLATES,
-            "templates:\n  - {file: deployment.yaml, after: [service]}\n"
-            "  - {file: service.yaml, after: [deployment]}",
-            "after: [service]",
-        ),
-        why_once=_NO_BRANCH_KIND,
+        "templates:\n  - {file: deployment.yaml, after: [service]}\n"
+        "  - {file: service.yaml, after: [deployment]}",
+        "after: [service]",
     ),
 )
 
