@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -98,15 +98,59 @@ def writes(engine: EngineProcess) -> list[tuple[str, str]]:
     ]
 
 
+class Replicas(dict[str, EngineProcess]):
+    """The replicas a test runs, by identity; ``start`` runs one more."""
+
+    def __init__(
+        self,
+        stack: contextlib.ExitStack,
+        kubeconfig: Path,
+        logs: Path,
+        namespace: str,
+        kubeconfigs: Mapping[str, Path],
+    ) -> None:
+        super().__init__()
+        self._stack, self._kubeconfig, self._logs, self._namespace = stack, kubeconfig, logs, namespace
+        self._kubeconfigs = kubeconfigs
+
+    def start(self, identity: str) -> EngineProcess:
+        """Run replica ``identity`` (as its own kubeconfig, if it has one) until the test ends."""
+        kubeconfig = self._kubeconfigs.get(identity, self._kubeconfig)
+        self[identity] = self._stack.enter_context(replica(kubeconfig, self._logs, self._namespace, identity))
+        return self[identity]
+
+
+@contextlib.contextmanager
+def replicas(
+    kubeconfig: Path,
+    logs: Path,
+    namespace: str,
+    identities: Iterable[str] = (),
+    *,
+    kubeconfigs: Mapping[str, Path] | None = None,
+) -> Iterator[Replicas]:
+    """Replicas ``identities`` running (a test may start more); every replica's log is printed if
+    the test fails.  ``kubeconfigs`` gives a replica its own credentials (``_writers``)."""
+    with contextlib.ExitStack() as stack:
+        engines = Replicas(stack, kubeconfig, logs, namespace, kubeconfigs or {})
+        try:
+            for identity in identities:
+                engines.start(identity)
+            yield engines
+        except BaseException:
+            for name, engine in engines.items():
+                print(f"--- {name} ---\n{engine.output()[-20000:]}")
+            raise
+
+
 @contextlib.contextmanager
 def converged(
     kube: Kube, kubeconfig: Path, logs: Path, namespace: str, names: tuple[str, ...], parents: int
-) -> Iterator[tuple[dict[str, EngineProcess], EngineProcess]]:
+) -> Iterator[tuple[Replicas, EngineProcess]]:
     """Replicas ``names`` running, seen by the sharder, and ``parents`` Networks converged on them;
-    yields the replicas (a test may add more) and the sharder.  Their logs are printed if the test
+    yields the replicas (a test may start more) and the sharder.  Their logs are printed if the test
     fails."""
-    with contextlib.ExitStack() as stack:
-        engines = {name: stack.enter_context(replica(kubeconfig, logs, namespace, name)) for name in names}
+    with replicas(kubeconfig, logs, namespace, names) as engines:
         try:
             sharder = wait_for_members(list(engines.values()), len(names))
             manifests.apply_all(kube, [network(f"net-{i}") for i in range(parents)], namespace)
@@ -114,12 +158,7 @@ def converged(
                 lambda: len(published(kube, namespace)) == parents, timeout=180, what="every ConfigMap"
             )
             yield engines, sharder
-        except BaseException:
-            for name, engine in engines.items():
-                print(f"--- {name} ---\n{engine.output()[-20000:]}")
-            raise
         finally:
-            # Replicas a test started itself end with the others.
             for engine in engines.values():
                 engine.kill()
 

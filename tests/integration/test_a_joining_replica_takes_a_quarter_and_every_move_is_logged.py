@@ -10,7 +10,7 @@ from typing import Any
 from engine.core.decisions import sharding
 from engine.runtime.kube import Kube
 from tests.integration._engine import eventually
-from tests.integration._shards import NETWORK, converged, held, log_lines, owners, replica, wait_for_members
+from tests.integration._shards import NETWORK, converged, held, log_lines, owners, wait_for_members
 
 PARENTS = 300
 REPLICAS = ("shard-a", "shard-b", "shard-c")
@@ -26,43 +26,42 @@ def test_the_joiner_takes_a_quarter_each_move_handed_over_and_logged(
         sharder,
     ):
         before = owners(kube, networks, namespace)
-        with replica(local_cluster.kubeconfig, tmp_path, namespace, JOINER) as joiner:
-            engines[JOINER] = joiner  # its log is printed with the others' if the test fails
-            wait_for_members([sharder], len(REPLICAS) + 1)
+        joiner = engines.start(JOINER)
+        wait_for_members([sharder], len(REPLICAS) + 1)
 
-            def settled() -> dict[str, str | None] | None:
-                items, _ = kube.list(networks, namespace)
-                if any(sharding.DRAIN_LABEL in sharding.labels_of(n) for n in items):
-                    return None
-                now = owners(kube, networks, namespace)
-                return now if set(now.values()) == {*REPLICAS, JOINER} else None
+        def settled() -> dict[str, str | None] | None:
+            items, _ = kube.list(networks, namespace)
+            if any(sharding.DRAIN_LABEL in sharding.labels_of(n) for n in items):
+                return None
+            now = owners(kube, networks, namespace)
+            return now if set(now.values()) == {*REPLICAS, JOINER} else None
 
-            after = eventually(settled, timeout=60, what="the move to the joiner to be over")
-            moved = sorted(p for p in after if after[p] != before[p])
-            assert all(after[p] == JOINER for p in moved)
-            assert None not in after.values()
-            quarter = PARENTS / 4
-            assert abs(len(moved) - quarter) <= 0.3 * quarter, len(moved)
-            eventually(lambda: held(joiner) == len(moved), what="the joiner's cache to hold its share")
+        after = eventually(settled, timeout=60, what="the move to the joiner to be over")
+        moved = sorted(p for p in after if after[p] != before[p])
+        assert all(after[p] == JOINER for p in moved)
+        assert None not in after.values()
+        quarter = PARENTS / 4
+        assert abs(len(moved) - quarter) <= 0.3 * quarter, len(moved)
+        eventually(lambda: held(joiner) == len(moved), what="the joiner's cache to hold its share")
 
-            # Every move: marked draining, released by its old owner, then assigned, each logged.
-            lines = log_lines(sharder)
-            drained = sorted(
-                entry["key"].partition("/")[2] for entry in lines if entry.get("message") == "draining parent"
-            )
-            assigned = [
-                entry
-                for entry in lines
-                if entry.get("message") == "assigned parent" and entry.get("to") == JOINER
-            ]
-            released = sorted(
-                line["key"].partition("/")[2]
-                for name in REPLICAS
-                for line in log_lines(engines[name])
-                if line.get("message") == "released parent"
-            )
-            assert drained == released == moved
-            assert sorted(entry["key"].partition("/")[2] for entry in assigned) == moved
-            assert {entry["reason"] for entry in assigned} == {"handed-over"}
-            handovers = sharder.metric("stencil_shard_handover_seconds_count", controller="network")
-            assert handovers == [float(len(moved))]
+        # Every move: marked draining, released by its old owner, then assigned, each logged.
+        lines = log_lines(sharder)
+        drained = sorted(
+            entry["key"].partition("/")[2] for entry in lines if entry.get("message") == "draining parent"
+        )
+        assigned = [
+            entry
+            for entry in lines
+            if entry.get("message") == "assigned parent" and entry.get("to") == JOINER
+        ]
+        released = sorted(
+            line["key"].partition("/")[2]
+            for name in REPLICAS
+            for line in log_lines(engines[name])
+            if line.get("message") == "released parent"
+        )
+        assert drained == released == moved
+        assert sorted(entry["key"].partition("/")[2] for entry in assigned) == moved
+        assert {entry["reason"] for entry in assigned} == {"handed-over"}
+        handovers = sharder.metric("stencil_shard_handover_seconds_count", controller="network")
+        assert handovers == [float(len(moved))]

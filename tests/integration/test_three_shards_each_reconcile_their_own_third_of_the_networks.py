@@ -27,7 +27,7 @@ from tests.integration._shards import (
     network,
     owners,
     published,
-    replica,
+    replicas,
     wait_for_members,
     writes,
 )
@@ -47,44 +47,36 @@ def test_each_network_is_reconciled_by_its_owner_alone(
                 kube, local_cluster.kubeconfig, namespace, REPLICAS, [("", "configmaps")], tmp_path
             )
         )
-        engines = {
-            name: stack.enter_context(replica(kubeconfigs[name], tmp_path, namespace, name))
-            for name in REPLICAS
-        }
-        try:
-            wait_for_members(list(engines.values()), len(REPLICAS))
-            before = write_requests(kube)["APPLY configmaps"]
-            manifests.apply_all(kube, [network(f"net-{i}") for i in range(PARENTS)], namespace)
-            eventually(
-                lambda: len(published(kube, namespace)) == PARENTS, timeout=180, what="every ConfigMap"
-            )
-            labelled = eventually(
-                lambda: (o := owners(kube, networks, namespace)) and None not in o.values() and o,
-                what="every Network labelled with an owner",
-            )
+        engines = stack.enter_context(
+            replicas(local_cluster.kubeconfig, tmp_path, namespace, REPLICAS, kubeconfigs=kubeconfigs)
+        )
+        wait_for_members(list(engines.values()), len(REPLICAS))
+        before = write_requests(kube)["APPLY configmaps"]
+        manifests.apply_all(kube, [network(f"net-{i}") for i in range(PARENTS)], namespace)
+        eventually(lambda: len(published(kube, namespace)) == PARENTS, timeout=180, what="every ConfigMap")
+        labelled = eventually(
+            lambda: (o := owners(kube, networks, namespace)) and None not in o.values() and o,
+            what="every Network labelled with an owner",
+        )
 
-            # Each replica wrote the children of its own Networks and of no other.
-            written_by: dict[str, set[str]] = defaultdict(set)
-            for name, engine in engines.items():
-                for _, parent in writes(engine):
-                    written_by[parent].add(name)
-            assert set(written_by) == set(labelled)
-            assert all(written_by[p] == {labelled[p]} for p in labelled)
-            # The per-replica counts add up to the total, as the API server counts the writes.
-            applied = sum(sum(e.metric("stencil_applies_total", kind=CONTROLLER)) for e in engines.values())
-            assert applied == PARENTS == write_requests(kube)["APPLY configmaps"] - before
-            child = kube.get(kube.resource("v1", "ConfigMap"), "net-0-network", namespace)
-            assert child is not None
-            assert {m["manager"] for m in child["metadata"]["managedFields"]} == {"stencil"}
+        # Each replica wrote the children of its own Networks and of no other.
+        written_by: dict[str, set[str]] = defaultdict(set)
+        for name, engine in engines.items():
+            for _, parent in writes(engine):
+                written_by[parent].add(name)
+        assert set(written_by) == set(labelled)
+        assert all(written_by[p] == {labelled[p]} for p in labelled)
+        # The per-replica counts add up to the total, as the API server counts the writes.
+        applied = sum(sum(e.metric("stencil_applies_total", kind=CONTROLLER)) for e in engines.values())
+        assert applied == PARENTS == write_requests(kube)["APPLY configmaps"] - before
+        child = kube.get(kube.resource("v1", "ConfigMap"), "net-0-network", namespace)
+        assert child is not None
+        assert {m["manager"] for m in child["metadata"]["managedFields"]} == {"stencil"}
 
-            # Each replica caches its own share, about a third, and wrote one child for each
-            # Network of it, as the API server counts its account's writes.
-            for name, engine in engines.items():
-                share = sum(1 for owner in labelled.values() if owner == name)
-                assert held(engine) == share
-                assert writes_of(kube, namespace, name) == share, name
-                assert abs(share - PARENTS / len(REPLICAS)) <= 0.3 * PARENTS / len(REPLICAS), (name, share)
-        except BaseException:
-            for name, engine in engines.items():
-                print(f"--- {name} ---\n{engine.output()[-20000:]}")
-            raise
+        # Each replica caches its own share, about a third, and wrote one child for each
+        # Network of it, as the API server counts its account's writes.
+        for name, engine in engines.items():
+            share = sum(1 for owner in labelled.values() if owner == name)
+            assert held(engine) == share
+            assert writes_of(kube, namespace, name) == share, name
+            assert abs(share - PARENTS / len(REPLICAS)) <= 0.3 * PARENTS / len(REPLICAS), (name, share)
