@@ -32,6 +32,7 @@ from click.testing import CliRunner, Result
 
 from engine.tools.cli import main
 from engine.tools.cli._common import UNEXPECTED_HINT
+from tests.unit import _crs
 
 CASE_SECONDS = 20.0
 API_VERSION = "example.com/v1"
@@ -63,19 +64,7 @@ SPEC_SCHEMA: dict[str, Any] = {
 def crd(spec_schema: dict[str, Any] | None = None) -> dict[str, Any]:
     """The CRD of ``Web`` with ``spec_schema`` (default ``SPEC_SCHEMA``) for its spec."""
     schema = {"type": "object", "properties": {"spec": spec_schema or SPEC_SCHEMA}}
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "webs.example.com"},
-        "spec": {
-            "group": "example.com",
-            "names": {"kind": "Web", "plural": "webs"},
-            "scope": "Namespaced",
-            "versions": [
-                {"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": schema}}
-            ],
-        },
-    }
+    return _crs.definition("example.com", {"kind": "Web", "plural": "webs"}, schema)
 
 
 @dataclass(frozen=True)

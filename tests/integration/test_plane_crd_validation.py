@@ -11,41 +11,19 @@ import pytest
 from engine.core.model import errors
 from engine.runtime.kube import Kube
 from engine.testing import wait_until
+from tests.unit import _crs
 
 
 @pytest.fixture
 def gadgets(kube: Kube) -> Iterator[dict[str, Any]]:
     # A group of its own, so no other test's discovery or CRDs are disturbed.
     group = f"g{uuid.uuid4().hex[:8]}.plane.stencil.dev"
-    crd: dict[str, Any] = {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": f"gadgets.{group}"},
-        "spec": {
-            "group": group,
-            "scope": "Namespaced",
-            "names": {"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
-            "versions": [
-                {
-                    "name": "v1",
-                    "served": True,
-                    "storage": True,
-                    "schema": {
-                        "openAPIV3Schema": {
-                            "type": "object",
-                            "properties": {
-                                "spec": {
-                                    "type": "object",
-                                    "required": ["size"],
-                                    "properties": {"size": {"type": "integer", "minimum": 1}},
-                                }
-                            },
-                        }
-                    },
-                }
-            ],
-        },
-    }
+    spec = {"type": "object", "required": ["size"], "properties": {"size": {"type": "integer", "minimum": 1}}}
+    crd = _crs.definition(
+        group,
+        {"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
+        {"type": "object", "properties": {"spec": spec}},
+    )
     created = kube.apply(crd)
     yield created
     kube.delete(kube.resource("apiextensions.k8s.io/v1", "CustomResourceDefinition"), crd["metadata"]["name"])

@@ -26,6 +26,7 @@ from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import conditions, eventually, running_engine
 from tests.integration._widgets import widget, write_kind
+from tests.unit import _crs
 
 GROUP = "late.tests.stencil.dev"
 DISCOVERY_PATH = f"/apis/{GROUP}/v1"
@@ -34,33 +35,12 @@ WINDOW = 10.0  # seconds of reconciles over which discoveries are counted
 MIN_RECONCILES = 10  # the window must hold many more reconciles than the TTL allows discoveries
 PICKUP = 15.0  # seconds from the CRD being Established to ChildrenApplied=True
 
-GIZMO_CRD: dict[str, Any] = {
-    "apiVersion": "apiextensions.k8s.io/v1",
-    "kind": "CustomResourceDefinition",
-    "metadata": {"name": f"gizmos.{GROUP}"},
-    "spec": {
-        "group": GROUP,
-        "scope": "Namespaced",
-        "names": {"plural": "gizmos", "singular": "gizmo", "kind": "Gizmo"},
-        "versions": [
-            {
-                "name": "v1",
-                "served": True,
-                "storage": True,
-                "subresources": {"status": {}},
-                "schema": {
-                    "openAPIV3Schema": {
-                        "type": "object",
-                        "properties": {
-                            "spec": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
-                            "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
-                        },
-                    }
-                },
-            }
-        ],
-    },
-}
+GIZMO_CRD: dict[str, Any] = _crs.definition(
+    GROUP,
+    {"plural": "gizmos", "singular": "gizmo", "kind": "Gizmo"},
+    {"type": "object", "properties": {"spec": _crs.PRESERVED, "status": _crs.PRESERVED}},
+    subresources={"status": {}},
+)
 
 TEMPLATE = f"""\
 apiVersion: {GROUP}/v1

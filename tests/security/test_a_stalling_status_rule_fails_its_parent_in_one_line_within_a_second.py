@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.unit import _lintkinds
+from tests.unit import _crs, _lintkinds
 
 KIND_YAML = """\
 apiVersion: stencil.dev/v1alpha1
@@ -27,35 +27,12 @@ status:
       status: "spec.b ** spec.e > 0"
 """
 RULE_LINE = 9
-CRD = {
-    "apiVersion": "apiextensions.k8s.io/v1",
-    "kind": "CustomResourceDefinition",
-    "metadata": {"name": "powers.example.com"},
-    "spec": {
-        "group": "example.com",
-        "names": {"kind": "Power", "plural": "powers", "singular": "power"},
-        "scope": "Namespaced",
-        "versions": [
-            {
-                "name": "v1",
-                "served": True,
-                "storage": True,
-                "schema": {
-                    "openAPIV3Schema": {
-                        "type": "object",
-                        "properties": {
-                            "spec": {
-                                "type": "object",
-                                "properties": {"b": {"type": "integer"}, "e": {"type": "integer"}},
-                            },
-                            "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
-                        },
-                    }
-                },
-            }
-        ],
-    },
-}
+SPEC = {"type": "object", "properties": {"b": {"type": "integer"}, "e": {"type": "integer"}}}
+CRD = _crs.definition(
+    "example.com",
+    {"kind": "Power", "plural": "powers", "singular": "power"},
+    {"type": "object", "properties": {"spec": SPEC, "status": _crs.PRESERVED}},
+)
 PARENT = {
     "apiVersion": "example.com/v1",
     "kind": "Power",

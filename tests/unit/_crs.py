@@ -1,7 +1,9 @@
 """CRDs and CRs written to a folder, for the tests of offline CR validation.
 
-``check`` writes a CRD for ``_kinds.KIND`` whose ``spec`` has the given schema, then a
-CR, and returns what ``OfflineCrds.problems`` says of it, as the tests read it.
+``definition`` is the one CRD builder of the tests: a namespaced kind with one served, stored
+version, so a test names only its group, names and schema.  ``check`` writes a CRD for
+``_kinds.KIND`` whose ``spec`` has the given schema, then a CR, and returns what
+``OfflineCrds.problems`` says of it, as the tests read it.
 """
 
 from __future__ import annotations
@@ -16,24 +18,30 @@ from engine.core.model.errors import StencilError
 from engine.core.offline import admission
 from tests.unit import _kinds
 
+# The fields every object has, typed as a structural schema must; and a field that keeps anything.
+OBJECT_FIELDS = {"apiVersion": {"type": "string"}, "kind": {"type": "string"}, "metadata": {"type": "object"}}
+PRESERVED = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+
+
+def definition(
+    group: str, names: dict[str, str], schema: dict[str, Any], *, version: str = "v1", **more: Any
+) -> dict[str, Any]:
+    """A namespaced CRD of ``group`` whose one version (served and stored) has ``schema``;
+    ``more`` adds to that version (``subresources``)."""
+    served = {"name": version, "served": True, "storage": True, **more, "schema": {"openAPIV3Schema": schema}}
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"{names['plural']}.{group}"},
+        "spec": {"group": group, "names": names, "scope": "Namespaced", "versions": [served]},
+    }
+
 
 def crd(spec_schema: dict[str, Any], **root: Any) -> dict[str, Any]:
     """A CRD for ``_kinds.KIND`` whose ``spec`` field has the schema ``spec_schema``."""
     group, version = _kinds.API_VERSION.split("/")
     schema = {"type": "object", "properties": {"spec": spec_schema}, **root}
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": f"webs.{group}"},
-        "spec": {
-            "group": group,
-            "names": {"kind": _kinds.KIND, "plural": "webs"},
-            "scope": "Namespaced",
-            "versions": [
-                {"name": version, "served": True, "storage": True, "schema": {"openAPIV3Schema": schema}}
-            ],
-        },
-    }
+    return definition(group, {"kind": _kinds.KIND, "plural": "webs"}, schema, version=version)
 
 
 def cr(spec: Any) -> dict[str, Any]:

@@ -8,53 +8,25 @@ import yaml
 
 from engine.core.offline.linting import Finding
 from engine.tools import linter
+from tests.unit import _crs
 
 API_VERSION = "example.com/v1"
 KIND = "Web"
 
 # Enough schema for typos to be told from fields: spec.replicas, spec.image, spec.ports[].port.
-CRD = {
-    "apiVersion": "apiextensions.k8s.io/v1",
-    "kind": "CustomResourceDefinition",
-    "metadata": {"name": "webs.example.com"},
-    "spec": {
-        "group": "example.com",
-        "names": {"kind": KIND, "plural": "webs", "singular": "web"},
-        "scope": "Namespaced",
-        "versions": [
-            {
-                "name": "v1",
-                "served": True,
-                "storage": True,
-                "schema": {
-                    "openAPIV3Schema": {
-                        "type": "object",
-                        "properties": {
-                            "apiVersion": {"type": "string"},
-                            "kind": {"type": "string"},
-                            "metadata": {"type": "object"},
-                            "spec": {
-                                "type": "object",
-                                "properties": {
-                                    "replicas": {"type": "integer", "default": 1},
-                                    "image": {"type": "string"},
-                                    "ports": {
-                                        "type": "array",
-                                        "items": {
-                                            "type": "object",
-                                            "properties": {"port": {"type": "integer"}},
-                                        },
-                                    },
-                                },
-                            },
-                            "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
-                        },
-                    }
-                },
-            }
-        ],
+SPEC = {
+    "type": "object",
+    "properties": {
+        "replicas": {"type": "integer", "default": 1},
+        "image": {"type": "string"},
+        "ports": {"type": "array", "items": {"type": "object", "properties": {"port": {"type": "integer"}}}},
     },
 }
+CRD = _crs.definition(
+    "example.com",
+    {"kind": KIND, "plural": "webs", "singular": "web"},
+    {"type": "object", "properties": {**_crs.OBJECT_FIELDS, "spec": SPEC, "status": _crs.PRESERVED}},
+)
 
 EXAMPLE = f"apiVersion: {API_VERSION}\nkind: {KIND}\nmetadata:\n  name: small\nspec:\n  image: nginx\n"
 

@@ -6,14 +6,13 @@ from typing import Any
 
 from engine.core.offline import childschemas
 from engine.core.offline.admission import OfflineCrds
+from tests.unit import _crs
 from tests.unit._schema_children import errors_at, metadata
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "apiVersion": {"type": "string"},
-        "kind": {"type": "string"},
-        "metadata": {"type": "object"},
+        **_crs.OBJECT_FIELDS,
         "spec": {
             "type": "object",
             "required": ["size", "mode"],
@@ -31,17 +30,7 @@ SCHEMA: dict[str, Any] = {
         },
     },
 }
-CRD = {
-    "apiVersion": "apiextensions.k8s.io/v1",
-    "kind": "CustomResourceDefinition",
-    "metadata": {"name": "caches.example.com"},
-    "spec": {
-        "group": "example.com",
-        "names": {"kind": "Cache", "plural": "caches"},
-        "scope": "Namespaced",
-        "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": SCHEMA}}],
-    },
-}
+CRD = _crs.definition("example.com", {"kind": "Cache", "plural": "caches"}, SCHEMA)
 CRDS = OfflineCrds([CRD])
 
 
