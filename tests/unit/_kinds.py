@@ -30,6 +30,33 @@ def kind(*templates: str, placement: Placement | None = None, names: tuple[str, 
     )
 
 
+def status_kind(name: str, api_version: str, kind: str, **rules: Any) -> Kind:
+    """A kind without templates, in ``templates/<name>``: all the status tests derive from."""
+    directory = Path("templates") / name
+    return Kind(name=name, directory=directory, api_version=api_version, kind=kind, templates=(), **rules)
+
+
+# The seed kind DeployWebService, and its parent ``web`` in ``shop``, as the status tests see them.
+SEED_API_VERSION = "operator.wujiuye.com/v1beta1"
+SEED_SPEC = {"image": "nginx:1.27", "replicas": 2, "exposed_port": 8080}
+
+
+def deploywebservice(**rules: Any) -> Kind:
+    return status_kind("deploywebservice", SEED_API_VERSION, "DeployWebService", **rules)
+
+
+def shop_web(generation: int, **more: Any) -> dict[str, Any]:
+    """The seed kind's parent ``web`` in ``shop`` at ``generation``; ``more`` adds its ``status``."""
+    metadata = {"name": "web", "namespace": "shop", "generation": generation}
+    return {
+        "apiVersion": SEED_API_VERSION,
+        "kind": "DeployWebService",
+        "metadata": metadata,
+        "spec": dict(SEED_SPEC),
+        **more,
+    }
+
+
 def parent(
     spec: dict[str, Any] | None = None,
     *,

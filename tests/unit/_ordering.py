@@ -1,4 +1,5 @@
-"""Rendered children with their templates, and observed copies at chosen health, for the ordering tests."""
+"""Rendered children with their templates, and observed copies at chosen health, for the ordering tests;
+``rollout`` is the status a Deployment's controller writes, for every test that observes one."""
 
 from __future__ import annotations
 
@@ -29,22 +30,22 @@ def service(name: str) -> dict[str, Any]:
     return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "namespace": "ns"}, "spec": {}}
 
 
+PROGRESSING = {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable"}
+
+
+def rollout(replicas: int, ready: int, *conditions: dict[str, Any]) -> dict[str, Any]:
+    """A Deployment's status at generation 1: all ``replicas`` updated, ``ready`` of them available."""
+    status: dict[str, Any] = {"observedGeneration": 1, "replicas": replicas, "updatedReplicas": replicas}
+    return status | {"readyReplicas": ready, "availableReplicas": ready, "conditions": list(conditions)}
+
+
 def observed(child: dict[str, Any], *, available: bool, uid: str = "u-1") -> dict[str, Any]:
     """``child`` as the cache has it: with a uid, and a status whose replicas are all available or none."""
     wanted = child["spec"].get("replicas", 1)
-    ready = wanted if available else 0
     condition = {"type": "Available", "status": "True" if available else "False", "reason": "X"}
-    progressing = {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable"}
     return {
         **child,
         "apiVersion": child["apiVersion"],
         "metadata": {**child["metadata"], "uid": uid, "generation": 1},
-        "status": {
-            "observedGeneration": 1,
-            "replicas": wanted,
-            "updatedReplicas": wanted,
-            "readyReplicas": ready,
-            "availableReplicas": ready,
-            "conditions": [progressing, condition],
-        },
+        "status": rollout(wanted, wanted if available else 0, PROGRESSING, condition),
     }

@@ -4,30 +4,21 @@ from typing import Any
 
 from engine.core.decisions.context import status_context
 from engine.core.model.expressions import compile_expression
+from tests.unit import _kinds
+from tests.unit._ordering import rollout
 
-PARENT = {
-    "apiVersion": "operator.wujiuye.com/v1beta1",
-    "kind": "DeployWebService",
-    "metadata": {"name": "web", "namespace": "shop", "generation": 3},
-    "spec": {"image": "nginx:1.27", "replicas": 2, "exposed_port": 8080},
-    "status": {"nodePort": 30080},
-}
+PARENT = _kinds.shop_web(3, status={"nodePort": 30080})
 DEPLOYMENT = {
     "apiVersion": "apps/v1",
     "kind": "Deployment",
     "metadata": {"name": "web-deployment", "namespace": "shop", "generation": 1},
     "spec": {"replicas": 2},
-    "status": {
-        "observedGeneration": 1,
-        "replicas": 2,
-        "updatedReplicas": 2,
-        "readyReplicas": 1,
-        "availableReplicas": 1,
-        "conditions": [
-            {"type": "Available", "status": "False", "reason": "MinimumReplicasUnavailable"},
-            {"type": "Progressing", "status": "True", "reason": "ReplicaSetUpdated"},
-        ],
-    },
+    "status": rollout(
+        2,
+        1,
+        {"type": "Available", "status": "False", "reason": "MinimumReplicasUnavailable"},
+        {"type": "Progressing", "status": "True", "reason": "ReplicaSetUpdated"},
+    ),
 }
 SERVICE = {
     "apiVersion": "v1",

@@ -3,6 +3,7 @@
 from typing import Any
 
 from engine.core.decisions.health import Health, assess
+from tests.unit._ordering import PROGRESSING, rollout
 
 
 def available_deployment(**metadata: Any) -> dict[str, Any]:
@@ -11,17 +12,9 @@ def available_deployment(**metadata: Any) -> dict[str, Any]:
         "kind": "Deployment",
         "metadata": {"name": "web", "generation": 1, **metadata},
         "spec": {"replicas": 1, "progressDeadlineSeconds": 600},
-        "status": {
-            "observedGeneration": 1,
-            "replicas": 1,
-            "updatedReplicas": 1,
-            "readyReplicas": 1,
-            "availableReplicas": 1,
-            "conditions": [
-                {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable"},
-                {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable"},
-            ],
-        },
+        "status": rollout(
+            1, 1, {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable"}, PROGRESSING
+        ),
     }
 
 

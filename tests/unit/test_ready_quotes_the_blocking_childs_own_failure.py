@@ -2,26 +2,19 @@
 the parent's Ready condition, in the child's words: a Deployment whose ReplicaSet cannot
 create pods is not just "0/2 replicas created"."""
 
-from pathlib import Path
 from typing import Any
 
 from engine.core.decisions import health
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.identity import ChildId
-from engine.core.model.kinds import Kind
+from tests.unit import _kinds
 
 NOW = "2026-03-01T12:00:00Z"
 FORBIDDEN = (
     'pods "localdns-6f7b9c-" is forbidden: error looking up service account x1/localdns: '
     'serviceaccount "localdns" not found'
 )
-KIND = Kind(
-    name="coredns",
-    directory=Path("templates/coredns"),
-    api_version="tests.stencil.dev/v1",
-    kind="Widget",
-    templates=(),
-)
+KIND = _kinds.status_kind("coredns", "tests.stencil.dev/v1", "Widget")
 PARENT = {
     "apiVersion": "tests.stencil.dev/v1",
     "kind": "Widget",

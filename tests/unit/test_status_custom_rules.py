@@ -1,12 +1,12 @@
 """kind.yaml's own conditions and status fields are evaluated over the parent and its children."""
 
-from pathlib import Path
 from typing import Any
 
 from engine.core.decisions import conditions
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.expressions import compile_expression
 from engine.core.model.kinds import ConditionRule, FieldRule, Kind
+from tests.unit import _kinds
 
 NOW = "2026-03-01T12:00:00Z"
 PARENT = {
@@ -30,15 +30,7 @@ def expression(text: str, field: str) -> Any:
 
 
 def kind(*rules: ConditionRule, fields: tuple[FieldRule, ...] = ()) -> Kind:
-    return Kind(
-        name="deploywebservice",
-        directory=Path("templates/deploywebservice"),
-        api_version="operator.wujiuye.com/v1beta1",
-        kind="DeployWebService",
-        templates=(),
-        conditions=rules,
-        fields=fields,
-    )
+    return _kinds.deploywebservice(conditions=rules, fields=fields)
 
 
 def custom(status_text: str, reason: str | None = None, message: str | None = None) -> ConditionRule:

@@ -1,23 +1,17 @@
 """Deriving status again from unchanged inputs gives the same status, so nothing is written."""
 
-from pathlib import Path
 from typing import Any
 
 from engine.core.decisions import conditions
 from engine.core.decisions.status import Outcome, derive_status, status_changed
 from engine.core.model.identity import ChildId
-from engine.core.model.kinds import Kind
+from tests.unit import _kinds
+from tests.unit._ordering import PROGRESSING, rollout
 
 T1 = "2026-03-01T12:00:00Z"
 T2 = "2026-03-01T12:00:30Z"
 T3 = "2026-03-01T12:05:00Z"
-KIND = Kind(
-    name="settings",
-    directory=Path("templates/settings"),
-    api_version="example.com/v1",
-    kind="Settings",
-    templates=(),
-)
+KIND = _kinds.status_kind("settings", "example.com/v1", "Settings")
 DESIRED = (ChildId("apps", "v1", "Deployment", "", "app"),)
 
 
@@ -39,17 +33,9 @@ def app(ready: int) -> dict[str, Any]:
         "kind": "Deployment",
         "metadata": {"name": "app", "generation": 1},
         "spec": {"replicas": 1},
-        "status": {
-            "observedGeneration": 1,
-            "replicas": 1,
-            "updatedReplicas": 1,
-            "readyReplicas": ready,
-            "availableReplicas": ready,
-            "conditions": [
-                {"type": "Available", "status": "True" if ready else "False"},
-                {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable"},
-            ],
-        },
+        "status": rollout(
+            1, ready, {"type": "Available", "status": "True" if ready else "False"}, PROGRESSING
+        ),
     }
 
 

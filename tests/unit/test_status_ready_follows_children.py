@@ -1,13 +1,14 @@
 """Ready is True only when everything holds; when it does not, it names the children that block it."""
 
-from pathlib import Path
 from typing import Any
 
 from engine.core.decisions import conditions
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.expressions import compile_expression
 from engine.core.model.identity import ChildId
-from engine.core.model.kinds import ConditionRule, Kind
+from engine.core.model.kinds import ConditionRule
+from tests.unit import _kinds
+from tests.unit._ordering import rollout
 
 NOW = "2026-03-01T12:00:00Z"
 DESIRED = (
@@ -22,20 +23,10 @@ def rule(text: str, line: int) -> ConditionRule:
     return ConditionRule(type=condition_type, status=expression)
 
 
-KIND = Kind(
-    name="deploywebservice",
-    directory=Path("templates/deploywebservice"),
-    api_version="operator.wujiuye.com/v1beta1",
-    kind="DeployWebService",
-    templates=(),
+KIND = _kinds.deploywebservice(
     conditions=(rule("condition_status(child('Deployment', name ~ '-deployment'), 'Available')", 9),),
 )
-PARENT = {
-    "apiVersion": "operator.wujiuye.com/v1beta1",
-    "kind": "DeployWebService",
-    "metadata": {"name": "web", "namespace": "shop", "generation": 1},
-    "spec": {"image": "nginx:1.27", "replicas": 2, "exposed_port": 8080},
-}
+PARENT = _kinds.shop_web(1)
 
 
 def deployment(available: int, *, deadline_exceeded: bool = False) -> dict[str, Any]:
@@ -47,17 +38,12 @@ def deployment(available: int, *, deadline_exceeded: bool = False) -> dict[str, 
         "kind": "Deployment",
         "metadata": {"name": "web-deployment", "namespace": "shop", "generation": 1},
         "spec": {"replicas": 2, "progressDeadlineSeconds": 600},
-        "status": {
-            "observedGeneration": 1,
-            "replicas": 2,
-            "updatedReplicas": 2,
-            "readyReplicas": available,
-            "availableReplicas": available,
-            "conditions": [
-                {"type": "Available", "status": "True" if available == 2 else "False"},
-                {"type": "Progressing", "status": progressing[0], "reason": progressing[1]},
-            ],
-        },
+        "status": rollout(
+            2,
+            available,
+            {"type": "Available", "status": "True" if available == 2 else "False"},
+            {"type": "Progressing", "status": progressing[0], "reason": progressing[1]},
+        ),
     }
 
 

@@ -1,7 +1,6 @@
 """A broken kind, a template error, a failed apply or a taken name each show as a condition."""
 
 import dataclasses
-from pathlib import Path
 from typing import Any
 
 from engine.core.decisions import conditions
@@ -9,15 +8,11 @@ from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.errors import ApiError, KindError, RenderError
 from engine.core.model.expressions import compile_expression
 from engine.core.model.identity import ChildId
-from engine.core.model.kinds import ConditionRule, FieldRule, Kind
+from engine.core.model.kinds import ConditionRule, FieldRule
+from tests.unit import _kinds
 
 NOW = "2026-03-01T12:00:00Z"
-KIND = Kind(
-    name="deploywebservice",
-    directory=Path("templates/deploywebservice"),
-    api_version="operator.wujiuye.com/v1beta1",
-    kind="DeployWebService",
-    templates=(),
+KIND = _kinds.deploywebservice(
     conditions=(
         ConditionRule(
             "ServiceAvailable",
@@ -41,13 +36,7 @@ KIND = Kind(
         ),
     ),
 )
-PARENT = {
-    "apiVersion": "operator.wujiuye.com/v1beta1",
-    "kind": "DeployWebService",
-    "metadata": {"name": "web", "namespace": "shop", "generation": 4},
-    "spec": {"image": "nginx:1.27", "replicas": 2, "exposed_port": 8080},
-    "status": {"nodePort": 30080},
-}
+PARENT = _kinds.shop_web(4, status={"nodePort": 30080})
 SERVICE = {
     "apiVersion": "v1",
     "kind": "Service",
