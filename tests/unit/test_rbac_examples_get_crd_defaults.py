@@ -4,32 +4,21 @@ with their CRD's defaults filled in, as the API server would."""
 from pathlib import Path
 
 import pytest
+import yaml
 
 from engine.core.model import kinds
 from engine.core.model.errors import RenderError
 from engine.core.offline import admission, rbac
+from tests.unit import _crs
 
-CRD = """\
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: webs.example.com}
-spec:
-  group: example.com
-  names: {kind: Web, plural: webs, singular: web}
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                backend: {type: string, default: Secret}
-"""
+SPEC = {"type": "object", "properties": {"backend": {"type": "string", "default": "Secret"}}}
+CRD = yaml.safe_dump(
+    _crs.definition(
+        "example.com",
+        {"kind": "Web", "plural": "webs", "singular": "web"},
+        {"type": "object", "properties": {"spec": SPEC}},
+    )
+)
 KIND_YAML = (
     "apiVersion: stencil.dev/v1alpha1\nkind: StencilKind\nparent: {apiVersion: example.com/v1, kind: Web}\n"
 )

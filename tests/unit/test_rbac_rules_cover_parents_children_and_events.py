@@ -3,20 +3,19 @@ render with exactly the verbs apply, cache and prune need, and events; nothing e
 
 from pathlib import Path
 
+import yaml
+
 from engine.core.model import kinds
 from engine.core.offline import rbac
+from tests.unit import _crs
 
-CRD = """\
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: webs.example.com
-spec:
-  group: example.com
-  names: {kind: Web, plural: webs, singular: web, listKind: WebList}
-  scope: Namespaced
-  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]
-"""
+CRD = yaml.safe_dump(
+    _crs.definition(
+        "example.com",
+        {"kind": "Web", "plural": "webs", "singular": "web", "listKind": "WebList"},
+        {"type": "object"},
+    )
+)
 
 DEPLOYMENT = """\
 apiVersion: apps/v1

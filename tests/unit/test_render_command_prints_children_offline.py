@@ -9,18 +9,12 @@ from click.testing import CliRunner, Result
 
 from engine.core.model import placement
 from engine.tools import cli
+from tests.unit import _kinds
 
 ROOT = Path(__file__).resolve().parents[2]
-FOLDER = ROOT / "templates" / "deploywebservice"
+FOLDER = _kinds.SEED_FOLDER
 SAMPLE = FOLDER / "examples" / "deploywebservice-sample.yaml"
-CR = """\
-apiVersion: operator.wujiuye.com/v1beta1
-kind: DeployWebService
-metadata:
-  name: shop
-spec:
-  image: shop:2
-"""
+CR = _kinds.SEED_CR
 
 
 def stencil(*args: str | Path) -> Result:

@@ -16,18 +16,12 @@ from click.testing import CliRunner
 
 from engine.core.offline import admission
 from engine.tools import cli
+from tests.unit import _kinds
 
 ROOT = Path(__file__).resolve().parents[2]
-KIND = ROOT / "templates" / "deploywebservice"
+KIND = _kinds.SEED_FOLDER
 CRD = ROOT / "crds" / "deploywebservice.yaml"
-CR = """\
-apiVersion: operator.wujiuye.com/v1beta1
-kind: DeployWebService
-metadata:
-  name: shop
-spec:
-  image: shop:2
-"""
+CR = _kinds.SEED_CR
 
 
 def crd_with_replicas_default(default: int) -> dict[str, Any]:
