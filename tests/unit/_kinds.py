@@ -36,8 +36,8 @@ def status_kind(name: str, api_version: str, kind: str, **rules: Any) -> Kind:
     return Kind(name=name, directory=directory, api_version=api_version, kind=kind, templates=(), **rules)
 
 
-# The seed kind DeployWebService: its folder, and a CR of it (``shop``) that leaves out every
-# field its CRD defaults; and, built in memory, the kind and its parent ``web`` in ``shop``.
+# The seed kind DeployWebService: its folder, and a CR of it (``shop``) that sets only
+# spec.image; and, built in memory, the kind and its parent ``web`` in ``shop``.
 SEED_API_VERSION = "operator.wujiuye.com/v1beta1"
 SEED_FOLDER = Path(__file__).resolve().parents[2] / "templates" / "deploywebservice"
 SEED_CR = f"apiVersion: {SEED_API_VERSION}\nkind: DeployWebService\nmetadata:\n  name: shop\n"
