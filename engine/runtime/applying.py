@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from engine.core.decisions import contention, planning
 from engine.core.model import errors
+from engine.core.model.identity import ChildId
 from engine.runtime import events
 from engine.runtime.host import Host
 from engine.runtime.kube import FIELD_MANAGER, Obj
@@ -31,7 +32,7 @@ class Write:
     name is held by an object the parent does not control (``conflict`` says so)."""
 
     created: bool = False
-    conflict: str | None = None
+    conflict: planning.Conflict | None = None
     contests: tuple[contention.Contest, ...] = ()
 
 
@@ -40,14 +41,10 @@ class Applied:
     """A plan's applies: names held by others, fields contested, children created, and the
     server's refusal (``error``) that stopped the applies, if one did."""
 
-    conflicts: Mapping[planning.Ref, str]
+    conflicts: Mapping[ChildId, planning.Conflict]
     contests: tuple[contention.Contest, ...] = ()
     created: tuple[Obj, ...] = ()
     error: errors.ApiError | None = None
-
-    @property
-    def contested(self) -> tuple[str, ...]:
-        return tuple(contest.message for contest in self.contests)
 
 
 class Applier:
@@ -73,7 +70,7 @@ class Applier:
         """Apply every child the plan says is missing or drifted, in order, stopping at the first
         refusal of the server.  The event of the children created is left to ``announce``
         (also sent here if something unforeseen stops the applies)."""
-        conflicts = dict(plan.conflicts)
+        conflicts = {conflict.child: conflict for conflict in plan.conflicts}
         contests: list[contention.Contest] = []
         created: list[Obj] = []
         try:
@@ -86,7 +83,7 @@ class Applier:
                 if write.created:
                     created.append(apply.obj)
                 if write.conflict:
-                    conflicts[planning.ref(apply.obj)] = write.conflict
+                    conflicts[write.conflict.child] = write.conflict
         except errors.ApiError as exc:
             return Applied(conflicts, tuple(contests), tuple(created), exc)
         except Exception:
@@ -105,7 +102,7 @@ class Applier:
         other writer from the server's ``managedFields`` and says so in a Warning event."""
         if apply.current is None:
             return []
-        uid, child = self.parent["metadata"]["uid"], planning.ref(apply.obj)
+        uid, child = self.parent["metadata"]["uid"], ChildId.of(apply.obj)
         held = self.contention.held(uid, child, restoring(apply.current, apply.obj), self.clock())
         if not held or all(c.announced for c in held):
             return held
@@ -136,10 +133,8 @@ class Applier:
                 raise  # deleted again since: the next reconcile creates it
             self.host.children.remember(existing)
             if not planning.controlled_by(existing, self.parent["metadata"]["uid"]):
-                described = planning.describe(planning.ref(child))
-                return Write(
-                    conflict=f"{described} already exists and is not controlled by this {self.parent['kind']}"
-                )
+                why = f"already exists and is not controlled by this {self.parent['kind']}"
+                return Write(conflict=planning.Conflict(ChildId.of(child), why))
             if planning.contains(existing, child):
                 return Write()
             return self._update(child, existing)
@@ -170,10 +165,8 @@ class Applier:
             self.host.children.remember(now)
             if planning.controlled_by(now, self.parent["metadata"]["uid"]):
                 raise
-            described = planning.describe(planning.ref(child))
-            return Write(
-                conflict=f"{described} was replaced by an object this {self.parent['kind']} does not control"
-            )
+            why = f"was replaced by an object this {self.parent['kind']} does not control"
+            return Write(conflict=planning.Conflict(ChildId.of(child), why))
         self.host.children.remember(applied)
         self.host.counts.applied(self.controller)
         fields = planning.drift(current, child) if current is not None else []
@@ -181,7 +174,7 @@ class Applier:
         if current is None:
             return Write()
         restored = {path: contention.value_at(child, path) for path in restoring(current, child)}
-        uid, ref = self.parent["metadata"]["uid"], planning.ref(child)
+        uid, ref = self.parent["metadata"]["uid"], ChildId.of(child)
         return Write(contests=tuple(self.contention.restored(uid, ref, restored, self.clock())))
 
     def prune(self, prune: planning.Prune) -> None:
@@ -199,7 +192,7 @@ class Applier:
 
     def _emit_written(self, verb: str, written: list[Obj], fields: list[str] | None = None) -> None:
         """The event of writes; an update says which rendered fields it restored (at most five)."""
-        message = f"{verb} " + ", ".join(planning.describe(planning.ref(child)) for child in written)
+        message = f"{verb} " + ", ".join(str(ChildId.of(child)) for child in written)
         if fields:
             more = f" and {len(fields) - 5} more" if len(fields) > 5 else ""
             message += ": " + ", ".join(fields[:5]) + more

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.decisions import conditions, contention, ordering, planning, sharding, status
 from engine.core.model import errors, kinds
+from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
 from engine.runtime import applying, events, nesting, reporting
 from engine.runtime import sharding as shards
@@ -83,10 +84,10 @@ class Planned:
         return status.Outcome(
             apply_error=applied.error,
             conflicts=() if applied.error else tuple(applied.conflicts.values()),
-            desired=tuple(planning.ref(child) for child in self.desired),
-            waiting=tuple(w.message for w in self.gate.waiting),
+            desired=tuple(ChildId.of(child) for child in self.desired),
+            waiting=self.gate.waiting,
             origins=ordering.origins(self.rendered),
-            contested=applied.contested,
+            contested=applied.contests,
         )
 
 
@@ -373,7 +374,7 @@ class KindController:
             parent, seen, planned.outcome(applied), progress_may_wait=True
         )
         for conflict in applied.conflicts.values():
-            self.host.recorder.emit(parent, events.WARNING, "ChildConflict", conflict)
+            self.host.recorder.emit(parent, events.WARNING, "ChildConflict", str(conflict))
         self._log(key, planned, applied)
         if again is not None:
             return again  # a stale read (at once), or a report to write later

@@ -59,7 +59,7 @@ def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
     )
     plan = planning.plan(desired, observed, uid, reach)
 
-    changes = [Change("conflict", text) for _, text in plan.conflicts]
+    changes = [Change("conflict", str(conflict)) for conflict in plan.conflicts]
     changes += [Change("unchanged", str(r)) for r in plan.unchanged]
     for apply in plan.applies:
         changes.append(_preview_apply(kube, apply.obj, uid))

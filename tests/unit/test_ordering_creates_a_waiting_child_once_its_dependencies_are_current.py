@@ -29,7 +29,7 @@ def test_a_dependency_in_progress_holds_the_child_back_and_says_why() -> None:
     assert verdict.status == health.IN_PROGRESS
     gate = ordering.gate(RENDERED, [leader, observed(LEADER_SERVICE, available=True)], NOW)
     assert FRONTEND_DEPLOYMENT not in gate.ready
-    assert gate.waiting[0].message == f"frontend waits for redis-leader (InProgress: {verdict.message})"
+    assert str(gate.waiting[0]) == f"frontend waits for redis-leader (InProgress: {verdict.message})"
 
 
 def test_every_dependency_current_lets_the_child_through() -> None:
@@ -51,9 +51,7 @@ def test_every_blocking_dependency_is_named() -> None:
         (frontend, FRONTEND_DEPLOYMENT),
     ]
     gate = ordering.gate(rendered, [observed(LEADER_DEPLOYMENT, available=True)], NOW)
-    assert [w.message for w in gate.waiting] == [
-        "frontend waits for redis-follower (not created yet)",
-    ]
+    assert [w.blockers for w in gate.waiting] == [(ordering.Blocker("redis-follower"),)]
     assert [c["metadata"]["name"] for c in gate.ready] == ["g-redis-leader", "g-redis-follower"]
 
 

@@ -22,10 +22,10 @@ def conflict(theirs_namespace: str, long_name: bool = False) -> str:
         kind, _kinds.parent(name=name, namespace=theirs_namespace, uid="uid-acme"), []
     )
     [ours] = rendering.render(kind, _kinds.parent(name="umbrella", uid="uid-umbrella"), [])
-    [(ref, message)] = planning.plan([ours], [as_observed(theirs)], "uid-umbrella", REACH).conflicts
-    assert ref == ChildId.of(ours)
-    assert "uid-acme" not in message
-    return message
+    [found] = planning.plan([ours], [as_observed(theirs)], "uid-umbrella", REACH).conflicts
+    assert found.child == ChildId.of(ours)
+    assert "uid-acme" not in found.why
+    return str(found)
 
 
 def test_a_holder_in_the_same_namespace_is_named_with_its_kind() -> None:

@@ -11,10 +11,7 @@ def test_plan_reports_a_conflict_for_a_child_controlled_by_another_parent() -> N
 
     assert result.applies == ()
     assert result.conflicts == (
-        (
-            ChildId.of(desired),
-            "ConfigMap ns/a already exists and is controlled by Parent p",
-        ),
+        planning.Conflict(ChildId.of(desired), "already exists and is controlled by Parent p"),
     )
 
 
@@ -23,5 +20,5 @@ def test_plan_reports_a_conflict_for_an_uncontrolled_object() -> None:
     foreign = as_observed(configmap("a", {"k": "theirs"}, owner=None))
 
     assert planning.plan([desired], [foreign], PARENT_UID, REACH).conflicts == (
-        (ChildId.of(desired), "ConfigMap ns/a already exists with no controller"),
+        planning.Conflict(ChildId.of(desired), "already exists with no controller"),
     )

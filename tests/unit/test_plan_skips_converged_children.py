@@ -1,4 +1,5 @@
 from engine.core.decisions import planning
+from engine.core.model.identity import ChildId
 from tests.unit._children import PARENT_UID, REACH, as_observed, configmap
 
 
@@ -10,7 +11,7 @@ def test_plan_sends_nothing_when_cache_holds_what_was_applied() -> None:
     again = planning.plan([desired], [observed], PARENT_UID, REACH)
 
     assert again.empty
-    assert again.unchanged == (planning.ref(desired),)
+    assert again.unchanged == (ChildId.of(desired),)
 
 
 def test_plan_ignores_fields_the_server_added() -> None:

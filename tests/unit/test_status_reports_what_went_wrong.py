@@ -4,6 +4,7 @@ import dataclasses
 from typing import Any
 
 from engine.core.decisions import conditions
+from engine.core.decisions.planning import Conflict
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.errors import ApiError, KindError, RenderError
 from engine.core.model.expressions import compile_expression
@@ -97,13 +98,13 @@ def test_invalid_kind_is_reported_and_its_rules_are_not_trusted() -> None:
 
 
 def test_child_conflict_names_the_object_that_holds_the_name() -> None:
-    taken = "Deployment web-deployment is controlled by ReplicaSet other"
+    taken = Conflict(DESIRED[0], "is controlled by ReplicaSet other")
 
     status = derive_status(KIND, PARENT, [SERVICE], Outcome(conflicts=(taken,), desired=DESIRED), NOW)
 
     assert summary(status)["ChildrenApplied"] == ("False", "ChildConflict")
     assert summary(status)["Ready"] == ("False", "ChildConflict")
-    assert message(status, "Ready") == taken
+    assert message(status, "Ready") == "Deployment shop/web-deployment is controlled by ReplicaSet other"
 
 
 def test_apply_error_is_reported_with_the_api_servers_reason() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.core.decisions import conditions, ordering
+from engine.core.decisions.planning import Conflict
 from engine.core.decisions.status import READY, Outcome, derive_status
 from engine.core.model.identity import ChildId
 from engine.core.model.kinds import Kind
@@ -22,9 +23,9 @@ RENDERED = [(LEADER, deployment("g-redis-leader")), (FRONTEND, deployment("g-fro
 DESIRED = tuple(ChildId.of(c) for _, c in RENDERED)
 
 
-def _waiting() -> tuple[list[dict[str, object]], tuple[str, ...]]:
+def _waiting() -> tuple[list[dict[str, object]], tuple[ordering.Waiting, ...]]:
     cache = [observed(RENDERED[0][1], available=False)]
-    return cache, tuple(w.message for w in ordering.gate(RENDERED, cache, NOW).waiting)
+    return cache, ordering.gate(RENDERED, cache, NOW).waiting
 
 
 def test_ready_says_what_the_child_waits_for() -> None:
@@ -36,13 +37,13 @@ def test_ready_says_what_the_child_waits_for() -> None:
     assert (ready["status"], ready["reason"], ready["message"]) == (
         "False",
         "WaitingForDependencies",
-        waiting[0],
+        str(waiting[0]),
     )
 
 
 def test_a_conflict_is_reported_before_the_wait() -> None:
     cache, waiting = _waiting()
-    conflict = "Deployment g-redis-leader already exists with another controller (uid x)"
+    conflict = Conflict(DESIRED[0], "already exists with another controller")
     outcome = Outcome(desired=DESIRED, waiting=waiting, conflicts=(conflict,))
     ready = conditions.find_in(derive_status(KIND, PARENT, cache, outcome, NOW)["conditions"], READY)
     assert ready is not None and ready["reason"] == "ChildConflict"

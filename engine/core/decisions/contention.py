@@ -159,6 +159,9 @@ class Contest:
     def field(self) -> str:
         return dotted(self.path)
 
+    def __str__(self) -> str:
+        return self.message
+
     @property
     def message(self) -> str:
         who = " and ".join(self.managers) if self.managers else "another writer"

@@ -75,10 +75,6 @@ class Waiting:
     def __str__(self) -> str:
         return f"{self.template} waits for {', '.join(map(str, self.blockers))}"
 
-    @property
-    def message(self) -> str:
-        return str(self)
-
 
 @dataclass(frozen=True)
 class Gate:

@@ -47,12 +47,18 @@ HASH_ANNOTATION = "stencil.dev/applied-hash"
 FINALIZER = "stencil.dev/cleanup"
 
 Obj = dict[str, Any]
-Ref = ChildId
-ref = ChildId.of
 
 
-def describe(r: ChildId) -> str:
-    return str(r)
+@dataclass(frozen=True)
+class Conflict:
+    """A child whose name an object this parent does not control holds: ``why`` says how, and
+    ``str()`` says it all once, for a condition and an event."""
+
+    child: ChildId
+    why: str  # "already exists with no controller", "was replaced by an object ...", ...
+
+    def __str__(self) -> str:
+        return f"{self.child} {self.why}"
 
 
 @dataclass(frozen=True)
@@ -207,8 +213,8 @@ class Prune:
 class Plan:
     applies: tuple[Apply, ...] = ()
     prunes: tuple[Prune, ...] = ()
-    unchanged: tuple[Ref, ...] = ()
-    conflicts: tuple[tuple[Ref, str], ...] = ()  # children whose name another controller holds
+    unchanged: tuple[ChildId, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()  # children whose name another controller holds
 
     @property
     def empty(self) -> bool:
@@ -223,25 +229,25 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach
     are looked at.
     """
     observed = within(observed, reach)
-    by_ref = {ref(o): o for o in observed}
+    by_ref = {ChildId.of(o): o for o in observed}
     applies: list[Apply] = []
-    unchanged: list[Ref] = []
-    conflicts: list[tuple[Ref, str]] = []
+    unchanged: list[ChildId] = []
+    conflicts: list[Conflict] = []
     for child in desired:
-        r = ref(child)
+        r = ChildId.of(child)
         current = by_ref.get(r)
         if current is None:
             applies.append(Apply(with_hash(child), create=True))
             continue
         if not _owns(current, parent_uid, reach):
-            conflicts.append((r, f"{describe(r)} already exists {_held(current, reach)}"))
+            conflicts.append(Conflict(r, f"already exists {_held(current, reach)}"))
             continue
         target = with_hash(child)
         if contains(current, target):
             unchanged.append(r)
         else:
             applies.append(Apply(target, create=False, current=current))
-    wanted = {ref(c) for c in desired}
+    wanted = {ChildId.of(c) for c in desired}
     prunes = tuple(
         Prune(
             o["apiVersion"],
@@ -251,7 +257,7 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach
             o["metadata"]["uid"],
         )
         for o in observed
-        if ref(o) not in wanted and _owns(o, parent_uid, reach)
+        if ChildId.of(o) not in wanted and _owns(o, parent_uid, reach)
     )
     return Plan(tuple(applies), prunes, tuple(unchanged), tuple(conflicts))
 

@@ -30,13 +30,13 @@ reason ``ContestedField``, naming the field and the other writer.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 
-from engine.core.decisions import conditions, health, ordering
+from engine.core.decisions import conditions, contention, health, ordering, planning
 from engine.core.decisions.context import status_context
 from engine.core.model import expressions
 from engine.core.model.errors import KindError, StencilError
@@ -64,12 +64,12 @@ class Outcome:
 
     render_error: StencilError | None = None
     apply_error: StencilError | None = None
-    conflicts: tuple[str, ...] = ()  # "Deployment web-deployment is controlled by ReplicaSet other"
+    conflicts: tuple[planning.Conflict, ...] = ()  # children whose names others hold
     desired: tuple[ChildId, ...] = ()  # every rendered child
     kind_error: StencilError | None = None  # the kind folder itself is broken
-    waiting: tuple[str, ...] = ()  # "frontend waits for redis-leader (InProgress: ...)", ordering.Waiting
+    waiting: tuple[ordering.Waiting, ...] = ()  # templates whose children wait for others
     origins: tuple[ordering.Origin, ...] = ()  # which template made each rendered child: children.<id>
-    contested: tuple[str, ...] = ()  # a field another writer keeps changing back, contention.Contest
+    contested: tuple[contention.Contest, ...] = ()  # fields another writer keeps changing back
 
 
 def derive_status(
@@ -232,19 +232,24 @@ def _mark_rendered(manager: conditions.ConditionManager, outcome: Outcome) -> No
 
 
 def _mark_applied(manager: conditions.ConditionManager, outcome: Outcome) -> None:
-    problems = list(outcome.conflicts)
+    problems = [str(conflict) for conflict in outcome.conflicts]
     if outcome.apply_error is not None:
         problems.append(str(outcome.apply_error))
     if outcome.conflicts:
-        manager.mark_false(CHILDREN_APPLIED, "ChildConflict", _clip("; ".join(problems)))
+        manager.mark_false(CHILDREN_APPLIED, "ChildConflict", _joined(problems))
     elif outcome.apply_error is not None:
         manager.mark_false(CHILDREN_APPLIED, _reason(outcome.apply_error, "ApplyFailed"), _clip(problems[0]))
     elif outcome.contested:
-        manager.mark_false(CHILDREN_APPLIED, CONTESTED_FIELD, _clip("; ".join(outcome.contested)))
+        manager.mark_false(CHILDREN_APPLIED, CONTESTED_FIELD, _joined(outcome.contested))
     elif outcome.waiting:
-        manager.mark_false(CHILDREN_APPLIED, WAITING_FOR_DEPENDENCIES, _clip("; ".join(outcome.waiting)))
+        manager.mark_false(CHILDREN_APPLIED, WAITING_FOR_DEPENDENCIES, _joined(outcome.waiting))
     else:
         manager.mark_true(CHILDREN_APPLIED, "Applied", f"{_children(len(outcome.desired))} applied")
+
+
+def _joined(values: Iterable[object]) -> str:
+    """Values (conflicts, waits, contests) as one message, each worded by its own ``str``."""
+    return _clip("; ".join(map(str, values)))
 
 
 def _mark_children_ready(

@@ -134,7 +134,7 @@ def parent_status(
     gate = ordering.gate(rendered, children, now)
     outcome = status.Outcome(
         desired=tuple(ChildId.of(c) for _, c in rendered),
-        waiting=tuple(waiting.message for waiting in gate.waiting),
+        waiting=gate.waiting,
         origins=ordering.origins(rendered),
     )
     metadata = parent["metadata"]
