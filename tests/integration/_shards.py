@@ -149,7 +149,8 @@ def converged(
 ) -> Iterator[tuple[Replicas, EngineProcess]]:
     """Replicas ``names`` running, seen by the sharder, and ``parents`` Networks converged on them;
     yields the replicas (a test may start more) and the sharder.  Their logs are printed if the test
-    fails."""
+    fails.  The Networks are deleted at the end, not left to the namespace's slow deletion: they are
+    labelled for replicas other tests (``stencil shards``) would count."""
     with replicas(kubeconfig, logs, namespace, names) as engines:
         try:
             sharder = wait_for_members(list(engines.values()), len(names))
@@ -161,6 +162,9 @@ def converged(
         finally:
             for engine in engines.values():
                 engine.kill()
+            networks = kube.resource(NETWORK, "Network")
+            for i in range(parents):
+                kube.delete(networks, f"net-{i}", namespace)
 
 
 def wait_for_members(engines: list[EngineProcess], count: int, timeout: float = 90) -> EngineProcess:
