@@ -1,5 +1,6 @@
 """The tests' own free-form kind, Widget (tests.stencil.dev/v1, CRD in fixtures/): kind folders
-written on the fly, to try the engine on templates made for one test."""
+written on the fly, to try the engine on templates made for one test.  ``configmap`` (the unit
+tests' own) writes the ConfigMap template most of them render."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from tests.unit._kinds import configmap
 
 API_VERSION = "tests.stencil.dev/v1"
 
@@ -21,25 +24,11 @@ parent:
 
 
 # A ConfigMap holding the spec's value: its data follows every spec change.
-VALUE_CONFIGMAP = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-data
-data:
-  value: "{{ spec.value }}"
-"""
+VALUE_CONFIGMAP = configmap('  value: "{{ spec.value }}"\n', name="{{ name }}-data")
 
 # A ConfigMap named by the spec, so two parents can render the same name; its data says
 # which parent wrote it.
-SHARED_NAME_CONFIGMAP = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ spec.shared }}
-data:
-  parent: {{ name }}
-"""
+SHARED_NAME_CONFIGMAP = configmap("  parent: {{ name }}\n", name="{{ spec.shared }}")
 
 
 def write_kind(templates: Path, files: dict[str, str], kind_yaml_extra: str = "") -> Path:

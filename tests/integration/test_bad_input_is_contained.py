@@ -13,19 +13,11 @@ from typing import Any
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine
-from tests.integration._widgets import widget, write_kind
+from tests.integration._widgets import configmap, widget, write_kind
 
 HOSTILE = 'x"\nkind: Secret\nmetadata:\n  name: stolen\n  namespace: kube-system\n---\n&a [*a]: !!binary'
 
-GOOD = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-config
-data:
-  value: {{ spec.value }}
-  quoted: "prefix {{ spec.value }}"
-"""
+GOOD = configmap('  value: {{ spec.value }}\n  quoted: "prefix {{ spec.value }}"\n', name="{{ name }}-config")
 
 
 def write_widget_kind(templates: Path, template: str, kind_yaml_extra: str = "") -> None:

@@ -11,16 +11,9 @@ from engine.core.model import placement
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine
-from tests.integration._widgets import widget, write_kind
+from tests.integration._widgets import configmap, widget, write_kind
 
-TEMPLATE = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-config
-data:
-  parent: {{ name }}
-"""
+TEMPLATE = configmap("  parent: {{ name }}\n", name="{{ name }}-config")
 
 
 def test_child_label_edit_is_reverted(kube: Kube, namespace: str, widgets: Resource, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from engine.runtime.kube import Kube, Resource
 from engine.testing import write_requests
 from engine.tools import manifests
 from tests.integration._engine import condition_is, conditions, eventually, running_engine
-from tests.integration._widgets import write_kind
+from tests.integration._widgets import configmap, write_kind
 from tests.integration._writers import counted_writers, writes_of
 
 SERVICE_ACCOUNT = """\
@@ -25,14 +25,7 @@ serviceAccount:
   name: widget-writer
 """
 
-TEMPLATE = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-config
-data:
-  value: {{ spec.value }}
-"""
+TEMPLATE = configmap("  value: {{ spec.value }}\n", name="{{ name }}-config")
 
 
 def test_children_are_applied_with_the_service_accounts_rights(

@@ -9,25 +9,11 @@ from typing import Any
 from engine.runtime.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, conditions, eventually, running_engine
-from tests.integration._widgets import widget, write_kind
+from tests.integration._widgets import configmap, widget, write_kind
 
-TEMPLATE = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-main
-data:
-  value: {{ spec.value }}
-{% if spec.extra %}
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-extra
-data:
-  value: extra
-{% endif %}
-"""
+EXTRA = configmap("  value: extra\n", name="{{ name }}-extra")
+MAIN = "  value: {{ spec.value }}\n{% if spec.extra %}\n---\n" + EXTRA + "{% endif %}\n"
+TEMPLATE = configmap(MAIN, name="{{ name }}-main")
 
 
 def parent(extra: bool) -> dict[str, Any]:
