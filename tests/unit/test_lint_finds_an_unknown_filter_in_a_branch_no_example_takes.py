@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.tools import linter
-from tests.unit._lintkinds import configmap, kind_folder, line_of
+from tests.unit._lintkinds import configmap, line_of, lint_template
 
 TEMPLATE = configmap(
     "{% if spec.replicas > 100 %}\n  many: {{ spec.replicas | tojsn }}\n{% endif %}\n  x: y\n"
@@ -13,12 +12,8 @@ TEMPLATE = configmap(
 
 
 def test_lint_reports_an_unknown_filter_in_an_untaken_branch(tmp_path: Path) -> None:
-    folder = kind_folder(tmp_path, {"cm.yaml": TEMPLATE})
+    file, findings = lint_template(tmp_path, TEMPLATE, "unknown-filter")
 
-    findings = [f for f in linter.lint([folder]) if f.check == "unknown-filter"]
-
-    assert [(f.file, f.line, f.severity) for f in findings] == [
-        (str(folder / "cm.yaml"), line_of(TEMPLATE, "tojsn"), "error")
-    ]
+    assert [(f.file, f.line, f.severity) for f in findings] == [(file, line_of(TEMPLATE, "tojsn"), "error")]
     assert "'tojsn'" in findings[0].message
     assert "did you mean tojson" in findings[0].message
