@@ -31,7 +31,7 @@ from bench.contenders import Contender
 from bench.workloads import ROOT, WORKLOADS
 from engine.localcluster import binaries
 from engine.localcluster.plane import LocalCluster
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.tools import manifests
 
 RESULTS = Path(__file__).resolve().parent / "results"

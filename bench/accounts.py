@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import account_flow_schema, service_account_token, token_kubeconfig
 
 ADMIN = "cluster-admin"

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.localcluster.plane import LocalCluster
-from engine.runtime import manager
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
+from engine.runtime.serving import manager
 from engine.testing import write_requests
 from engine.tools import manifests
 

@@ -1,6 +1,6 @@
 """Memory and CPU of an informer's cache holding N objects, managedFields stripped versus kept.
 
-``engine.runtime.watching.Store`` drops ``metadata.managedFields`` from every object it
+``engine.runtime.cluster.watching.Store`` drops ``metadata.managedFields`` from every object it
 caches; this measures what that saves on realistic ConfigMaps and Deployments,
 and what the store's operations cost at that size: taking a full listing
 (decode + replace), taking one watch event (decode + apply), an index lookup by
@@ -18,8 +18,8 @@ from typing import Any
 from measure import cpu_seconds, retained_bytes, table
 from samples import configmap, deployment, list_body
 
-from engine.runtime.children import owner_index
-from engine.runtime.store import Store
+from engine.runtime.cluster.store import Store
+from engine.runtime.reconciling.children import owner_index
 
 
 class KeepingStore(Store):

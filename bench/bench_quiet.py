@@ -31,8 +31,8 @@ from typing import Any
 import accounts
 
 from engine.localcluster.plane import LocalCluster
-from engine.runtime import manager
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
+from engine.runtime.serving import manager
 from engine.testing import dispatched_requests, write_requests
 from engine.tools import manifests
 

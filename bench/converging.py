@@ -39,8 +39,8 @@ from bench import accounts, latency
 from bench.contenders import Contender, Running, start
 from bench.workloads import KRO_GROUP, Workload
 from engine.core.model import documents, errors
-from engine.runtime.kube import Kube, Resource
-from engine.runtime.watching import Informer
+from engine.runtime.cluster.kube import Kube, Resource
+from engine.runtime.cluster.watching import Informer
 from engine.testing import dispatched_requests, write_requests
 
 ACCOUNT = "bench-contender"

@@ -14,7 +14,7 @@ needs and nothing else:
   write then (``status.derive_status``), so the parent reads ``Ready=True``.
 
 No events, no intermediate status, no retries beyond what a conflict needs, ``workers``
-parents at a time over the kept-alive connections of ``engine.runtime.kube.Kube``.  It runs
+parents at a time over the kept-alive connections of ``engine.runtime.cluster.kube.Kube``.  It runs
 as a process of its own, like the engine and kro, so its memory and CPU are measured the
 same way:
 
@@ -41,9 +41,9 @@ from engine.core.model import errors, kinds, placement
 from engine.core.model.identity import ChildId
 from engine.core.offline import rbac
 from engine.core.templating import rendering
-from engine.runtime.children import owner_index
-from engine.runtime.kube import Kube
-from engine.runtime.watching import Informer
+from engine.runtime.cluster.kube import Kube
+from engine.runtime.cluster.watching import Informer
+from engine.runtime.reconciling.children import owner_index
 
 Obj = dict[str, Any]
 OWNER = "owner"

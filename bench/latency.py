@@ -18,8 +18,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bench.workloads import Workload
-from engine.runtime.kube import Kube, Resource
-from engine.runtime.watching import Informer
+from engine.runtime.cluster.kube import Kube, Resource
+from engine.runtime.cluster.watching import Informer
 
 if TYPE_CHECKING:
     from bench.converging import Readiness

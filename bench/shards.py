@@ -38,7 +38,7 @@ from typing import Any
 
 from bench.workloads import ROOT
 from engine.localcluster.plane import LocalCluster
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import write_requests
 from engine.tools import manifests
 

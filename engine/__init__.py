@@ -7,7 +7,7 @@ engine.  Everything else is an internal module that may change.
 from engine.core.model.errors import KindError, RenderError, StencilError
 from engine.core.model.kinds import Kind, load_kind, load_kinds
 from engine.core.templating.rendering import render
-from engine.runtime.manager import Engine, Options
+from engine.runtime.serving.manager import Engine, Options
 
 __all__ = [
     "Engine",

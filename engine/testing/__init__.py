@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import yaml
 
 if TYPE_CHECKING:
-    from engine.runtime.kube import Kube
+    from engine.runtime.cluster.kube import Kube
 
 T = TypeVar("T")
 

@@ -10,7 +10,7 @@ has Stencil installed.)  The fixtures:
   the session.  It is the full plane because the behaviours worth testing
   (garbage collection, Deployments becoming Available) need the controllers;
   they add under a second to a start-up of about three.
-- ``kube``: an ``engine.runtime.kube.Kube`` for that cluster, new per test so that no
+- ``kube``: an ``engine.runtime.cluster.kube.Kube`` for that cluster, new per test so that no
   discovery cache outlives the CRDs one test installs.
 - ``namespace``: a fresh namespace per test, usable for pods (its ``default``
   ServiceAccount exists), deleted afterwards.
@@ -32,7 +32,7 @@ import pytest
 
 from engine.core.model import errors
 from engine.localcluster import LocalCluster
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import wait_until
 
 CLUSTER_FIXTURES = frozenset({"local_cluster", "kube", "namespace"})

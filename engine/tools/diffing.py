@@ -20,7 +20,7 @@ from engine.core.model import errors, kinds, placement
 from engine.core.model.identity import ChildId
 from engine.core.offline import rbac
 from engine.core.templating import rendering
-from engine.runtime.kube import Kube, Obj
+from engine.runtime.cluster.kube import Kube, Obj
 
 # Fields the server owns and changes on every write: noise in a diff of intent.
 _VOLATILE_METADATA = ("managedFields", "resourceVersion", "generation", "creationTimestamp", "uid")
@@ -87,9 +87,7 @@ def _preview_apply(kube: Kube, child: Obj, uid: str) -> Change:
     res = kube.resource(child["apiVersion"], child["kind"])
     live = kube.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
     if live is not None and not planning.controlled_by(live, uid):
-        return Change(
-            "conflict", f"{ref!s} already exists and is not controlled by this parent"
-        )
+        return Change("conflict", f"{ref!s} already exists and is not controlled by this parent")
     after = kube.apply(child, dry_run=True)
     diff = _unified(live, after, ref)
     if live is None:

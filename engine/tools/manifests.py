@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.core.model import documents
 from engine.core.offline import admission
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 
 CRD_API = "apiextensions.k8s.io/v1"
 

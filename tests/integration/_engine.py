@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engine.runtime import manager
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
+from engine.runtime.serving import manager
 from engine.testing import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.runtime.kube import Kube, Obj, Resource
+from engine.runtime.cluster.kube import Kube, Obj, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, conditions
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.decisions import sharding
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, eventually
 from tests.integration._process import EngineProcess, engine_process

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.model import errors
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import dispatched_requests, service_account_token, token_kubeconfig, wait_until
 
 WRITES = ["create", "update", "patch", "delete", "deletecollection"]

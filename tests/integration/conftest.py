@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.decisions import sharding
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from tests.integration._engine import eventually
 from tests.integration._shards import NETWORK, converged, held, log_lines, owners, wait_for_members
 

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine
 from tests.integration._widgets import configmap, widget, write_kind

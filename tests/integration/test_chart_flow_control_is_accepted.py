@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from engine.core.model import errors
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from tests.integration._engine import eventually
 from tests.integration._process import CHART, helm, samples
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, eventually
 from tests.integration._process import CHART, chart_installed, engine_process, helm

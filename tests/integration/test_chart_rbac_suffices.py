@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from engine.core.model import errors
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import service_account_token, token_kubeconfig
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, eventually

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from engine.core.model import placement
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine
 from tests.integration._widgets import configmap, widget, write_kind

@@ -15,7 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.tools import manifests
 from tests.integration._engine import eventually
 from tests.integration._process import EngineProcess

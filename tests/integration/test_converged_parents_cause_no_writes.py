@@ -22,8 +22,8 @@ from typing import Any
 
 from engine.core.model import errors, kinds
 from engine.core.offline import admission, rbac
-from engine.runtime.kube import Kube, Resource
-from engine.runtime.observability import Metrics
+from engine.runtime.cluster.kube import Kube, Resource
+from engine.runtime.telemetry.observability import Metrics
 from engine.testing import (
     account_flow_schema,
     dispatched_requests,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, eventually, running_engine
 

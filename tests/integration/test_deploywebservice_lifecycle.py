@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.localcluster import binaries
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.testing import write_requests
 from engine.tools import manifests
 from tests.integration._engine import (

@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 from click.testing import CliRunner
 
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from engine.tools.cli import main
 from tests.integration._engine import ROOT, condition_is, eventually, running_engine

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from engine.localcluster import LocalCluster
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import service_account_token, token_kubeconfig, wait_until
 from engine.tools import manifests
 from tests.integration._engine import ROOT, running_engine

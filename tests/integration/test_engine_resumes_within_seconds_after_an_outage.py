@@ -17,7 +17,7 @@ import pytest
 
 from engine.core.model import errors
 from engine.localcluster import LocalCluster
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import wait_until
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, running_engine

@@ -31,7 +31,7 @@ import pytest
 from engine.core.model import kinds
 from engine.core.offline import admission, rbac
 from engine.localcluster import LocalCluster
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import service_account_token, token_kubeconfig, wait_until
 from engine.tools import manifests
 from tests.integration._engine import ROOT, conditions, running_engine
@@ -126,7 +126,7 @@ def test_a_running_engine_converges_after_its_server_is_restarted_into_a_tight_b
         informers = len(engine.informers)
         assert informers >= 10  # every shipped kind's parents and children: a dozen watches
 
-        with caplog.at_level(logging.WARNING, logger="engine.runtime.watching"):
+        with caplog.at_level(logging.WARNING, logger="engine.runtime.cluster.watching"):
             cluster.stop_apiserver(graceful=False)
             cluster.start_apiserver(LIMITS)
             back = time.monotonic()

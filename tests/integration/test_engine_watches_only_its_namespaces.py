@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.runtime import manager
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
+from engine.runtime.serving import manager
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, eventually, idle, settled
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.decisions import planning
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine
 from tests.integration._widgets import widget, write_kind

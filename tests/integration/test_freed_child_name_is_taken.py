@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine
 from tests.integration._widgets import SHARED_NAME_CONFIGMAP, widget, write_kind

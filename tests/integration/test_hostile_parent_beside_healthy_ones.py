@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.model import placement
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine
 from tests.integration._widgets import widget, write_kind

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.runtime.kube import Kube
-from engine.runtime.watching import Informer
+from engine.runtime.cluster.kube import Kube
+from engine.runtime.cluster.watching import Informer
 from engine.testing import wait_until
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.runtime.kube import Kube
-from engine.runtime.watching import Informer
+from engine.runtime.cluster.kube import Kube
+from engine.runtime.cluster.watching import Informer
 
 
 def test_relist_reports_objects_deleted_while_the_informer_was_not_watching(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.runtime.informers import InformerSet
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.informers import InformerSet
+from engine.runtime.cluster.kube import Kube
 
 
 def test_ensure_shares_one_informer_and_replays_the_cache_to_a_late_handler(

@@ -8,8 +8,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.runtime.kube import Kube
-from engine.runtime.watching import Informer
+from engine.runtime.cluster.kube import Kube
+from engine.runtime.cluster.watching import Informer
 from tests.integration._engine import eventually
 
 

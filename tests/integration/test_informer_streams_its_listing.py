@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from engine.runtime.kube import Kube
-from engine.runtime.watching import Informer
+from engine.runtime.cluster.kube import Kube
+from engine.runtime.cluster.watching import Informer
 from engine.testing import wait_until
 
 

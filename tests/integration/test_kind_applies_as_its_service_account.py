@@ -12,7 +12,7 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.testing import write_requests
 from engine.tools import manifests
 from tests.integration._engine import condition_is, conditions, eventually, running_engine

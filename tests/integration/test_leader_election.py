@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from engine.runtime import leader
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
+from engine.runtime.serving import leader
 from engine.testing import wait_until
 
 LEASE = "stencil-leader"

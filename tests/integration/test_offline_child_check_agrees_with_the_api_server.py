@@ -16,7 +16,7 @@ import pytest
 
 from engine.core.model import errors
 from engine.core.offline import childschemas
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from tests.unit._schema_children import (
     configmap,
     container,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import conditions, eventually, running_engine
 from tests.integration._widgets import widget, write_kind

@@ -18,7 +18,7 @@ import re
 import pytest
 
 from engine.localcluster import LocalCluster
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import wait_until
 
 pytestmark = pytest.mark.cluster

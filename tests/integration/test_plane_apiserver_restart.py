@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from engine.localcluster import LocalCluster
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from tests.integration.test_plane_teardown import alive
 
 pytestmark = pytest.mark.cluster

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine.core.model import errors
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import wait_until
 from tests.unit import _crs
 

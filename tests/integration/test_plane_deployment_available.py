@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import wait_until
 
 

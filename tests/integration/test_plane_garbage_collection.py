@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import wait_until
 
 

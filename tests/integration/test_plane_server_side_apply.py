@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine.core.model import errors
-from engine.runtime.kube import FIELD_MANAGER, Kube
+from engine.runtime.cluster.kube import FIELD_MANAGER, Kube
 
 
 def config_map(namespace: str, value: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from engine.localcluster import binaries, plane, processes
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import wait_until
 
 pytestmark = pytest.mark.cluster

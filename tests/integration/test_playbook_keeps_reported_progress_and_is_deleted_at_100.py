@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.localcluster import binaries
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, eventually, idle, running_engine, settled
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import eventually, running_engine
 from tests.integration._widgets import widget, write_kind

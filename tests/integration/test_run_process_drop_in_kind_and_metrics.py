@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, eventually
 from tests.integration._process import engine_process

@@ -18,7 +18,7 @@ import pytest
 
 from engine.core.model import errors
 from engine.localcluster import LocalCluster
-from engine.runtime.kube import Kube, Obj, Resource
+from engine.runtime.cluster.kube import Kube, Obj, Resource
 from engine.testing import plugin
 from engine.tools import manifests
 from tests.integration._engine import ROOT, eventually, running_engine

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.runtime.kube import Kube, Obj
+from engine.runtime.cluster.kube import Kube, Obj
 from engine.tools import manifests
 from tests.integration._engine import ROOT, eventually, running_engine
 from tests.integration._seeds import SEEDS, Seed, report_progress

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.model import placement
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from tests.integration._engine import conditions, eventually, running_engine
 from tests.integration._recording import recording
 from tests.integration._widgets import SHARED_NAME_CONFIGMAP, widget, write_kind

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.localcluster import LocalCluster
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import conditions, eventually, running_engine
 from tests.integration._widgets import VALUE_CONFIGMAP, widget, write_kind

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.testing import write_requests
 from engine.tools import manifests
 from tests.integration._engine import conditions, eventually, running_engine

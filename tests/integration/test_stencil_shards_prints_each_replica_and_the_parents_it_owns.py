@@ -10,7 +10,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from engine.core.decisions import sharding
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.tools import manifests
 from engine.tools.cli import main
 from tests.integration._engine import ROOT

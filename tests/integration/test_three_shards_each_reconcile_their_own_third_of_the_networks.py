@@ -16,7 +16,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import write_requests
 from engine.tools import manifests
 from tests.integration._engine import eventually

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.model import errors
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.testing import write_requests
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, eventually, settled

@@ -1,4 +1,4 @@
-"""A fake at Stencil's own client seam (``engine.runtime.kube.Kube``'s verbs), in memory.
+"""A fake at Stencil's own client seam (``engine.runtime.cluster.kube.Kube``'s verbs), in memory.
 
 For the middle tier of tests: the controller's decisions and their order (what is
 applied, when status is written, that nothing is pruned after a failed apply)
@@ -35,9 +35,9 @@ from typing import Any
 import jsonpatch
 
 from engine.core.model import errors
-from engine.runtime.kube import Resource
-from engine.runtime.seam import Api
-from engine.runtime.watching import INITIAL_EVENTS_END
+from engine.runtime.cluster.kube import Resource
+from engine.runtime.cluster.seam import Api
+from engine.runtime.cluster.watching import INITIAL_EVENTS_END
 
 Obj = dict[str, Any]
 

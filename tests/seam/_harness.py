@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.model import placement
-from engine.runtime import controller, manager, observability
+from engine.runtime.reconciling import controller
+from engine.runtime.serving import manager
+from engine.runtime.telemetry import observability
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 

@@ -8,7 +8,7 @@ waits on another kind's network, and the Widget is reconciled as soon as its cac
 import threading
 from pathlib import Path
 
-from engine.runtime import manager
+from engine.runtime.serving import manager
 from engine.testing import wait_until
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube

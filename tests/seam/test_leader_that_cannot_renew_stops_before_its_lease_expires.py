@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from engine.runtime import leader
+from engine.runtime.serving import leader
 from tests.seam._fake import FakeKube
 
 NAMESPACE = "ns"

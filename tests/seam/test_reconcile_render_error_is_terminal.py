@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.model import errors
-from engine.runtime import observability
+from engine.runtime.telemetry import observability
 from tests.seam._fake import FakeKube
 from tests.seam._harness import conditions, engine_for, parent
 

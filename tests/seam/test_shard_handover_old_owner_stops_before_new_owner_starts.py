@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.decisions import sharding
-from engine.runtime import manager
-from engine.runtime import sharding as shards
+from engine.runtime.serving import manager
+from engine.runtime.serving import sharding as shards
 from engine.testing import wait_until
 from tests.integration._widgets import VALUE_CONFIGMAP, write_kind
 from tests.seam._fake import FakeKube

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.runtime import controller, reporting
+from engine.runtime.reconciling import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
 from tests.seam._harness import GADGET, GADGET_KEY, NAMESPACE, conditions, engine_for, parent

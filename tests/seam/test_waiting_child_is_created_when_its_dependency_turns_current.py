@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.runtime import controller, reporting
+from engine.runtime.reconciling import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
 from tests.seam._harness import CONFIG_KEY, GADGET_KEY, NAMESPACE, conditions, gadget_then_config, parent

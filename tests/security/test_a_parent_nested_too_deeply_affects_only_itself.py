@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.runtime import nesting
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster import nesting
+from engine.runtime.cluster.kube import Kube, Resource
 from tests.integration._engine import conditions, eventually, running_engine
 from tests.integration._widgets import VALUE_CONFIGMAP, widget, write_kind
 

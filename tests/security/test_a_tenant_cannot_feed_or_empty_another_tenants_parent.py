@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.model import placement
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine
 from tests.integration._widgets import VALUE_CONFIGMAP, widget, write_kind

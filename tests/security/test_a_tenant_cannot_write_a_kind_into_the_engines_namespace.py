@@ -15,7 +15,7 @@ import yaml
 
 from engine.core.model import kinds
 from engine.core.offline import rbac
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.testing import service_account_token, token_kubeconfig
 from engine.testing.plugin import namespace_name
 from engine.tools import manifests

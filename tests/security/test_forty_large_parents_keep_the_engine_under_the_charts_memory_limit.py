@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from tests.integration._engine import ROOT, eventually
 from tests.integration._process import engine_process
 from tests.integration._widgets import API_VERSION, VALUE_CONFIGMAP, write_kind

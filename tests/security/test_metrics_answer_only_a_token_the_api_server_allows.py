@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 from engine.testing import service_account_token, token_kubeconfig
 from tests.integration._engine import eventually
 from tests.integration._process import chart_installed, engine_process, helm

@@ -1,7 +1,7 @@
 """An HTTP server on 127.0.0.1 that turns requests away as API Priority and Fairness does.
 
 The API server's 429 is not a JSON Status: it is ``http.Error``'s plain text with a
-``Retry-After`` header of whole seconds.  The client (``engine.runtime.kube``) is
+``Retry-After`` header of whole seconds.  The client (``engine.runtime.cluster.kube``) is
 pointed at this server over real HTTP, so what is tried is its own reading of the
 answer, not a patched transport.  Every request is noted with the moment it arrived.
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 from kubernetes import client
 
-from engine.runtime.kube import Kube
+from engine.runtime.cluster.kube import Kube
 
 TOO_MANY = b"Too many requests, please try again later.\n"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.runtime import manager
+from engine.runtime.serving import manager
 from tests.integration._widgets import KIND_YAML, VALUE_CONFIGMAP
 from tests.seam._fake import FakeKube
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from engine.runtime import nesting
-from engine.runtime.store import Store
+from engine.runtime.cluster import nesting
+from engine.runtime.cluster.store import Store
 
 DEPTH = 1_100
 

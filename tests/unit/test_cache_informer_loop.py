@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.core.model import errors
-from engine.runtime.kube import Resource
-from engine.runtime.watching import INITIAL_EVENTS_END, Informer
+from engine.runtime.cluster.kube import Resource
+from engine.runtime.cluster.watching import INITIAL_EVENTS_END, Informer
 from engine.testing import wait_until
 
 CONFIGMAPS = Resource("", "v1", "ConfigMap", "configmaps", True)

@@ -1,6 +1,6 @@
 """Reads are scoped by namespace; cluster-scoped objects live under no namespace."""
 
-from engine.runtime.store import Store
+from engine.runtime.cluster.store import Store
 
 
 def obj(name: str, namespace: str | None) -> dict[str, object]:

@@ -6,7 +6,7 @@ that response would roll the spec back, and since the newer event was consumed a
 nothing would wake the parent again until a resync.
 """
 
-from engine.runtime.store import Store
+from engine.runtime.cluster.store import Store
 
 
 def configmap(version: str, value: str, uid: str = "u1") -> dict[str, object]:

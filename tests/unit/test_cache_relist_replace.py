@@ -1,6 +1,6 @@
 """A relist makes the cache exactly the listing and reports only the differences."""
 
-from engine.runtime.store import Store
+from engine.runtime.cluster.store import Store
 
 
 def configmap(name: str, version: str) -> dict[str, object]:

@@ -1,6 +1,6 @@
 """An update that does not change the resourceVersion is not an event."""
 
-from engine.runtime.store import Store
+from engine.runtime.cluster.store import Store
 
 
 def configmap(version: str, value: str) -> dict[str, object]:

@@ -1,6 +1,6 @@
 """Cached objects always carry apiVersion and kind, which list items lack."""
 
-from engine.runtime.store import Store
+from engine.runtime.cluster.store import Store
 
 
 def test_list_items_without_type_meta_get_the_store_resource_type() -> None:

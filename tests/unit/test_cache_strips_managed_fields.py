@@ -1,6 +1,6 @@
 """The cache does not keep managedFields, from a listing or from a watch event."""
 
-from engine.runtime.store import Store
+from engine.runtime.cluster.store import Store
 
 
 def with_managed_fields(name: str, version: str) -> dict[str, object]:

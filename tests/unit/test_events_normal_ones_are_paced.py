@@ -3,7 +3,7 @@ thousand writes; Warning events are never paced, and what is dropped is counted.
 
 from typing import Any
 
-from engine.runtime import events
+from engine.runtime.reconciling import events
 
 
 class Sink:

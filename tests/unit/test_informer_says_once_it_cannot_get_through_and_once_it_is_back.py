@@ -16,7 +16,7 @@ import logging
 import pytest
 
 from engine.core.model import errors
-from engine.runtime.watching import Informer
+from engine.runtime.cluster.watching import Informer
 from engine.testing import wait_until
 from tests.unit.test_cache_informer_loop import CONFIGMAPS, ScriptedServer, cm
 
@@ -41,7 +41,7 @@ def test_a_throttled_return_is_told_once_per_reason_and_the_accepted_watch_at_on
         watches=[[refused()], [refused()], [refused()], [throttled()], [throttled()], [throttled()]],
     )
     informer = Informer(server, CONFIGMAPS)
-    with caplog.at_level(logging.WARNING, logger="engine.runtime.watching"):
+    with caplog.at_level(logging.WARNING, logger="engine.runtime.cluster.watching"):
         informer.start()
         try:
             wait_until(server.idle.is_set, timeout=5, interval=0.01, what="the watch accepted")

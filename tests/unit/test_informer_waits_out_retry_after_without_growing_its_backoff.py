@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import itertools
 
-from engine.runtime.kube import Resource
-from engine.runtime.watching import Informer
+from engine.runtime.cluster.kube import Resource
+from engine.runtime.cluster.watching import Informer
 from engine.testing import wait_until
 from tests.unit._throttling import throttling_server
 

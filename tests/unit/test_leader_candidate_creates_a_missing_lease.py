@@ -2,7 +2,7 @@
 
 import datetime
 
-from engine.runtime import leader
+from engine.runtime.serving import leader
 
 WALL = datetime.datetime(2025, 1, 2, 3, 4, 5, 678901, tzinfo=datetime.UTC)
 

@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.runtime import leader
+from engine.runtime.serving import leader
 
 
 @given(

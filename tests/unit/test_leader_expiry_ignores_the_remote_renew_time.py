@@ -6,7 +6,7 @@ import datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.runtime import leader
+from engine.runtime.serving import leader
 
 instants = st.datetimes(
     min_value=datetime.datetime(1970, 1, 1),

@@ -2,7 +2,7 @@
 
 import datetime
 
-from engine.runtime import leader
+from engine.runtime.serving import leader
 
 ACQUIRED = datetime.datetime(2025, 1, 1, 0, 0, 0, tzinfo=datetime.UTC)
 RELEASED = datetime.datetime(2025, 1, 1, 0, 9, 0, tzinfo=datetime.UTC)

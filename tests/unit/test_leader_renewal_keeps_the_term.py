@@ -3,7 +3,7 @@ long ago it last saw the record change."""
 
 import datetime
 
-from engine.runtime import leader
+from engine.runtime.serving import leader
 
 ACQUIRED = datetime.datetime(2025, 1, 1, 0, 0, 0, tzinfo=datetime.UTC)
 WALL = datetime.datetime(2025, 1, 1, 1, 0, 0, tzinfo=datetime.UTC)

@@ -3,7 +3,7 @@ transition."""
 
 import datetime
 
-from engine.runtime import leader
+from engine.runtime.serving import leader
 
 EARLIER = datetime.datetime(2025, 1, 1, 0, 0, 0, tzinfo=datetime.UTC)
 WALL = datetime.datetime(2025, 1, 1, 0, 5, 0, 250000, tzinfo=datetime.UTC)

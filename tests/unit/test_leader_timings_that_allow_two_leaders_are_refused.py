@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.runtime import leader
+from engine.runtime.serving import leader
 
 
 def test_consistent_timings_are_accepted() -> None:

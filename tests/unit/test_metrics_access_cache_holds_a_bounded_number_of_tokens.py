@@ -6,7 +6,7 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
-from engine.runtime import delegation
+from engine.runtime.telemetry import delegation
 
 
 def refuse(path: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
-from engine.runtime import delegation
+from engine.runtime.telemetry import delegation
 
 USER = {"username": "system:serviceaccount:monitoring:prometheus", "uid": "u-1",
         "groups": ["system:serviceaccounts", "system:authenticated"]}  # fmt: skip

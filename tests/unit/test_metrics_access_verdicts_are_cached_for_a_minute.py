@@ -8,7 +8,7 @@ from http import HTTPStatus
 from typing import Any
 
 from engine.core.model import errors
-from engine.runtime import delegation
+from engine.runtime.telemetry import delegation
 
 
 class Clock:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine.runtime import delegation, observability
+from engine.runtime.telemetry import delegation, observability
 
 
 def review(path: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.runtime import logs
+from engine.runtime.telemetry import logs
 
 
 @pytest.fixture

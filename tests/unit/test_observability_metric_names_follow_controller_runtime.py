@@ -1,7 +1,7 @@
 """The exported series carry controller-runtime's names and labels, so existing dashboards work."""
 
-from engine.runtime import observability
-from engine.runtime.queue import WorkQueue
+from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.telemetry import observability
 
 EXPECTED_SAMPLES = [
     ('controller_runtime_reconcile_total{controller="web",result="success"}', 1.0),

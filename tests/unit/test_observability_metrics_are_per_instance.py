@@ -2,7 +2,7 @@
 
 import prometheus_client
 
-from engine.runtime import observability
+from engine.runtime.telemetry import observability
 
 
 def test_two_metrics_objects_do_not_share_counts() -> None:

@@ -2,7 +2,7 @@
 
 import urllib.request
 
-from engine.runtime import observability
+from engine.runtime.telemetry import observability
 
 
 def scrape(url: str) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.runtime import observability
+from engine.runtime.telemetry import observability
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """A failed reconcile counts under result="error" and in the errors total, as in controller-runtime;
 a terminal one also in the terminal-errors total."""
 
-from engine.runtime import observability
+from engine.runtime.telemetry import observability
 
 
 def test_error_counts_in_result_total_and_errors_total() -> None:

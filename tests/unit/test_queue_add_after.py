@@ -2,7 +2,7 @@
 
 import threading
 
-from engine.runtime.queue import WorkQueue
+from engine.runtime.reconciling.queue import WorkQueue
 
 
 def test_delayed_keys_are_handed_out_when_due_in_due_order() -> None:

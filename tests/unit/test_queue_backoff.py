@@ -1,6 +1,6 @@
 """Rate-limited re-adds back off exponentially per key, up to the cap."""
 
-from engine.runtime.queue import WorkQueue
+from engine.runtime.reconciling.queue import WorkQueue
 
 
 def test_rate_limited_delay_doubles_per_failure_up_to_the_cap() -> None:

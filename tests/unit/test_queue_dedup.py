@@ -1,6 +1,6 @@
 """A key added several times while it waits is handed out once."""
 
-from engine.runtime.queue import WorkQueue
+from engine.runtime.reconciling.queue import WorkQueue
 
 
 def test_key_added_repeatedly_while_waiting_is_handed_out_once() -> None:

@@ -1,6 +1,6 @@
 """A key added while it is processed comes back once the worker is done."""
 
-from engine.runtime.queue import WorkQueue
+from engine.runtime.reconciling.queue import WorkQueue
 
 
 def test_key_added_during_processing_is_queued_again_after_done() -> None:

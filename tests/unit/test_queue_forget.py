@@ -1,6 +1,6 @@
 """Forgetting a key resets its backoff to the base delay."""
 
-from engine.runtime.queue import WorkQueue
+from engine.runtime.reconciling.queue import WorkQueue
 
 
 def test_forget_resets_the_failure_count_and_the_next_delay() -> None:

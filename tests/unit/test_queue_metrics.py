@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from engine.runtime.queue import WorkQueue
+from engine.runtime.reconciling.queue import WorkQueue
 
 
 @dataclass

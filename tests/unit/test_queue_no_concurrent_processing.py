@@ -2,7 +2,7 @@
 
 import threading
 
-from engine.runtime.queue import WorkQueue
+from engine.runtime.reconciling.queue import WorkQueue
 
 
 def test_key_being_processed_is_not_handed_to_a_second_worker() -> None:

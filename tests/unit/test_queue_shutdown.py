@@ -2,7 +2,7 @@
 
 import threading
 
-from engine.runtime.queue import WorkQueue
+from engine.runtime.reconciling.queue import WorkQueue
 
 
 def test_shutdown_unblocks_getters_waiting_without_timeout() -> None:

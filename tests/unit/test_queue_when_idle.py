@@ -1,6 +1,6 @@
 """Work that only reports waits for an empty queue, or its bound: it never delays work that changes things."""
 
-from engine.runtime.queue import WorkQueue
+from engine.runtime.reconciling.queue import WorkQueue
 
 
 def test_a_key_added_when_idle_waits_behind_every_waiting_key() -> None:

@@ -19,7 +19,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine.core.decisions import sharding
-from engine.runtime import leader
+from engine.runtime.serving import leader
 
 REPLICAS = ("a", "b", "c")
 LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD = 3, 2, 1  # in ticks

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tracemalloc
 
-from engine.runtime.store import Store
+from engine.runtime.cluster.store import Store
 
 PARENTS = 40
 

@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 
 from engine.core.model import errors
-from engine.runtime.kube import Kube, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from tests.unit._throttling import serving
 
 CONFIGMAPS = Resource("", "v1", "ConfigMap", "configmaps", True)

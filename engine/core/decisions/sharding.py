@@ -4,7 +4,7 @@ With sharding on, every replica holds a Lease of its own, and one elected replic
 sharder, labels each parent with the replica that owns it (``OWNER_LABEL``); each replica
 watches only the parents carrying its own name.  The rules here decide, from what the
 sharder sees, who the live members are, who should own a parent, and which label write
-moves it.  The Lease and label I/O around them is ``engine.runtime.sharding``.
+moves it.  The Lease and label I/O around them is ``engine.runtime.serving.sharding``.
 
 - **Membership** follows the leader-election rule for expiry: a member is live while its
   Lease has changed within its own ``leaseDurationSeconds``, measured on the sharder's

@@ -47,7 +47,7 @@ KIND_LABEL = "stencil.dev/kind"
 PARENT_NAME_LABEL = "stencil.dev/parent-name"
 PARENT_NAMESPACE_LABEL = "stencil.dev/parent-namespace"  # absent for cluster-scoped parents
 PARENT_UID_LABEL = "stencil.dev/parent-uid"
-# A ConfigMap the engine loads as a kind folder (``engine.runtime.manager``): never a child.
+# A ConfigMap the engine loads as a kind folder (``engine.runtime.serving.manager``): never a child.
 BUNDLE_LABEL = "stencil.dev/kind-bundle"
 
 # Offline (``stencil render``) a parent has no uid yet; a fixed one keeps the output stable.

@@ -25,7 +25,7 @@ from engine.tools.cli._common import main, stop_event
 if TYPE_CHECKING:
     from rich.console import Group
 
-    from engine.runtime import manager
+    from engine.runtime.serving import manager
 
 REFRESH = 0.5  # seconds between looks at the parents and at the kind folders' files
 
@@ -42,8 +42,8 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
 
     from engine.core.model import kinds
     from engine.localcluster.plane import LocalCluster
-    from engine.runtime import manager
-    from engine.runtime.kube import Kube
+    from engine.runtime.cluster.kube import Kube
+    from engine.runtime.serving import manager
     from engine.tools import manifests
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s %(message)s")

@@ -149,7 +149,7 @@ def diff(
     bad input, like kubectl diff.
     """
     from engine.core.model import errors
-    from engine.runtime.kube import Kube
+    from engine.runtime.cluster.kube import Kube
     from engine.tools import diffing
 
     try:

@@ -2,7 +2,7 @@
 
 With ``--shards`` every replica holds a Lease of its own and reconciles only the parents
 labelled with its name; the replica holding the leader Lease also runs the sharder, which
-writes those labels (``engine.runtime.sharding``).
+writes those labels (``engine.runtime.serving.sharding``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from engine.tools.cli._common import main, stop_event
 if TYPE_CHECKING:
     from http.server import ThreadingHTTPServer
 
-    from engine.runtime import leader, manager, observability
-    from engine.runtime.kube import Kube
+    from engine.runtime.cluster.kube import Kube
+    from engine.runtime.serving import leader, manager
+    from engine.runtime.telemetry import observability
 
 log = logging.getLogger("stencil")
 
@@ -137,8 +138,9 @@ def run(
     import gc
     import socket
 
-    from engine.runtime import logs, manager, observability
-    from engine.runtime.kube import Kube
+    from engine.runtime.cluster.kube import Kube
+    from engine.runtime.serving import manager
+    from engine.runtime.telemetry import logs, observability
 
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)
     logs.configure_logging("json" if log_format == "json" else "text", log_level)
@@ -209,7 +211,7 @@ def _serve(
     (``secure``) or in plain HTTP; on one port when both have the same address."""
     import socket
 
-    from engine.runtime import delegation, observability
+    from engine.runtime.telemetry import delegation, observability
 
     if probes is not None and probes == scrapes:
         if secure:
@@ -281,7 +283,7 @@ class _Campaign:
 
     def shard_member(self, identity: str) -> leader.LeaderElector:
         """Hold this replica's shard Lease, started; its parents are reconciled while it is held."""
-        from engine.runtime import sharding
+        from engine.runtime.serving import sharding
 
         duration, deadline, retry = self.timings
         holding = _Holding(
@@ -307,7 +309,7 @@ class _Campaign:
     def leader_elector(self, name: str, identity: str | None, *, shards: bool) -> leader.LeaderElector:
         """Campaign for the leader Lease ``name``, started: the leader reconciles, or with
         ``shards`` runs the sharder (each replica's own parents stop with its shard Lease)."""
-        from engine.runtime import leader, sharding
+        from engine.runtime.serving import leader, sharding
 
         def report(holding: bool) -> None:
             self.metrics.leading(name, holding)

@@ -27,8 +27,8 @@ def shards(templates_dir: Path, kubeconfig: str | None, namespace: str) -> None:
     """Print each replica's Lease and how many parents of each kind it owns."""
     from engine.core.decisions import sharding
     from engine.core.model import errors, kinds
-    from engine.runtime import leader
-    from engine.runtime.kube import Kube
+    from engine.runtime.cluster.kube import Kube
+    from engine.runtime.serving import leader
 
     kube = Kube.auto(kubeconfig)
     leases, _ = kube.list(

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from engine.core.model import documents, errors, kinds, placement
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
-from engine.runtime.kube import Kube, Obj, Resource
+from engine.runtime.cluster.kube import Kube, Obj, Resource
 from engine.tools import isolation, parents, refusals
 from engine.tools.kindtest import golden
 from engine.tools.kindtest.comparing import ABSENT, Difference, differences
@@ -36,7 +36,7 @@ from engine.tools.kindtest.examples import Example, UsageError, crds_dirs
 from engine.tools.kindtest.report import Outcome, Report, echo_outcome, summary
 
 if TYPE_CHECKING:
-    from engine.runtime.manager import Engine
+    from engine.runtime.serving.manager import Engine
 
 POLL = 0.2  # seconds between looks at the parents being waited for
 _SERVICE_ACCOUNTS = Resource("", "v1", "ServiceAccount", "serviceaccounts", namespaced=True)
@@ -101,7 +101,7 @@ def run(
     just these kinds, and test every example of each; everything is torn down before returning,
     also when interrupted."""
     from engine.localcluster import LocalCluster
-    from engine.runtime import manager
+    from engine.runtime.serving import manager
     from engine.tools import manifests
 
     began = time.monotonic()

@@ -12,10 +12,10 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 
-from engine.runtime.kube import Obj, Resource
-from engine.runtime.seam import ListWatcher
-from engine.runtime.store import EventHandler, IndexFunc
-from engine.runtime.watching import Informer
+from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.seam import ListWatcher
+from engine.runtime.cluster.store import EventHandler, IndexFunc
+from engine.runtime.cluster.watching import Informer
 
 _InformerKey = tuple[Resource, str | None, str | None]
 

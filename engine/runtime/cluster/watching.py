@@ -3,7 +3,7 @@
 This is the client-go machinery every controller rebuilds (seed 002), in three
 layers so that the logic worth testing needs no cluster:
 
-- ``Store`` (``engine.runtime.store``) is pure: fed listings and watch events, it
+- ``Store`` (``engine.runtime.cluster.store``) is pure: fed listings and watch events, it
   answers with the handler events they imply, and never goes backwards.
 - ``Informer`` is the I/O shell around one store: a daemon thread lists (paged),
   then watches from the list's resourceVersion with bookmarks, re-watches from the
@@ -15,7 +15,7 @@ layers so that the logic worth testing needs no cluster:
   time and in order; a separate timer thread delivers ``SYNC`` events for every
   cached object each ``resync_period``, serialised with the others by one dispatch
   lock.
-- ``InformerSet`` (``engine.runtime.informers``) shares one informer per
+- ``InformerSet`` (``engine.runtime.cluster.informers``) shares one informer per
   (resource, namespace, label selector) between the kinds that need it.
 
 There is no Delta FIFO between the watch and the handlers: handlers are expected to
@@ -33,9 +33,9 @@ import time
 from collections.abc import Callable, Iterable
 
 from engine.core.model import errors
-from engine.runtime.kube import Obj, Resource
-from engine.runtime.seam import ListWatcher
-from engine.runtime.store import (
+from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.seam import ListWatcher
+from engine.runtime.cluster.store import (
     ADDED,
     BOOKMARK,
     DELETED,

@@ -1,4 +1,4 @@
-"""The wire under ``engine.runtime.kube.Kube``: urllib3's pool, a request's headers, the answers.
+"""The wire under ``engine.runtime.cluster.kube.Kube``: urllib3's pool, a request's headers, the answers.
 
 ``Kube`` says what to ask the API server; this module holds what urllib3 and HTTP make of it:
 the connection pool built from a client configuration, the headers each request carries (the
@@ -19,7 +19,7 @@ from typing import Any
 import urllib3
 
 from engine.core.model import errors
-from engine.runtime import nesting
+from engine.runtime.cluster import nesting
 
 
 def pool(configuration: Any, size: int) -> urllib3.PoolManager:

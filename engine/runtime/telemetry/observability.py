@@ -15,7 +15,7 @@ depend on the API server, or an API-server outage would restart every replica);
 ``/readyz`` answers 503 until the controller calls ``Health.mark_ready`` after its
 caches have synced.  ``stencil run`` serves the probes and the metrics on two ports, as
 controller-runtime does: the probes in plain HTTP for the kubelet, the metrics over TLS
-with each scrape's token judged by the API server (``engine.runtime.delegation``).
+with each scrape's token judged by the API server (``engine.runtime.telemetry.delegation``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any, Literal
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
-from engine.runtime import delegation
+from engine.runtime.telemetry import delegation
 
 # controller-runtime's reconcile_time_seconds buckets (pkg/internal/controller/metrics):
 # fine steps below a second where most reconciles land, coarse ones up to a minute.
@@ -257,7 +257,7 @@ class Metrics:
 
 
 class QueueMetrics:
-    """The ``workqueue_*`` series of one queue; satisfies ``engine.runtime.queue.QueueObserver``."""
+    """The ``workqueue_*`` series of one queue; satisfies ``reconciling.queue.QueueObserver``."""
 
     def __init__(self, metrics: Metrics, name: str) -> None:
         labels = {"name": name, "controller": name}

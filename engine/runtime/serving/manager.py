@@ -1,9 +1,9 @@
 """The engine: the kinds, the caches they share, and one controller per kind.
 
-``Engine`` is the shell around the controllers (``engine.runtime.controller``):
+``Engine`` is the shell around the controllers (``engine.runtime.reconciling.controller``):
 it loads the kind folders and reloads them when their files change (or the
 ConfigMaps that carry kinds), keeps one informer per parent kind and the child
-caches (``engine.runtime.children``), wakes the parent an event concerns, and
+caches (``engine.runtime.reconciling.children``), wakes the parent an event concerns, and
 starts and stops the workers.  It decides nothing about a parent itself.
 
 Every kind it serves gets the admin's protected namespaces as its
@@ -26,13 +26,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.core.model import errors, kinds, placement
-from engine.runtime import children, events, memory, sharding
-from engine.runtime.controller import UID_INDEX, KindController
-from engine.runtime.host import Counts
-from engine.runtime.informers import InformerSet
-from engine.runtime.options import Options as Options  # how an engine is run; read by its controllers
-from engine.runtime.seam import Api
-from engine.runtime.watching import Informer
+from engine.runtime.cluster.informers import InformerSet
+from engine.runtime.cluster.seam import Api
+from engine.runtime.cluster.watching import Informer
+from engine.runtime.reconciling import children, events, memory
+from engine.runtime.reconciling.controller import UID_INDEX, KindController
+from engine.runtime.reconciling.host import Counts
+from engine.runtime.reconciling.options import (
+    Options as Options,  # how an engine is run; read by its controllers
+)
+from engine.runtime.serving import sharding
 
 log = logging.getLogger("stencil.controller")
 

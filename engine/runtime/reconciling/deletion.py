@@ -16,11 +16,11 @@ from typing import Any
 
 from engine.core.decisions import ordering, planning, status
 from engine.core.model import kinds, placement
-from engine.runtime import events
-from engine.runtime.applying import Applier
-from engine.runtime.host import Host
-from engine.runtime.informers import Across
-from engine.runtime.kube import Obj, Resource
+from engine.runtime.cluster.informers import Across
+from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.reconciling import events
+from engine.runtime.reconciling.applying import Applier
+from engine.runtime.reconciling.host import Host
 
 
 class Deletion:

@@ -24,11 +24,11 @@ from engine.core.decisions import planning
 from engine.core.model import errors, kinds, placement
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
-from engine.runtime.informers import Across, InformerSet
-from engine.runtime.kube import Obj, Resource
-from engine.runtime.queue import WorkQueue
-from engine.runtime.seam import Api
-from engine.runtime.watching import DELETED
+from engine.runtime.cluster.informers import Across, InformerSet
+from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.seam import Api
+from engine.runtime.cluster.watching import DELETED
+from engine.runtime.reconciling.queue import WorkQueue
 
 log = logging.getLogger("stencil.children")
 

@@ -8,7 +8,7 @@ object's size, and never read by a controller), fills in ``apiVersion``/``kind``
 relist into synthetic deletes, and never goes backwards: an object replaces a
 cached one only when its ``resourceVersion`` is newer (see ``newer``), so a
 write's response that arrives after the watch already delivered a later change
-cannot roll the cache back.  The I/O around it is ``engine.runtime.watching``.
+cannot roll the cache back.  The I/O around it is ``engine.runtime.cluster.watching``.
 
 Each object is kept as its compact JSON encoding (``orjson``), not as the dict it
 was decoded into: a Python dict of a Kubernetes object takes four to ten times the
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 import orjson
 
-from engine.runtime import nesting
-from engine.runtime.kube import Obj
+from engine.runtime.cluster import nesting
+from engine.runtime.cluster.kube import Obj
 
 ADDED = "ADDED"
 MODIFIED = "MODIFIED"

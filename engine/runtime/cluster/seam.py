@@ -1,7 +1,7 @@
 """The API-server seam: the verbs the runtime uses, as a Protocol.
 
 The engine, its controllers and caches are written against ``Api``, not against
-``engine.runtime.kube.Kube``: the real client satisfies it, and so must the
+``engine.runtime.cluster.kube.Kube``: the real client satisfies it, and so must the
 in-memory fake of the seam tests (``tests/seam/_fake.py``), which mypy checks
 against this Protocol, so a fake cannot drift from the real thing.  ``ListWatcher``
 is the part of it an informer needs.
@@ -13,12 +13,12 @@ import builtins
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
-from engine.runtime.kube import Obj, Resource
+from engine.runtime.cluster.kube import Obj, Resource
 
 
 class ListWatcher(Protocol):
     """The verbs an informer needs (a listing, whole or a page at a time, and a watch);
-    ``engine.runtime.kube.Kube`` provides them.
+    ``engine.runtime.cluster.kube.Kube`` provides them.
 
     A watch with ``initial_events`` from version ``""`` is a listing too (the API server's
     streamed list): an ``ADDED`` event for every object, then a ``BOOKMARK`` annotated
@@ -51,7 +51,7 @@ class ListWatcher(Protocol):
 
 
 class Api(ListWatcher, Protocol):
-    """What the runtime asks of an API server (see ``engine.runtime.kube.Kube`` for each verb)."""
+    """What the runtime asks of an API server (see ``engine.runtime.cluster.kube.Kube`` for each verb)."""
 
     def resource(self, api_version: str, kind: str) -> Resource: ...
 

@@ -5,7 +5,7 @@ does well: reading a kubeconfig or the in-cluster service account (including exe
 plugins and token refresh).  Requests go through urllib3 directly with JSON
 bodies, because the client's generated model classes cost several times the CPU
 and memory of plain dicts (about 3x and 2-4x here; ``bench/bench_objects.py``); what
-urllib3 and HTTP make of a request and its answer is ``engine.runtime.transport``.
+urllib3 and HTTP make of a request and its answer is ``engine.runtime.cluster.transport``.
 Resources are found by discovery (``apiVersion`` + ``kind`` -> plural and scope),
 never by generated API classes.
 
@@ -29,7 +29,7 @@ import urllib3
 import yaml
 
 from engine.core.model import apis, errors
-from engine.runtime import nesting, transport
+from engine.runtime.cluster import nesting, transport
 
 FIELD_MANAGER = "stencil"
 # A kind the server does not serve is asked about again only after this long, so a

@@ -1,6 +1,6 @@
 """The Lease an elector campaigns for, over HTTP: read it, create it, write it back.
 
-These are the only requests of leader election (``engine.runtime.leader``), kept apart from
+These are the only requests of leader election (``engine.runtime.serving.leader``), kept apart from
 the loop that decides when to send them.  Each one takes the time it may wait, because
 the elector must never let a request run past its renew deadline: one that hangs is as
 good as failed.  An update is a PUT carrying the ``resourceVersion`` it read, never an
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.model import errors
-from engine.runtime.kube import FIELD_MANAGER, Kube, Resource
+from engine.runtime.cluster.kube import FIELD_MANAGER, Kube, Resource
 
 LEASE_API_VERSION = "coordination.k8s.io/v1"
 

@@ -1,9 +1,9 @@
-"""Parents sharded across replicas: each replica's own Lease, the sharder's labels, the owner's release.
+"""Parents sharded across replicas: each replica's own Lease and the sharder's labels.
 
 The rules (who is live, who should own a parent, which write moves it) are pure and live in
-``engine.core.decisions.sharding``; this module is the I/O around them, in three pieces:
+``engine.core.decisions.sharding``; this module is the I/O around them, in two pieces:
 
-- ``member`` makes the ``LeaderElector`` (``engine.runtime.leader``, the one Lease client) that
+- ``member`` makes the ``LeaderElector`` (``engine.runtime.serving.leader``, the one Lease client) that
   holds a replica's own Lease, ``stencil-shard-<identity>``, labelled so the sharder can list
   the members.  Nobody else campaigns for it, so it is held at once; what the elector adds is
   the renewal and the rule that a replica that cannot renew stops before its Lease expires.
@@ -11,9 +11,8 @@ The rules (who is live, who should own a parent, which write moves it) are pure 
   the member Leases and every parent from its caches, and sends the label writes the rules
   ask for: assign, or mark draining.  It keeps one unfiltered cache of parents per kind
   (the replicas' own caches hold only their share), and no cache of children.
-- ``release`` is the owner's side, called by the reconcile of a parent marked draining: from
-  the worker that holds the parent's key, so no reconcile of it is under way, it removes the
-  labels and so hands the parent over.
+- the owner's side, the release of a parent marked draining, is a step of its reconcile
+  (``engine.runtime.reconciling.handover``).
 
 Why labels and not a membership protocol of our own: a replica watches its parents with a
 label selector, so the API server filters the watch, and ``kubectl get -L`` shows the
@@ -30,14 +29,14 @@ from typing import TYPE_CHECKING, Protocol
 
 from engine.core.decisions import sharding
 from engine.core.model import errors
-from engine.runtime import leader
-from engine.runtime.informers import Across, InformerSet
-from engine.runtime.kube import Kube, Obj, Resource
-from engine.runtime.options import Options
-from engine.runtime.seam import Api
+from engine.runtime.cluster.informers import Across, InformerSet
+from engine.runtime.cluster.kube import Kube, Obj, Resource
+from engine.runtime.cluster.seam import Api
+from engine.runtime.reconciling.options import Options
+from engine.runtime.serving import leader
 
 if TYPE_CHECKING:
-    from engine.runtime.observability import Metrics
+    from engine.runtime.telemetry.observability import Metrics
 
 log = logging.getLogger("stencil.sharding")
 
@@ -74,42 +73,6 @@ def member(
         on_started_leading=on_started,
         on_stopped_leading=on_stopped,
         labels={sharding.LEASE_LABEL: "true"},
-    )
-
-
-def release(
-    kube: Api,
-    parents: Across,
-    resource: Resource,
-    parent: Obj,
-    identity: str,
-    *,
-    controller: str,
-    metrics: Metrics | None = None,
-) -> None:
-    """Hand a parent marked draining over: remove its owner and drain labels, if it is still ours.
-
-    The answer goes into the cache, so a reconcile queued meanwhile reads that the parent is no
-    longer this replica's; the watch then drops it from the cache (it leaves the selector).
-    """
-    ops = sharding.release_patch(parent, identity)
-    if ops is None:
-        return
-    meta = parent["metadata"]
-    try:
-        written = kube.patch_json(resource, meta["name"], meta.get("namespace"), ops)
-    except (errors.Invalid, errors.NotFound, errors.Conflict):
-        return  # no longer ours, or gone: nothing to hand over
-    parents.observe(written)
-    if metrics is not None:
-        metrics.shard_released(controller)
-    log.info(
-        "released parent",
-        extra={
-            "kind": controller,
-            "key": f"{meta.get('namespace') or ''}/{meta['name']}",
-            "to": sharding.labels_of(parent).get(sharding.DRAIN_LABEL),
-        },
     )
 
 

@@ -25,7 +25,7 @@ citizen of the same Lease:
 
 The decision itself is the pure function ``decide`` and the records it writes
 come from ``record_for`` and ``released``; ``LeaderElector`` is only the loop
-around them, and its requests are ``engine.runtime.lease``'s, which keeps the rules
+around them, and its requests are ``engine.runtime.cluster.lease``'s, which keeps the rules
 testable without a cluster.
 """
 
@@ -45,9 +45,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.model import errors
-from engine.runtime.kube import Kube
-from engine.runtime.lease import LEASE_API_VERSION as LEASE_API_VERSION  # where the sharder reads it
-from engine.runtime.lease import Lease
+from engine.runtime.cluster.kube import Kube
+from engine.runtime.cluster.lease import LEASE_API_VERSION as LEASE_API_VERSION  # where the sharder reads it
+from engine.runtime.cluster.lease import Lease
 
 log = logging.getLogger("stencil.leader")
 

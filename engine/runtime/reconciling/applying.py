@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from engine.core.decisions import contention, planning
 from engine.core.model import errors
 from engine.core.model.identity import ChildId
-from engine.runtime import events
-from engine.runtime.host import Host
-from engine.runtime.kube import FIELD_MANAGER, Obj
-from engine.runtime.seam import Api
+from engine.runtime.cluster.kube import FIELD_MANAGER, Obj
+from engine.runtime.cluster.seam import Api
+from engine.runtime.reconciling import events
+from engine.runtime.reconciling.host import Host
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ server, and decides what the queue does next (``KindController.process``).  The 
 is only ``namespace/name``: every reconcile re-reads everything it needs, so a missed or
 merged event costs nothing.
 
-Beside it: the writes to children (``engine.runtime.applying``), the status and its pacing
-(``engine.runtime.reporting``), the finalizer and the deletions (``engine.runtime.deletion``).
-A controller knows of the engine around it only what ``engine.runtime.host.Host`` says
-(the engine itself, kind loading and the workers' lifecycle, is ``engine.runtime.manager``);
-the child caches and the routing of their events are ``engine.runtime.children``.
+Beside it, in this package: the writes to children (``applying``), the status and its
+pacing (``reporting``), the finalizer and the deletions (``deletion``).  A controller knows
+of the engine around it only what ``host.Host`` says (the engine itself, kind loading and
+the workers' lifecycle, is ``engine.runtime.serving.manager``); the child caches and the
+routing of their events are ``children``.
 """
 
 from __future__ import annotations
@@ -31,19 +31,19 @@ from engine.core.decisions import conditions, contention, ordering, planning, sh
 from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
-from engine.runtime import applying, events, nesting, reporting
-from engine.runtime import sharding as shards
-from engine.runtime.deletion import Deletion
-from engine.runtime.host import Host, key_of
-from engine.runtime.host import Result as Result  # what a reconcile asks of the queue
-from engine.runtime.informers import Across
-from engine.runtime.kube import Obj, Resource
-from engine.runtime.queue import WorkQueue
-from engine.runtime.seam import Api
-from engine.runtime.watching import DELETED
+from engine.runtime.cluster import nesting
+from engine.runtime.cluster.informers import Across
+from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.seam import Api
+from engine.runtime.cluster.watching import DELETED
+from engine.runtime.reconciling import applying, events, handover, reporting
+from engine.runtime.reconciling.deletion import Deletion
+from engine.runtime.reconciling.host import Host, key_of
+from engine.runtime.reconciling.host import Result as Result  # what a reconcile asks of the queue
+from engine.runtime.reconciling.queue import WorkQueue
 
 if TYPE_CHECKING:
-    from engine.runtime.observability import ReconcileResult
+    from engine.runtime.telemetry.observability import ReconcileResult
 
 log = logging.getLogger("stencil.controller")
 
@@ -263,7 +263,7 @@ class KindController:
         held = sharding.holding(parent, identity)
         if held is sharding.Holding.RELEASE:
             metrics = self.host.options.metrics
-            shards.release(
+            handover.release(
                 self.host.kube,
                 self.parents,
                 self.resource,
@@ -359,7 +359,7 @@ class KindController:
         self, key: str, parent: Obj, seen: Seen, planned: Planned, applied: applying.Applied
     ) -> Result:
         """Step 7: the status derived from what is observed now and written once, if it changed (a
-        status that only says how far things got may wait: ``engine.runtime.reporting``), and
+        status that only says how far things got may wait: ``engine.runtime.reconciling.reporting``), and
         what the queue does next."""
         plan, uid = planned.plan, parent["metadata"]["uid"]
         if plan.applies or plan.prunes:  # our writes are in the cache: read them

@@ -13,15 +13,15 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from engine.runtime import events, memory
-from engine.runtime.children import Children
-from engine.runtime.informers import InformerSet
-from engine.runtime.kube import Obj
-from engine.runtime.options import Options
-from engine.runtime.seam import Api
+from engine.runtime.cluster.informers import InformerSet
+from engine.runtime.cluster.kube import Obj
+from engine.runtime.cluster.seam import Api
+from engine.runtime.reconciling import events, memory
+from engine.runtime.reconciling.children import Children
+from engine.runtime.reconciling.options import Options
 
 if TYPE_CHECKING:
-    from engine.runtime.observability import Metrics
+    from engine.runtime.telemetry.observability import Metrics
 
 
 @dataclass(frozen=True)

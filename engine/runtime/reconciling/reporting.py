@@ -24,10 +24,10 @@ from typing import Any
 
 from engine.core.decisions import status
 from engine.core.model import errors, kinds
-from engine.runtime.host import Host, Result, key_of
-from engine.runtime.informers import Across
-from engine.runtime.kube import Obj, Resource
-from engine.runtime.queue import WorkQueue
+from engine.runtime.cluster.informers import Across
+from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.reconciling.host import Host, Result, key_of
+from engine.runtime.reconciling.queue import WorkQueue
 
 PROGRESS_INTERVAL = 2.0  # seconds between two writes of a status that only reports progress
 REPORT_WAIT = 30.0  # seconds a status that can wait waits at most while other parents wait

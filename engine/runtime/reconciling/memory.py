@@ -1,6 +1,6 @@
 """The engine's memory bound: how many bytes of parents are decoded for reconciles at once.
 
-The cache keeps each object as its JSON (``engine.runtime.store``), but a reconcile reads its
+The cache keeps each object as its JSON (``engine.runtime.cluster.store``), but a reconcile reads its
 parent decoded, and holds it two or three times over (the parent, the status written back, the
 rendering's view of it).  Decoded, JSON grows up to 24-fold (a list of empty objects: three
 bytes each, a 64-byte dict and a pointer), so four workers of each of several kinds, each on a

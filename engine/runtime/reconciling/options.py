@@ -1,7 +1,7 @@
 """How an engine is run: its workers, the namespaces it watches, its shard, its clock.
 
-``Options`` is read by the engine (``engine.runtime.manager``) and by each kind's controller
-(``engine.runtime.controller``); it lives apart from both so that neither imports the other
+``Options`` is read by the engine (``engine.runtime.serving.manager``) and by each kind's controller
+(``engine.runtime.reconciling.controller``); it lives apart from both so that neither imports the other
 for it.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from engine.runtime.observability import Metrics
+    from engine.runtime.telemetry.observability import Metrics
 
 
 @dataclass

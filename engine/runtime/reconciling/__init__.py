@@ -1,0 +1,9 @@
+"""One kind's controller: its queue, its reconcile step by step, the children it watches.
+
+``controller`` reads top to bottom (load → render → plan → apply → prune → status) and
+calls one module a step: ``applying`` writes and prunes children, ``reporting`` derives and
+writes the status, ``deletion`` holds the finalizer and ``deleteWhen``.  A controller knows
+the engine only as a ``host.Host``; ``options`` is how the engine is run, ``memory`` the
+bound on what it decodes.  ``children`` caches children and wakes the parents their events
+concern; ``queue`` is the work queue; ``events`` sends Kubernetes Events.
+"""
