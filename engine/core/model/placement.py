@@ -200,12 +200,6 @@ def _name_problem(name: str) -> str | None:
     return None
 
 
-def describe(child: Mapping[str, Any]) -> str:
-    meta = child.get("metadata") or {}
-    where = f"{meta['namespace']}/" if meta.get("namespace") else ""
-    return f"{child.get('kind')} {where}{meta.get('name')}"
-
-
 def place(
     document: Any,
     owner: Owner,

@@ -45,6 +45,7 @@ import yaml
 from engine.core.model import apis, kinds, placement
 from engine.core.model.documents import FieldPath, load_all
 from engine.core.model.errors import RenderError, StencilError
+from engine.core.model.identity import ChildId
 from engine.core.templating import places, sandbox, substitution
 
 # -- the entry points -----------------------------------------------------------------
@@ -144,7 +145,7 @@ def _render(
     # merged once here, not again for each template (Jinja merges on every render).
     context = {**environment.globals, **sandbox.template_context(parent, observed)}
     children: list[Located] = []
-    seen: dict[tuple[str, str, str, str], str] = {}
+    seen: dict[ChildId, str] = {}
     for template in kind.templates:
         output, documents = _render_template(environment, kind.templates, template, context, limits)
         for document, position in documents:
@@ -152,12 +153,10 @@ def _render(
                 child = placement.place(document, owner, kind, scope, template, child_kinds)
             except RenderError as error:
                 raise places.at_template_line(error, output, position) from error
-            meta = child["metadata"]
-            group = apis.group_of(child["apiVersion"])
-            identity = (group, child["kind"], meta.get("namespace", ""), meta["name"])
+            identity = ChildId.of(child)
             if identity in seen:
                 raise RenderError(
-                    f"{placement.describe(child)} is rendered twice (also by {seen[identity]})",
+                    f"{identity} is rendered twice (also by {seen[identity]})",
                     file=str(template.path),
                 )
             seen[identity] = template.name
