@@ -7,7 +7,7 @@ that yielded it, and nothing more (``generate``); a rendered line is traced back
 and the text composed again into YAML nodes to find it, only when a place is asked
 for (``Output.place``, ``Output.node``).  A template that fails to compile or run
 is reported at its line too (``failure``).  What this reads of Jinja's compiled
-code is read through ``engine.core.templating.jinja``.
+code is read through ``engine.core.jinja``.
 """
 
 from __future__ import annotations

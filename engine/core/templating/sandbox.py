@@ -17,7 +17,7 @@ charging afterwards would be too late, the memory already taken.
 
 What a template reads (the parent and its observed children, in views that name
 the field a missing value came from) is ``engine.core.templating.context``; where
-the sandbox reaches into Jinja's code generator, ``engine.core.templating.jinja``.
+the sandbox reaches into Jinja's code generator, ``engine.core.jinja``.
 """
 
 from __future__ import annotations
