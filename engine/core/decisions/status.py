@@ -125,12 +125,7 @@ def derive_status(
 
     status = {key: value for key, value in old.items() if key not in ("conditions", "observedGeneration")}
     if outcome.kind_error is None:
-        # Fields are recomputed from scratch: a rule that yields nothing removes its field.
-        for field_rule in kind.fields:
-            status.pop(field_rule.name, None)
-            value = _evaluate_field(field_rule.value, context)
-            if value is not None:
-                status[field_rule.name] = value
+        _set_fields(status, kind, context)
     if generation is not None:
         status["observedGeneration"] = generation
     status["conditions"] = manager.to_list()
@@ -245,6 +240,15 @@ def _mark_applied(manager: conditions.ConditionManager, outcome: Outcome) -> Non
         manager.mark_false(CHILDREN_APPLIED, WAITING_FOR_DEPENDENCIES, _joined(outcome.waiting))
     else:
         manager.mark_true(CHILDREN_APPLIED, "Applied", f"{_children(len(outcome.desired))} applied")
+
+
+def _set_fields(status: dict[str, Any], kind: Kind, context: expressions.Scope) -> None:
+    """The kind's ``fields:``, recomputed from scratch: a rule that yields nothing removes its field."""
+    for field_rule in kind.fields:
+        status.pop(field_rule.name, None)
+        value = _evaluate_field(field_rule.value, context)
+        if value is not None:
+            status[field_rule.name] = value
 
 
 def _joined(values: Iterable[object]) -> str:
