@@ -38,7 +38,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import yaml
 
@@ -51,14 +51,17 @@ from engine.core.templating import places, sandbox, substitution
 # -- the entry points -----------------------------------------------------------------
 
 
+class Options(TypedDict, total=False):
+    """``render``'s keywords, passed on to ``render_located``, which declares them with their
+    defaults; ``render`` says what each means."""
+
+    is_namespaced: Callable[[str, str], bool] | None
+    limits: sandbox.Limits
+    child_kinds: Container[tuple[str, str]] | None
+
+
 def render(
-    kind: kinds.Kind,
-    parent: dict[str, Any],
-    observed: Sequence[dict[str, Any]],
-    *,
-    is_namespaced: Callable[[str, str], bool] | None = None,
-    limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
-    child_kinds: Container[tuple[str, str]] | None = None,
+    kind: kinds.Kind, parent: dict[str, Any], observed: Sequence[dict[str, Any]], **options: Unpack[Options]
 ) -> list[dict[str, Any]]:
     """The children ``kind``'s templates make for ``parent``, placed, labelled and owned.
 
@@ -71,8 +74,7 @@ def render(
     Raises ``RenderError`` (or ``PlacementError``) naming the template, line and
     CR field involved.
     """
-    allowed = allowed_child_kinds(kind) if child_kinds is None else child_kinds
-    return [located.child for located in _render(kind, parent, observed, is_namespaced, limits, allowed)]
+    return [located.child for located in render_located(kind, parent, observed, **options)]
 
 
 def render_located(
