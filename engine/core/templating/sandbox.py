@@ -35,7 +35,7 @@ from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from engine.core import jinja
-from engine.core.model import budgets, kinds
+from engine.core.model import budgets, expressions, kinds
 from engine.core.templating.context import (
     NAMESPACE_IS_A_STRING,
     FieldUndefined,
@@ -224,6 +224,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         # Both would make rendering non-deterministic, and a changed render is a write.
         del self.globals["lipsum"]
         del self.filters["random"]
+        self.tests["none"] = expressions.reads_as_none  # a missing field is none, as in status rules
         self.filters.update(
             tojson=_tojson,
             b64encode=_b64encode,
