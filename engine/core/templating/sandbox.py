@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from jinja2 import BaseLoader, Environment, TemplateNotFound, nodes, pass_context
-from jinja2.runtime import Context
+from jinja2.runtime import Context, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from engine.core import jinja
@@ -85,6 +85,10 @@ __all__ = [
 def _finalize(context: Context, value: Any) -> str:
     # pass_context keeps Jinja from folding constant outputs through finalize at
     # compile time, when there is no render to record them in.
+    if isinstance(value, Undefined):
+        # The else an inline if left out (``{{ ', ' if not loop.last }}``) prints nothing, as in
+        # Jinja: no value, so no token; a missing field (``FieldUndefined``) raises, naming it.
+        return str(value)
     return CURRENT_RUN.get().placeholder(value)
 
 
