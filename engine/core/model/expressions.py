@@ -12,7 +12,10 @@ Two choices shape this module:
   or has no ``status`` yet, must not make the rule fail; ``ChainableUndefined``
   lets ``child('Service', n).spec.ports[0].nodePort`` run to the end, and any
   undefined result (or an undefined value used in a comparison) becomes
-  ``None``, which callers read as "not known yet".
+  ``None``, which callers read as "not known yet".  Missing data compares with
+  ``none`` as ``None`` does (``is none``, ``== none``; ``MissingData`` and
+  ``reads_as_none``, which templates use too): a rule such as
+  ``child('Job', n).status.completionTime is not none`` is false until the field is there.
 * Mistakes in the rule itself are found at load time where possible: a syntax
   error, or a name that is neither in the status context nor a Jinja global
   (a typo such as ``sepc``), is a ``KindError`` naming the file, line and field.
@@ -53,8 +56,30 @@ from engine.core import jinja
 from engine.core.model import budgets
 from engine.core.model.errors import KindError
 
+
+def reads_as_none(value: Any) -> bool:
+    """The ``none`` test of status rules and templates: true of ``None`` and of missing data."""
+    return value is None or isinstance(value, Undefined)
+
+
+class MissingData(ChainableUndefined):
+    """Missing data in a status rule: it chains to the end, and it equals ``none`` as ``None`` does."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return reads_as_none(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not reads_as_none(other)
+
+    def __hash__(self) -> int:
+        return hash(None)
+
+
 # The environment status rules run in; `stencil lint` checks rules against the same one.
-ENVIRONMENT = budgets.BoundedSandbox(undefined=ChainableUndefined, autoescape=False)
+ENVIRONMENT = budgets.BoundedSandbox(undefined=MissingData, autoescape=False)
+ENVIRONMENT.tests["none"] = reads_as_none
 
 # A status rule is a line or two (the longest in the seed kinds is under 100
 # characters); these bounds are far above any real rule and far below what

@@ -115,7 +115,8 @@ class MissingField(UndefinedError):
 
 
 class FieldUndefined(StrictUndefined):
-    """``StrictUndefined`` that, for a missing field of a tracked object, says which field."""
+    """``StrictUndefined`` that, for a missing field of a tracked object, says which field, and
+    that equals none."""
 
     __slots__ = ()
 
@@ -139,6 +140,19 @@ class FieldUndefined(StrictUndefined):
         elif hint is None and obj is missing and isinstance(name, str):
             hint = unknown_name(name, f"{name!r} is undefined")
         super().__init__(hint, obj, name, exc)
+
+    # Missing data reads as none: compared with none it answers as None would (and ``is none``
+    # is ``expressions.reads_as_none``); printed, or compared with anything else, it is an error.
+    # (StrictUndefined types its comparisons as the method that fails: hence the ignores.)
+    def __eq__(self, other: object) -> bool:  # type: ignore[override]
+        if expressions.reads_as_none(other):
+            return True
+        self._fail_with_undefined_error()
+
+    def __ne__(self, other: object) -> bool:  # type: ignore[override]
+        return not self.__eq__(other)
+
+    __hash__ = StrictUndefined.__hash__  # type: ignore[assignment]
 
 
 def missing_child(key: str) -> str:

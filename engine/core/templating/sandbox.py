@@ -31,11 +31,11 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from jinja2 import BaseLoader, Environment, TemplateNotFound, nodes, pass_context
-from jinja2.runtime import Context
+from jinja2.runtime import Context, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from engine.core import jinja
-from engine.core.model import budgets, kinds
+from engine.core.model import budgets, expressions, kinds
 from engine.core.templating.context import (
     NAMESPACE_IS_A_STRING,
     FieldUndefined,
@@ -85,6 +85,10 @@ __all__ = [
 def _finalize(context: Context, value: Any) -> str:
     # pass_context keeps Jinja from folding constant outputs through finalize at
     # compile time, when there is no render to record them in.
+    if isinstance(value, Undefined):
+        # The else an inline if left out (``{{ ', ' if not loop.last }}``) prints nothing, as in
+        # Jinja: no value, so no token; a missing field (``FieldUndefined``) raises, naming it.
+        return str(value)
     return CURRENT_RUN.get().placeholder(value)
 
 
@@ -224,6 +228,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         # Both would make rendering non-deterministic, and a changed render is a write.
         del self.globals["lipsum"]
         del self.filters["random"]
+        self.tests["none"] = expressions.reads_as_none  # a missing field is none, as in status rules
         self.filters.update(
             tojson=_tojson,
             b64encode=_b64encode,

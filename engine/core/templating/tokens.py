@@ -153,6 +153,7 @@ class Run:
             return value
         if isinstance(value, Undefined):
             str(value)  # raises, naming what is missing
+            return self.plain(None)  # the else an inline if left out: missing data reads as none
         if isinstance(value, Mapping):
             self.charge(2)
             return {self._key(k, reveal): self.plain(v, reveal=reveal) for k, v in value.items()}
