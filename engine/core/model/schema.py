@@ -169,6 +169,10 @@ def crd(document: Document, api_version: str, kind: str) -> dict[str, Any]:
         "spec": spec,
         "status": status,
     }
+    if "maxNameLength" in given:
+        bound = given["maxNameLength"]
+        message = f"a {kind} name is at most {bound} characters: its children are named after it"
+        root["x-kubernetes-validations"] = [{"rule": f"self.metadata.name.size() <= {bound}", "message": message}]
     if spec.get("required"):
         root["required"] = ["spec"]
     else:
@@ -337,7 +341,7 @@ class _Reader:
         try:
             value = readers[kind](text)
         except (ValueError, KeyError):
-            raise self.error(f"{name}: {text!r} is not a {kind}", path) from None
+            raise self.error(f"{name}: {text!r} is not a valid {kind}", path) from None
         return int(value) if kind == "number" and float(value).is_integer() else value
 
     def error(self, message: str, path: FieldPath) -> Exception:
