@@ -32,7 +32,13 @@ def _project(tmp_path: Path) -> tuple[Path, Path]:
     [
         lambda kind_dir: ["render", str(kind_dir), "-f", str(kind_dir / "examples" / "shop.yaml")],
         lambda kind_dir: ["lint", str(kind_dir)],
-        lambda kind_dir: ["rbac", "--templates", str(kind_dir.parent), "--crds", str(kind_dir.parent.parent / "crds")],
+        lambda kind_dir: [
+            "rbac",
+            "--templates",
+            str(kind_dir.parent),
+            "--crds",
+            str(kind_dir.parents[1] / "crds"),
+        ],
     ],
     ids=["render", "lint", "rbac"],
 )

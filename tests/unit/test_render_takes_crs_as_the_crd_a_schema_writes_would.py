@@ -16,7 +16,8 @@ KIND = ROOT / "examples" / "webapp"
 
 def _cr(tmp_path: Path, spec: str) -> Path:
     file = tmp_path / "cr.yaml"
-    file.write_text(f"apiVersion: examples.stencil.dev/v1\nkind: WebApp\nmetadata:\n  name: shop\nspec:\n{spec}")
+    head = "apiVersion: examples.stencil.dev/v1\nkind: WebApp\nmetadata:\n  name: shop\n"
+    file.write_text(f"{head}spec:\n{spec}")
     return file
 
 

@@ -172,7 +172,8 @@ def crd(document: Document, api_version: str, kind: str) -> dict[str, Any]:
     if "maxNameLength" in given:
         bound = given["maxNameLength"]
         message = f"a {kind} name is at most {bound} characters: its children are named after it"
-        root["x-kubernetes-validations"] = [{"rule": f"self.metadata.name.size() <= {bound}", "message": message}]
+        rule = f"self.metadata.name.size() <= {bound}"
+        root["x-kubernetes-validations"] = [{"rule": rule, "message": message}]
     if spec.get("required"):
         root["required"] = ["spec"]
     else:
