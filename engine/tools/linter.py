@@ -63,6 +63,8 @@ def lint(
     for kind in loaded:
         place, crds = _crds_of(kind, crds_dir, lambda directory: read(directory)[0])
         broken = read(place)[1] if place.is_dir() else ()
+        if kind.crd is not None and not broken:
+            crds, broken = _with_schema(kind, place)
         findings += [*broken, *_lint_kind(kind, (place, crds), extra, crds_broken=bool(broken))]
     return sorted(set(findings), key=lambda finding: finding.sort_key)
 
@@ -74,6 +76,14 @@ def _read_crds(directory: Path) -> tuple[admission.OfflineCrds, tuple[Finding, .
         return admission.OfflineCrds.read(directory), ()
     except StencilError as error:
         return admission.OfflineCrds([]), (Finding.of_error(error, "crd", default_file=str(directory)),)
+
+
+def _with_schema(kind: kinds.Kind, place: Path) -> tuple[admission.OfflineCrds, tuple[Finding, ...]]:
+    """The CRDs of ``place`` and the one ``kind`` writes from its schema, or the finding that it has two."""
+    try:
+        return admission.OfflineCrds.read(place if place.is_dir() else None, [kind]), ()
+    except StencilError as error:
+        return admission.OfflineCrds([]), (Finding.of_error(error, "kind", default_file=str(kind.directory)),)
 
 
 def _clashes(loaded: Iterable[kinds.Kind]) -> list[Finding]:

@@ -32,7 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import documents, expressions
+from engine.core.model import documents, expressions, schema
 from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
 from engine.core.model.expressions import Expression
@@ -121,6 +121,8 @@ class Kind:
     service_account: tuple[str, str] | None = None  # (namespace, name) children are applied as
     observe: tuple[tuple[str, str], ...] = ()  # (apiVersion, kind) of related objects status rules read
     delete_when: Expression | None = None  # the parent is deleted once this is true
+    # The CRD kind.yaml's ``schema:`` writes (``engine.core.model.schema``); None: a hand-written one.
+    crd: dict[str, Any] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -176,6 +178,7 @@ def load_kind(directory: Path) -> Kind:
         service_account=_service_account(data.get("serviceAccount")),
         observe=tuple((o["apiVersion"], o["kind"]) for o in data.get("observe", ())),
         delete_when=delete_when,
+        crd=schema.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
     )
 
 
