@@ -284,3 +284,24 @@ _CHECKS: tuple[Check, ...] = (
     _long_names,
     _coverage,
 )
+
+
+def graph(kind_dirs: Sequence[Path]) -> list[str]:
+    """What each template of the kinds waits for, one line an edge, with why: an ``after:`` of
+    kind.yaml, or a ``children.<id>`` the template reads (file and line).  ``stencil lint --graph``
+    prints it; a folder that does not load has no graph (``lint`` says why)."""
+    lines: list[str] = []
+    for directory in kind_dirs:
+        try:
+            kind = kinds.load_kind(directory)
+        except KindError:
+            continue
+        edges = []
+        for template in kind.templates:
+            for needed in template.waits_for:
+                read = next((r for r in template.reads if r.id == needed), None)
+                why = f"reads children.{needed} at {template.path}:{read.line}" if read else None
+                why = why or "after: in kind.yaml"
+                edges.append(f"{directory}: {template.id} waits for {needed} ({why})")
+        lines += edges or [f"{directory}: no template waits for another"]
+    return lines

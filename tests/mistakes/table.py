@@ -116,6 +116,7 @@ _SERVICE_NAME = "  name: {{ name }}\n"
 _URL_RULE = "url: \"'http://' ~ name ~ '.' ~ namespace ~ ':' ~ spec.port\""
 _AVAILABLE_RULE = "status: \"condition_status(children.deployment, 'Available')\""
 _TEMPLATES = "templates: [deployment.yaml, service.yaml]"
+_READS_DEPLOYMENT = '  annotations:\n    replicas: "{{ children.deployment.spec.replicas }}"\n'
 
 
 def _url(port: str) -> str:
@@ -466,6 +467,30 @@ MISTAKES: tuple[Mistake, ...] = (
         "templates:\n  - {file: deployment.yaml, after: [service]}\n"
         "  - {file: service.yaml, after: [deployment]}",
         "after: [service]",
+    ),
+    Mistake(
+        "read-cycle",
+        "Templates waiting for each other through `children.<id>`",
+        "children.deployment",
+        (
+            Placement(
+                "once",
+                (
+                    Edit(SERVICE, _SERVICE_NAME, _SERVICE_NAME + _READS_DEPLOYMENT),
+                    Edit(
+                        KIND,
+                        _TEMPLATES,
+                        "templates:\n  - {file: deployment.yaml, after: [service]}\n  - service.yaml",
+                    ),
+                ),
+                (SERVICE, "children.deployment"),
+                snippet=_SERVICE_NAME
+                + _READS_DEPLOYMENT
+                + "# and in kind.yaml:\n# templates:\n"
+                + "#   - {file: deployment.yaml, after: [service]}\n#   - service.yaml\n",
+            ),
+        ),
+        why_once="a read makes its edge wherever it is written, branch or not, when the kind loads",
     ),
 )
 

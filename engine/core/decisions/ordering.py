@@ -2,9 +2,10 @@
 
 A template's ``after:`` in ``kind.yaml`` names the templates whose children must
 all be healthy (``health.assess(...).status == "Current"``, kstatus rules) before
-its own children are *created*.  ``gate(rendered, observed, now)`` decides that,
-purely, before ``planning.plan`` sees the children: the children it lets through
-are planned as usual, the others wait.
+its own children are *created*; so does each ``children.<id>`` the template reads
+(``Template.waits_for``, inferred by ``engine.core.model.dependencies``).
+``gate(rendered, observed, now)`` decides that, purely, before ``planning.plan``
+sees the children: the children it lets through are planned as usual, the others wait.
 
 Only creation waits.  A waiting template's child that already exists is kept and
 updated like any other, so a dependency that turns unhealthy later (a Redis
@@ -86,7 +87,7 @@ class Gate:
 
 def gate(rendered: Sequence[tuple[Template, Obj]], observed: Sequence[Obj], now: str | None) -> Gate:
     """Which rendered children may be applied now: all but the missing children of a template
-    whose ``after`` templates have a child that is missing or not ``Current`` at ``now``."""
+    whose ``waits_for`` templates have a child that is missing or not ``Current`` at ``now``."""
     by_identity = {ChildId.of(obj): obj for obj in observed}
     made: dict[str, list[Obj]] = {}
     for template, child in rendered:
@@ -106,7 +107,7 @@ def gate(rendered: Sequence[tuple[Template, Obj]], observed: Sequence[Obj], now:
     held: dict[str, tuple[list[ChildId], tuple[Blocker, ...]]] = {}
     for template, child in rendered:
         exists = ChildId.of(child) in by_identity
-        blockers = () if exists else tuple(b for dep in template.after if (b := blocker(dep)) is not None)
+        blockers = () if exists else tuple(b for dep in template.waits_for if (b := blocker(dep)) is not None)
         if not blockers:
             ready.append(child)
             continue

@@ -244,13 +244,19 @@ def _nesting(text: str) -> int:
 
 
 def child_ids_read(expression: Expression) -> set[str]:
-    """The template ids ``expression`` reads as ``children.<id>`` or ``children['<id>']``.
+    """The template ids ``expression`` reads as ``children.<id>`` or ``children['<id>']``."""
+    return set(child_id_lines(ENVIRONMENT.parse("{{ " + expression.text + " }}")))
+
+
+def child_id_lines(tree: nodes.Node) -> dict[str, int]:
+    """The template ids a syntax tree (a rule's or a template's) reads as ``children.<id>`` or
+    ``children['<id>']``, each with the first line that reads it.
 
     Keys that start with a capital are kinds, not ids, and a mapping's own methods
-    (``children.items()``) are not keys at all.
+    (``children.items()``) are not keys at all.  A key computed at run time
+    (``children[spec.which]``) is not known here.
     """
-    tree = ENVIRONMENT.parse("{{ " + expression.text + " }}")
-    found: set[str] = set()
+    found: dict[str, int] = {}
     for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
         assert isinstance(node, nodes.Getattr | nodes.Getitem)
         if not (isinstance(node.node, nodes.Name) and node.node.name == "children"):
@@ -261,7 +267,7 @@ def child_ids_read(expression: Expression) -> set[str]:
         elif isinstance(node.arg, nodes.Const):
             key = node.arg.value
         if isinstance(key, str) and key[:1].islower() and key not in RESERVED_IDS:
-            found.add(key)
+            found[key] = min(found.get(key, node.lineno), node.lineno)
     return found
 
 

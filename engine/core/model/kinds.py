@@ -7,11 +7,13 @@ is pure apart from reading the folder, and every problem is a ``KindError`` that
 names the file, line and field.
 
 Each template has an id, a DNS-1123 label (its file name without ``.yaml`` by
-default): status rules read its child as ``children.<id>``, and ``after:`` names
+default): templates and status rules read its child as ``children.<id>``, and ``after:`` names
 the templates whose children must be healthy before its own are created
 (``engine.core.decisions.ordering``).  Ids are checked here, once, so that a typo in
 ``after:`` or in ``children.<id>``, or two templates waiting for each other, is
-a load error at its line rather than a parent that waits for ever.
+a load error at its line rather than a parent that waits for ever.  A template that
+reads ``children.<id>`` waits for that template as if ``after:`` named it
+(``engine.core.model.dependencies``).
 
 ``kind.yaml`` is checked against the published JSON Schema
 (``engine/schemas/kind.schema.json``) with the ``jsonschema`` library: the schema
@@ -32,7 +34,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import documents, expressions, schema
+from engine.core.model import dependencies, documents, expressions, schema
 from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
 from engine.core.model.expressions import Expression
@@ -58,17 +60,25 @@ class Template:
     """One child template: its path (for error messages), its text, its id and what it waits for.
 
     ``after`` holds the ids of the templates whose children must all be healthy before
-    this template's children are created.
+    this template's children are created; ``reads`` the ids it reads as ``children.<id>``,
+    found in its text, which it waits for the same way (``waits_for`` holds both).
     """
 
     path: Path
     text: str
     id: str = ""  # "" stands for the default, the file name without its suffix
     after: tuple[str, ...] = ()
+    reads: tuple[dependencies.Read, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         if not self.id:
             object.__setattr__(self, "id", default_id(self.path.name))
+        object.__setattr__(self, "reads", dependencies.reads_in(self.text))
+
+    @property
+    def waits_for(self) -> tuple[str, ...]:
+        """The ids of the templates this one waits for: its ``after:``, then those it reads."""
+        return tuple(dict.fromkeys([*self.after, *(read.id for read in self.reads)]))
 
     @property
     def name(self) -> str:
@@ -250,6 +260,7 @@ def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
         )
         templates = [_read(Template(path, "")) for path in paths]
         _check_ids(templates, document, listed=False)
+        _check_waits(templates, document, listed=False)
         return tuple(templates)
     templates = []
     for index, entry in enumerate(entries):
@@ -264,7 +275,7 @@ def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
             raise document.error(f"{entry['file']!r} is listed twice", where)
         templates.append(_read(template))
     _check_ids(templates, document, listed=True)
-    _check_after(templates, document)
+    _check_waits(templates, document, listed=True)
     return tuple(templates)
 
 
@@ -331,39 +342,48 @@ def _id_problem(template_id: str) -> str | None:
     return None
 
 
-def _check_after(templates: Sequence[Template], document: Document) -> None:
-    """Every id in ``after`` names a template, and no template waits for itself, however indirectly."""
+def _check_waits(templates: Sequence[Template], document: Document, *, listed: bool) -> None:
+    """Every id in ``after`` and every ``children.<id>`` a template reads names a template, and no
+    template waits for itself, however indirectly: each at its line of kind.yaml or of the template."""
     ids = {t.id for t in templates}
+    known = ", ".join(sorted(ids))
     for index, template in enumerate(templates):
         for position, needed in enumerate(template.after):
             if needed not in ids:
-                known = ", ".join(sorted(ids))
-                raise _located(
-                    document,
-                    ("templates", index, "after", position),
-                    f"no template has the id {needed!r} (ids: {known})",
-                )
-    waits = {t.id: t.after for t in templates}
+                where = ("templates", index, "after", position)
+                raise _located(document, where, f"no template has the id {needed!r} (ids: {known})")
+        for read in template.reads:
+            if read.id not in ids:
+                message = f"children.{read.id}: no template has the id {read.id!r} (ids: {known})"
+                raise KindError(message, file=str(template.path), line=read.line)
+    waits = {t.id: t.waits_for for t in templates}
     for index, template in enumerate(templates):
-        cycle = _cycle_from(template.id, waits)
+        cycle = dependencies.cycle_from(template.id, waits)
         if cycle:
-            chain = ", ".join(f"{a} waits for {b}" for a, b in itertools.pairwise(cycle))
-            raise _located(document, ("templates", index, "after"), f"templates wait for each other: {chain}")
+            raise _cycle(templates, cycle, document, index if listed else None)
 
 
-def _cycle_from(start: str, waits: dict[str, tuple[str, ...]]) -> list[str]:
-    """A path of waits from ``start`` back to ``start`` (``[a, b, a]``), or ``[]``."""
-    stack: list[tuple[str, list[str]]] = [(start, [start])]
-    visited: set[str] = set()
-    while stack:
-        node, path = stack.pop()
-        for needed in waits.get(node, ()):
-            if needed == start:
-                return [*path, start]
-            if needed not in visited:
-                visited.add(needed)
-                stack.append((needed, [*path, needed]))
-    return []
+def _cycle(
+    templates: Sequence[Template], cycle: list[str], document: Document, index: int | None
+) -> KindError:
+    """Templates waiting for each other: said at the first ``children.<id>`` read on the cycle, in
+    its template, or else at the ``after:`` of the template ``index`` in kind.yaml."""
+    by_id = {t.id: t for t in templates}
+    steps = []
+    first_read: tuple[Template, dependencies.Read] | None = None
+    for waiter, needed in itertools.pairwise(cycle):
+        read = next((r for r in by_id[waiter].reads if r.id == needed), None)
+        if read is not None and needed not in by_id[waiter].after:
+            steps.append(f"{waiter} reads children.{needed}")
+            first_read = first_read or (by_id[waiter], read)
+        else:
+            steps.append(f"{waiter} waits for {needed}")
+    message = f"templates wait for each other: {', '.join(steps)}"
+    if first_read is not None:
+        template, read = first_read
+        return KindError(message, file=str(template.path), line=read.line, field=f"children.{read.id}")
+    assert index is not None  # only kind.yaml's after: makes an edge that is no read
+    return _located(document, ("templates", index, "after"), message)
 
 
 def _check_child_ids(templates: Sequence[Template], rules: Sequence[Expression]) -> None:

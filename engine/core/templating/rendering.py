@@ -23,8 +23,11 @@ rendered in three steps, a module each:
 Then each document is placed (``engine.core.model.placement``: where the child
 lands and what it carries back to its parent: namespace, labels, owner
 reference), and any problem found with it is reported at the template line that
-wrote it (``Located.where``).  This module is the front door: every name the rest
-of the engine reads about rendering is read here.
+wrote it (``Located.where``).  A template that reads ``children.<id>`` is rendered
+after that template, whose children's identities, matched against the observed
+objects, say what it reads (``engine.core.model.identity.by_template``).  This
+module is the front door: every name the rest of the engine reads about rendering
+is read here.
 
 Rights.  A kind writes only the child kinds derived for it (``child_kinds``: the
 kinds its templates spell out, and those its examples render), which is what
@@ -42,7 +45,7 @@ from typing import Any, TypedDict, Unpack
 
 import yaml
 
-from engine.core.model import apis, kinds, placement
+from engine.core.model import apis, dependencies, identity, kinds, placement
 from engine.core.model.documents import FieldPath, load_all
 from engine.core.model.errors import RenderError, StencilError
 from engine.core.model.identity import ChildId
@@ -145,25 +148,41 @@ def _render(
     environment = sandbox.make_environment(kind.templates)
     # The names every template of the kind sees, with the environment's globals under them:
     # merged once here, not again for each template (Jinja merges on every render).
-    context = {**environment.globals, **sandbox.template_context(parent, observed)}
-    children: list[Located] = []
+    # ``children.<id>`` of each template rendered so far, filled in as they render.
+    by_id: dict[str, Any] = {}
+    context = {**environment.globals, **sandbox.template_context(parent, observed, by_id)}
+    made: dict[kinds.Template, list[Located]] = {}
     seen: dict[ChildId, str] = {}
-    for template in kind.templates:
+    for template in _render_order(kind.templates):
+        children = made.setdefault(template, [])
         output, documents = _render_template(environment, kind.templates, template, context, limits)
         for document, position in documents:
             try:
                 child = placement.place(document, owner, kind, scope, template, child_kinds)
             except RenderError as error:
                 raise places.at_template_line(error, output, position) from error
-            identity = ChildId.of(child)
-            if identity in seen:
+            child_id = ChildId.of(child)
+            if child_id in seen:
                 raise RenderError(
-                    f"{identity} is rendered twice (also by {seen[identity]})",
+                    f"{child_id} is rendered twice (also by {seen[child_id]})",
                     file=str(template.path),
                 )
-            seen[identity] = template.name
+            seen[child_id] = template.name
             children.append(Located(child, template, position, output))
-    return children
+        rendered = ((template.id, ChildId.of(located.child)) for located in children)
+        by_id.update(identity.by_template(rendered, observed, ids=(template.id,)))
+    return [located for template in kind.templates for located in made[template]]
+
+
+def _render_order(templates: tuple[kinds.Template, ...]) -> list[kinds.Template]:
+    """The templates, each after those it reads as ``children.<id>``, else in the kind's order: what
+    a template reads is then known, the identity of what the read template rendered this time
+    matched against what is observed."""
+    by_id = {template.id: template for template in templates}
+    if len(by_id) < len(templates):  # ids the loader would refuse: nothing to order by
+        return list(templates)
+    reads = {template.id: [read.id for read in template.reads] for template in templates}
+    return [by_id[template_id] for template_id in dependencies.render_order(list(by_id), reads)]
 
 
 # -- the child kinds a kind may write -------------------------------------------------------

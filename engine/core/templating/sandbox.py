@@ -44,7 +44,6 @@ from engine.core.templating.context import (
     ParentNamespace,
     Tracked,
     join_path,
-    missing_child,
     template_context,
     unknown_name,
 )
@@ -71,7 +70,6 @@ __all__ = [
     "Unplaceable",
     "join_path",
     "make_environment",
-    "missing_child",
     "running",
     "template_context",
     "unknown_name",
