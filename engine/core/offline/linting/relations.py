@@ -33,6 +33,8 @@ from engine.core.templating import rendering
 
 RELATIONS = "relations"  # the check id of every finding here
 
+Child = Mapping[str, Any]
+
 # Where each kind keeps the pod template it runs; a Pod is its own.
 POD_TEMPLATES: Mapping[str, FieldPath] = {
     "Pod": (),
@@ -52,14 +54,14 @@ _SELECTING = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job")
 class _Pod:
     """A pod template some child renders, at ``at`` inside it."""
 
-    owner: rendering.Located
+    owner: Child
     at: FieldPath
     labels: Mapping[str, Any]
     spec: Mapping[str, Any]
 
     @property
     def namespace(self) -> str:
-        return ChildId.of(self.owner.child).namespace
+        return ChildId.of(self.owner).namespace
 
     def containers(self) -> Iterator[tuple[FieldPath, Mapping[str, Any]]]:
         for key in ("initContainers", "containers"):
@@ -72,20 +74,28 @@ def check_relations(
     located: Sequence[rendering.Located], *, external: Collection[ChildId] = (), context: str = ""
 ) -> list[Finding]:
     """What is wrong between the children of one parent, each at the template line of its field."""
-    pods = [pod for one in located if (pod := _pod_of(one)) is not None]
-    known = _Known(pods, {ChildId.of(one.child): one.child for one in located}, frozenset(external))
     findings: list[Finding] = []
-    for one in located:
-        check = _BY_KIND.get(str(one.child.get("kind")))
-        problems = check(one, known) if check is not None else []
-        pod = _pod_of(one)
-        if pod is not None:
-            problems += _mounts(pod) + _volumes(pod, known)
-        for problem in problems:
-            file, line = one.where(problem.path)
-            message = f"{one.child.get('kind')} {problem}{context}"
-            findings.append(Finding(file, line, None, problem.severity, message, RELATIONS))
+    for index, problem in problems([one.child for one in located], external=external):
+        file, line = located[index].where(problem.path)
+        message = f"{located[index].child.get('kind')} {problem}{context}"
+        findings.append(Finding(file, line, None, problem.severity, message, RELATIONS))
     return findings
+
+
+def problems(children: Sequence[Child], *, external: Collection[ChildId] = ()) -> list[tuple[int, Problem]]:
+    """What is wrong between ``children``, the children of one parent: the index of the child and its
+    problem, with a path into it."""
+    pods = [pod for child in children if (pod := _pod_of(child)) is not None]
+    known = _Known(pods, {ChildId.of(child): child for child in children}, frozenset(external))
+    found: list[tuple[int, Problem]] = []
+    for index, child in enumerate(children):
+        check = _BY_KIND.get(str(child.get("kind")))
+        of_child = check(child, known) if check is not None else []
+        pod = _pod_of(child)
+        if pod is not None:
+            of_child += _mounts(pod) + _volumes(pod, known)
+        found += [(index, problem) for problem in of_child]
+    return found
 
 
 @dataclass(frozen=True)
@@ -114,35 +124,33 @@ class _Known:
         return Problem((), message, "warning")
 
 
-def _pod_of(one: rendering.Located) -> _Pod | None:
-    at = POD_TEMPLATES.get(str(one.child.get("kind")))
+def _pod_of(child: Child) -> _Pod | None:
+    at = POD_TEMPLATES.get(str(child.get("kind")))
     if at is None:
         return None
-    template = _get(one.child, at)
+    template = _get(child, at)
     if not isinstance(template, Mapping):
         return None
     labels, spec = _get(template, ("metadata", "labels")), template.get("spec")
     return _Pod(
-        one, at, labels if isinstance(labels, Mapping) else {}, spec if isinstance(spec, Mapping) else {}
+        child, at, labels if isinstance(labels, Mapping) else {}, spec if isinstance(spec, Mapping) else {}
     )
 
 
 # -- a workload and its own pods ------------------------------------------------------------------
 
 
-def _selector(one: rendering.Located, known: _Known) -> list[Problem]:
+def _selector(child: Child, known: _Known) -> list[Problem]:
     """A selector that does not select the workload's own pod template: the API server refuses it."""
-    kind, spec = str(one.child.get("kind")), one.child.get("spec") or {}
+    kind, spec = str(child.get("kind")), child.get("spec") or {}
     if kind == "Job" and spec.get("manualSelector") is not True:
         return []  # the API server writes a Job's selector itself
-    pod, selector = _pod_of(one), spec.get("selector")
+    pod, selector = _pod_of(child), spec.get("selector")
     if pod is None or not isinstance(selector, Mapping):
         return []
-    labels = _shown(pod.labels)
+    labels = f"the pod template's labels ({_shown(pod.labels)}): the API server refuses it"
     return [
-        Problem(
-            ("spec", "selector", *path), f"{requirement} does not select the pod template's labels ({labels})"
-        )
+        Problem(("spec", "selector", *path), f"{requirement} does not select {labels}")
         for path, requirement in _unmet(selector, pod.labels)
     ]
 
@@ -174,8 +182,8 @@ def _unmet(selector: Mapping[str, Any], labels: Mapping[str, Any]) -> list[tuple
 def _mounts(pod: _Pod) -> list[Problem]:
     """A volumeMount naming no volume of its pod: the API server refuses it."""
     names = {str(v.get("name")) for v in _list(pod.spec.get("volumes")) if isinstance(v, Mapping)}
-    if pod.owner.child.get("kind") == "StatefulSet":
-        claims = _get(pod.owner.child, ("spec", "volumeClaimTemplates"))
+    if pod.owner.get("kind") == "StatefulSet":
+        claims = _get(pod.owner, ("spec", "volumeClaimTemplates"))
         names |= {str(_get(c, ("metadata", "name"))) for c in _list(claims) if isinstance(c, Mapping)}
     problems = []
     for path, container in pod.containers():
@@ -229,10 +237,10 @@ def _volumes(pod: _Pod, known: _Known) -> list[Problem]:
 # -- a Service and the pods it selects ------------------------------------------------------------
 
 
-def _service(one: rendering.Located, known: _Known) -> list[Problem]:
+def _service(child: Child, known: _Known) -> list[Problem]:
     """A selector that matches no pod template the kind renders, or a named targetPort no selected
     container has."""
-    spec, namespace = one.child.get("spec") or {}, ChildId.of(one.child).namespace
+    spec, namespace = child.get("spec") or {}, ChildId.of(child).namespace
     selector = spec.get("selector")
     if not isinstance(selector, Mapping) or not selector:
         return []  # a Service without a selector has its endpoints made by hand
@@ -254,7 +262,7 @@ def _service(one: rendering.Located, known: _Known) -> list[Problem]:
     for index, port in enumerate(_list(spec.get("ports"))):
         target = port.get("targetPort") if isinstance(port, Mapping) else None
         if isinstance(target, str) and target not in offered:
-            owners = ", ".join(sorted({str(ChildId.of(pod.owner.child)) for pod in selected}))
+            owners = ", ".join(sorted({str(ChildId.of(pod.owner)) for pod in selected}))
             ports = f"({', '.join(sorted(offered))})" if offered else "(they name none)"
             message = f"targetPort {target} is no named port of the containers it selects in {owners} {ports}"
             problems.append(Problem(("spec", "ports", index, "targetPort"), message))
@@ -265,7 +273,7 @@ def _selects_nothing(selector: Mapping[str, Any], known: _Known, namespace: str)
     wanted = _shown(selector)
     if any(pod.namespace == namespace for pod in known.pods):
         shown = "; ".join(
-            f"{ChildId.of(pod.owner.child).kind} {ChildId.of(pod.owner.child).name}: {_shown(pod.labels)}"
+            f"{ChildId.of(pod.owner).kind} {ChildId.of(pod.owner).name}: {_shown(pod.labels)}"
             for pod in known.pods
             if pod.namespace == namespace
         )
@@ -280,9 +288,9 @@ def _selects_nothing(selector: Mapping[str, Any], known: _Known, namespace: str)
 # -- an Ingress and an HPA, by name ---------------------------------------------------------------
 
 
-def _ingress(one: rendering.Located, known: _Known) -> list[Problem]:
+def _ingress(child: Child, known: _Known) -> list[Problem]:
     """A backend naming a Service the kind does not render, or a port that Service does not have."""
-    spec, namespace = one.child.get("spec") or {}, ChildId.of(one.child).namespace
+    spec, namespace = child.get("spec") or {}, ChildId.of(child).namespace
     backends: list[tuple[FieldPath, Any]] = [(("spec", "defaultBackend"), spec.get("defaultBackend"))]
     for i, rule in enumerate(_list(spec.get("rules"))):
         for j, path in enumerate(_list(_get(rule, ("http", "paths")))):
@@ -314,13 +322,13 @@ def _backend_port(at: FieldPath, service: Mapping[str, Any], target: Mapping[str
     return []
 
 
-def _hpa(one: rendering.Located, known: _Known) -> list[Problem]:
+def _hpa(child: Child, known: _Known) -> list[Problem]:
     """A scaleTargetRef naming no workload the kind renders."""
-    ref = _get(one.child, ("spec", "scaleTargetRef"))
+    ref = _get(child, ("spec", "scaleTargetRef"))
     if not isinstance(ref, Mapping) or ref.get("name") is None:
         return []
     group = str(ref.get("apiVersion") or "").rpartition("/")[0]
-    namespace = ChildId.of(one.child).namespace
+    namespace = ChildId.of(child).namespace
     target = ChildId(group, "", str(ref.get("kind")), namespace, str(ref["name"]))
     missing = known.missing(target, "scaleTargetRef")
     if missing is None:
@@ -328,7 +336,7 @@ def _hpa(one: rendering.Located, known: _Known) -> list[Problem]:
     return [Problem(("spec", "scaleTargetRef", "name"), missing.message, missing.severity)]
 
 
-_BY_KIND: Mapping[str, Callable[[rendering.Located, _Known], list[Problem]]] = {
+_BY_KIND: Mapping[str, Callable[[Child, _Known], list[Problem]]] = {
     **dict.fromkeys(_SELECTING, _selector),
     "Service": _service,
     "Ingress": _ingress,
