@@ -250,6 +250,10 @@ def _children(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> l
     return list(known.child_findings)
 
 
+def _relations(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    return [f for render in known.traced.renders for f in linting.check_relations(render)]
+
+
 def _long_names(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
     if known.schema is None:
         return []
@@ -281,6 +285,7 @@ _CHECKS: tuple[Check, ...] = (
     _controller_fields,
     _rules,
     _children,
+    _relations,
     _long_names,
     _coverage,
 )

@@ -311,6 +311,26 @@ MISTAKES: tuple[Mistake, ...] = (
             ),
         ),
     ),
+    # -- between children ---------------------------------------------------------------------------
+    Mistake(
+        "selector-mismatch",
+        "A workload selector that does not select its own pod template",
+        "app=web does not select the pod template's labels",
+        _either(
+            DEPLOYMENT,
+            "    matchLabels:\n      app: {{ name }}\n",
+            "    matchLabels:\n      app: web\n",
+            "app: web",
+        ),
+    ),
+    Mistake(
+        "target-port-name",
+        "A Service `targetPort` by a name no container of its pods gives a port",
+        "targetPort http",
+        _either(
+            SERVICE, "      targetPort: {{ spec.port }}\n", "      targetPort: http\n", "targetPort: http"
+        ),
+    ),
     # -- status rules ----------------------------------------------------------------------------
     Mistake(
         "rule-name",
