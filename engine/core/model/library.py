@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import base64
 import decimal
+import functools
 import hashlib
 import json
 import re
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml
+from jinja2.runtime import Undefined
 
 from engine.core.model import budgets
 from engine.core.model.yamlrules import INT64_MAX, INT64_MIN, MAX_DEPTH, StrictLoader
@@ -358,20 +360,36 @@ def random_string(length: int, seed: Any) -> str:
 
 # -- what templates and rules are given ------------------------------------------------------
 
+
+def _missing_passes(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function``, given back an undefined argument as its result: a rule reads missing data
+    as none (``child(...).data | fromyaml``), a template says which field is not set."""
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        for value in (*args, *kwargs.values()):
+            if isinstance(value, Undefined):
+                return value
+        return function(*args, **kwargs)
+
+    return call
+
+
 # Filters: ``x | name(...)``; functions: ``name(...)``.  ``quantity``, ``digest`` and
 # ``shorthash`` are both, as kro writes ``quantity("1Gi")``.
 FILTERS: dict[str, Callable[..., Any]] = {
-    "fromjson": fromjson,
-    "fromyaml": fromyaml,
-    "quantity": quantity,
-    "digest": digest,
-    "shorthash": shorthash,
+    name: _missing_passes(function)
+    for name, function in (
+        ("fromjson", fromjson),
+        ("fromyaml", fromyaml),
+        ("quantity", quantity),
+        ("digest", digest),
+        ("shorthash", shorthash),
+    )
 }
 FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "quantity": quantity,
-    "digest": digest,
-    "shorthash": shorthash,
-    "random_string": random_string,
+    **{name: FILTERS[name] for name in ("quantity", "digest", "shorthash")},
+    "random_string": _missing_passes(random_string),
 }
 
 
