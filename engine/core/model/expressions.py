@@ -22,7 +22,8 @@ Two choices shape this module:
   Everything else that goes wrong while evaluating is a ``KindError`` too,
   raised at evaluation time with the same location.
 
-Expressions run in ``budgets.BoundedSandbox``, Jinja's immutable sandbox made
+Rules call the filters and functions of ``library`` (``fromyaml``, ``quantity``...) as
+templates do.  Expressions run in ``budgets.BoundedSandbox``, Jinja's immutable sandbox made
 stricter: a rule can read the objects it is given but cannot modify them or reach
 Python internals, it calls only the methods, filters and helpers on the budgets
 module's allowlist, and each evaluation runs under a budget of its own (1 s, and
@@ -53,7 +54,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.runtime import Context, Undefined
 
 from engine.core import jinja
-from engine.core.model import budgets
+from engine.core.model import budgets, library
 from engine.core.model.errors import KindError
 
 
@@ -80,6 +81,8 @@ class MissingData(ChainableUndefined):
 # The environment status rules run in; `stencil lint` checks rules against the same one.
 ENVIRONMENT = budgets.BoundedSandbox(undefined=MissingData, autoescape=False)
 ENVIRONMENT.tests["none"] = reads_as_none
+ENVIRONMENT.filters.update(budgets.bounded_filters(library.FILTERS, own=library.FILTERS))
+ENVIRONMENT.globals.update(library.FUNCTIONS)
 
 # A status rule is a line or two (the longest in the seed kinds is under 100
 # characters); these bounds are far above any real rule and far below what
@@ -279,4 +282,4 @@ def _defined(value: Any) -> Any:
         return [_defined(item) for item in value]
     if isinstance(value, Mapping):
         return {key: _defined(item) for key, item in value.items()}
-    return value
+    return library.data(value)
