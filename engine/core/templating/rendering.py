@@ -130,6 +130,14 @@ class Located:
         return self.where(path)[1]
 
 
+# One shape per id (``engine.core.model.shapes``): a template's children.<id> is one child or a list,
+# by what kind.yaml says, never by how many it rendered this time.
+_NOT_A_COLLECTION = (
+    "{0} renders a second child, but it is not a collection: a template that renders one child "
+    "per item says so in kind.yaml (templates: [{{file: {0}, collection: true}}]) and is read as a list"
+)
+
+
 def _render(
     kind: kinds.Kind,
     parent: dict[str, Any],
@@ -148,8 +156,10 @@ def _render(
     seen: dict[ChildId, str] = {}
     for template in kind.templates:
         output, documents = _render_template(environment, kind.templates, template, context, limits)
-        for document, position in documents:
+        for count, (document, position) in enumerate(documents, start=1):
             try:
+                if count == 2 and not template.collection:
+                    raise RenderError(_NOT_A_COLLECTION.format(template.name))
                 child = placement.place(document, owner, kind, scope, template, child_kinds)
             except RenderError as error:
                 raise places.at_template_line(error, output, position) from error
