@@ -97,9 +97,9 @@ def gate(rendered: Sequence[tuple[Template, Obj]], observed: Sequence[Obj], now:
 
     def blocker(needed: str) -> Blocker | None:
         found = readiness.unready(templates.get(needed), needed, made.get(needed, ()), by_identity, now)
-        if not found:
-            return None
-        return Blocker(needed) if found[0].status is None else Blocker(needed, found[0].status, found[0].message)
+        if not found or found[0].status is None:
+            return Blocker(needed) if found else None
+        return Blocker(needed, found[0].status, found[0].message)
 
     ready: list[Obj] = []
     held: dict[str, tuple[list[ChildId], tuple[Blocker, ...]]] = {}

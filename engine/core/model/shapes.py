@@ -23,7 +23,7 @@ evaluates it.  Its names depend on the shape:
   the collection).
 
 ``misread`` finds, at load, a status rule that reads a collection as one child
-(``children.workers.status``) or one child as a collection (``children.db | length``).
+(``children.workers.status``) or one child as a list (``children.db | length``).
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ CHILD, EACH, ALL = "child", "each", "all"
 ONE_NAMES = frozenset({CHILD})
 COLLECTION_NAMES = frozenset({EACH, ALL})
 
-# What reads a value as a list: a filter over it, or a loop.  Read on a mapping they count,
-# pick or walk its keys, which is never what a rule about one child means.
+# What reads a value as a list: a filter over it.  Read on a mapping they count, pick or walk
+# its keys, which is never what a rule about one child means.
 _LIST_FILTERS = frozenset(
     {"length", "count", "first", "last", "map", "select", "reject", "selectattr", "rejectattr", "sum"}
 )
@@ -106,7 +106,7 @@ def misread(expression: Expression, templates: Iterable[Shaped]) -> str | None:
     """How ``expression`` reads a template's children against its shape, if it does; else None."""
     shapes = {template.id: template.collection for template in templates}
     tree = expressions.ENVIRONMENT.parse("{{ " + expression.text + " }}")
-    for node in tree.find_all((nodes.Getattr, nodes.Getitem, nodes.Filter, nodes.Call, nodes.For)):
+    for node in tree.find_all((nodes.Getattr, nodes.Getitem, nodes.Filter, nodes.Call)):
         problem = _misreading(node, shapes)
         if problem is not None:
             return problem
@@ -129,10 +129,6 @@ def _misreading(node: nodes.Node, shapes: Mapping[str, bool]) -> str | None:
         tid = _read_id(node.args[0])
         if tid is not None and shapes.get(tid) and node.node.name in _ONE_CHILD_HELPERS:
             return f"children.{tid} {many}: {node.node.name}() takes one child"
-    elif isinstance(node, nodes.For):
-        tid = _read_id(node.iter)
-        if tid is not None and shapes.get(tid) is False:
-            return f"children.{tid} {one}: a loop over it would walk its top-level keys"
     return None
 
 
