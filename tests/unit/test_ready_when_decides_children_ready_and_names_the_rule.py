@@ -9,7 +9,7 @@ import dataclasses
 from engine.core.decisions import ordering
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.identity import ChildId
-from tests.unit._jobs import job, job_template, observed_job
+from tests.unit._jobs import job, job_template, observed_job, ready_when
 from tests.unit._kinds import status_kind
 from tests.unit._ordering import NOW
 
@@ -36,3 +36,14 @@ def test_a_running_job_is_not_ready_and_the_message_names_the_rule_and_its_line(
 def test_a_completed_job_is_ready() -> None:
     condition = children_ready(observed_job(succeeded=1))
     assert (condition["status"], condition["reason"]) == ("True", "AllReady")
+
+
+def test_only_true_is_ready_and_another_value_is_named() -> None:
+    counting = dataclasses.replace(MIGRATE, ready_when=(ready_when("child.status.succeeded"),))
+    kind = dataclasses.replace(KIND, templates=(counting,))
+    status = derive_status(kind, PARENT, [observed_job(succeeded=1)], OUTCOME, NOW)
+    condition = next(c for c in status["conditions"] if c["type"] == "ChildrenReady")
+    assert condition["status"] == "False"
+    assert condition["message"] == (
+        "Job g-migrate: readyWhen 'child.status.succeeded' gave 1, not true or false (kind.yaml:9)"
+    )

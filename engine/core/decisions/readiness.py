@@ -93,4 +93,5 @@ def _judge(rule: Expression, names: dict[str, Any], template_id: str, child: Chi
     if value is True:
         return []
     where = f"{rule.file}:{rule.line}"
-    return [Unready(template_id, child, NOT_READY, f"readyWhen {rule.text!r} does not hold ({where})")]
+    said = "does not hold" if value in (False, None) else f"gave {value!r}, not true or false"
+    return [Unready(template_id, child, NOT_READY, f"readyWhen {rule.text!r} {said} ({where})")]
