@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,3 +27,24 @@ def dws(kube: Kube, crds_installed: list[str]) -> Resource:
 @pytest.fixture
 def widgets(kube: Kube, crds_installed: list[str]) -> Resource:
     return kube.resource("tests.stencil.dev/v1", "Widget")
+
+
+@pytest.fixture
+def cordoned(kube: Kube) -> Iterator[list[str]]:
+    """Every node marked unschedulable, so no new pod starts, until the test uncordons them;
+    uncordoned again on the way out whatever happens."""
+    nodes = kube.resource("v1", "Node")
+    names = [n["metadata"]["name"] for n in kube.list(nodes)[0]]
+    assert names, "the local plane has no nodes"
+
+    def schedulable(value: bool) -> None:
+        for name in names:
+            kube.patch_json(
+                nodes, name, None, [{"op": "add", "path": "/spec/unschedulable", "value": not value}]
+            )
+
+    schedulable(False)
+    try:
+        yield names
+    finally:
+        schedulable(True)

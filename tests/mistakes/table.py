@@ -367,6 +367,17 @@ MISTAKES: tuple[Mistake, ...] = (
             "children.deploy",
         ),
     ),
+    Mistake(
+        "rule-one-child-as-list",
+        "A status rule counting a template of one child as a list (`children.<id> | length`)",
+        "children.deployment is one child, not a list",
+        _rule(
+            _AVAILABLE_RULE,
+            'status: "children.deployment | length > 0"',
+            'status: "spec.canary is undefined or children.deployment | length > 0"',
+            "children.deployment",
+        ),
+    ),
     # -- examples against their CRD -----------------------------------------------------------------
     Mistake(
         "cel-rule",

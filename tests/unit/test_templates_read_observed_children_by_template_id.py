@@ -21,9 +21,12 @@ OBSERVED_SERVICE = {
 }
 
 
-def render(data: str, service: str, observed: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The children of a kind whose ConfigMap (``cm``, first) reads the template ``svc``."""
-    kind = _kinds.kind(_kinds.configmap(data), service, names=("cm.yaml", "svc.yaml"))
+def render(
+    data: str, service: str, observed: list[dict[str, Any]], *, collection: bool = False
+) -> list[dict[str, Any]]:
+    """The children of a kind whose ConfigMap (``cm``, first) reads the template ``svc``
+    (both collections with ``collection``)."""
+    kind = _kinds.kind(_kinds.configmap(data), service, names=("cm.yaml", "svc.yaml"), collection=collection)
     return rendering.render(kind, _kinds.parent(), observed)
 
 
@@ -53,11 +56,11 @@ def test_an_observed_object_of_another_name_is_not_that_templates_child() -> Non
     assert configmap["data"] == {"found": "true"}
 
 
-def test_a_template_of_several_children_reads_as_the_list_of_those_observed() -> None:
+def test_a_collection_template_reads_as_the_list_of_those_observed() -> None:
     services = SERVICE_TEMPLATE + "---\n" + SERVICE_TEMPLATE.replace("-svc", "-svc2")
     data = "  ips: \"{{ children.svc | map(attribute='spec.clusterIP') | join(',') }}\"\n"
 
-    configmap, *_ = render(data, services, [OBSERVED_SERVICE])
+    configmap, *_ = render(data, services, [OBSERVED_SERVICE], collection=True)
 
     assert configmap["data"] == {"ips": "10.96.0.7"}
 

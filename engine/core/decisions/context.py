@@ -6,8 +6,9 @@ decisions and not with the rules' compiler in the kind model.
 
 ``children`` holds two kinds of keys side by side, which cannot clash since kinds are
 CamelCase and template ids lower-case: ``children.Deployment`` maps names to that kind's
-observed children, and ``children.<id>`` is the observed child of the template with that
-id, in the shape ``identity.by_template`` gives templates too.
+observed children, and ``children.<id>`` is what the template with that id made, in the
+shape ``engine.core.model.shapes`` decides for templates and rules alike: a collection's list,
+or the one child (``none`` until it is observed).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.decisions import conditions, health, ordering
-from engine.core.model import identity
+from engine.core.model import shapes
 
 
 def status_context(
@@ -26,6 +27,7 @@ def status_context(
     now: str | None = None,
     *,
     origins: Sequence[ordering.Origin] = (),
+    templates: Sequence[shapes.Shaped] = (),
 ) -> dict[str, Any]:
     """What a status rule can see: the parent, its observed children, related objects, and helpers.
 
@@ -33,14 +35,14 @@ def status_context(
     parent's uid, as lists by kind sorted by name (``related.Pod``).  ``now`` (RFC 3339) is
     the time ``health()`` judges at, so a rule's value does not depend on the wall clock.
     ``origins`` say which template made each rendered child (``ordering.origins``): they
-    give ``children.<id>``.
+    give ``children.<id>``, in the shape of its template in ``templates`` (the kind's).
     """
     metadata = parent.get("metadata") or {}
     of_kind: dict[str, dict[str, dict[str, Any]]] = {}
     for obj in observed:
         of_kind.setdefault(str(obj.get("kind", "")), {})[_name(obj)] = obj
     made = ((origin.template, origin.child) for origin in origins)
-    children: dict[str, Any] = {**of_kind, **identity.by_template(made, observed)}
+    children: dict[str, Any] = {**of_kind, **shapes.observed_by_id(templates, made, observed)}
     by_kind: dict[str, list[dict[str, Any]]] = {}
     for obj in sorted(related, key=_name):
         by_kind.setdefault(str(obj.get("kind", "")), []).append(obj)

@@ -28,7 +28,7 @@ from yaml.constructor import ConstructorError
 
 from engine.core.model import structural
 from engine.core.model.errors import KindError, StencilError
-from engine.core.model.expressions import Expression, compile_expression
+from engine.core.model.expressions import CONTEXT_NAMES, Expression, compile_expression
 from engine.core.model.yamlrules import INT64_MAX as INT64_MAX
 from engine.core.model.yamlrules import INT64_MIN as INT64_MIN
 from engine.core.model.yamlrules import MAX_DEPTH as MAX_DEPTH
@@ -168,8 +168,11 @@ class Document:
         field = _field(path) or None
         return self.error_type(message, file=str(self.file), line=self.line_of(path), field=field)
 
-    def expression(self, text: str, path: FieldPath) -> Expression:
-        return compile_expression(text, file=str(self.file), line=self.line_of(path), field=_field(path))
+    def expression(self, text: str, path: FieldPath, names: frozenset[str] = CONTEXT_NAMES) -> Expression:
+        """The rule at ``path``, compiled: a status rule, or one that reads ``names``."""
+        return compile_expression(
+            text, file=str(self.file), line=self.line_of(path), field=_field(path), names=names
+        )
 
     def line_of(self, path: FieldPath) -> int:
         """The line where the field ``path`` is named (its key), or of the nearest field that exists."""

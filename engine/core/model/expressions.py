@@ -146,6 +146,8 @@ class Expression:
     field: str
     # A template of one statement, ``{% set result = <the rule> %}``, as Jinja's compile_expression makes.
     compiled: Template = dataclasses.field(compare=False, hash=False, repr=False)
+    # The names it reads (a readyWhen rule that reads each is one verdict per item).
+    reads: frozenset[str] = dataclasses.field(default=frozenset(), compare=False, repr=False)
 
     def evaluate(self, context: Mapping[str, Any] | Scope) -> Any:
         """The rule's value in ``context``; ``None`` when the data it needs is missing."""
@@ -175,8 +177,13 @@ class Expression:
         )
 
 
-def compile_expression(text: str, *, file: str, line: int, field: str) -> Expression:
-    """Compile one status rule, or raise ``KindError`` naming where it is."""
+def compile_expression(
+    text: str, *, file: str, line: int, field: str, names: frozenset[str] = CONTEXT_NAMES
+) -> Expression:
+    """Compile one status rule, or raise ``KindError`` naming where it is.
+
+    ``names`` are those the rule may read: a status rule's by default; a ``readyWhen`` reads others.
+    """
 
     def error(message: str) -> KindError:
         return KindError(message, file=file, line=line, field=field)
@@ -199,17 +206,17 @@ def compile_expression(text: str, *, file: str, line: int, field: str) -> Expres
             raise error(f"not allowed in a status rule: the private attribute {private[0]!r} in {text!r}")
         tree = nodes.Template([nodes.Assign(nodes.Name("result", "store"), expression, lineno=1)], lineno=1)
         tree.set_environment(ENVIRONMENT)
-        names = meta.find_undeclared_variables(tree)
+        read = meta.find_undeclared_variables(tree)
         compiled = ENVIRONMENT.from_string(tree)
     except TemplateSyntaxError as exc:
         raise error(f"invalid expression {text!r}: {exc.message}") from exc
     except (RecursionError, SyntaxError) as exc:  # Python's compiler refuses what nests too deeply
         raise error("the expression nests too deeply to compile (split it, or use fewer levels)") from exc
-    unknown = sorted(names - CONTEXT_NAMES - set(ENVIRONMENT.globals))
+    unknown = sorted(read - names - set(ENVIRONMENT.globals))
     if unknown:
-        known = ", ".join(sorted(CONTEXT_NAMES))
+        known = ", ".join(sorted(names))
         raise error(f"unknown name {', '.join(unknown)} in expression {text!r} (known: {known})")
-    return Expression(text=text, file=file, line=line, field=field, compiled=compiled)
+    return Expression(text=text, file=file, line=line, field=field, compiled=compiled, reads=frozenset(read))
 
 
 def _depth(tree: nodes.Node) -> int:

@@ -14,7 +14,7 @@ are the same child.  A cluster-scoped object has the namespace ``""``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,24 +51,3 @@ class ChildId:
         ``ConfigMap team-a/settings``."""
         where = f"{self.namespace}/" if self.namespace else ""
         return f"{self.kind} {where}{self.name}"
-
-
-def by_template(
-    made: Iterable[tuple[str, ChildId]], observed: Iterable[Mapping[str, Any]], ids: Iterable[str] = ()
-) -> dict[str, Any]:
-    """``children.<id>``, for templates and status rules alike: what each template id reads as,
-    given ``made`` (a template's id and a child it rendered, in render order) and ``observed``.
-
-    The one statement of its shape: a template that rendered one child reads as that child,
-    or ``None`` until it is observed; one that rendered several, as the list of those observed;
-    one of ``ids`` that rendered none, as ``None``.
-    """
-    by_identity = {ChildId.of(obj): obj for obj in observed}
-    rendered: dict[str, list[Mapping[str, Any] | None]] = {template_id: [] for template_id in ids}
-    for template_id, child in made:
-        rendered.setdefault(template_id, []).append(by_identity.get(child))
-    found: dict[str, Any] = {}
-    for template_id, objects in rendered.items():
-        present = [obj for obj in objects if obj is not None]
-        found[template_id] = objects[0] if len(objects) == 1 else present if objects else None
-    return found

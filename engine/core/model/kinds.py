@@ -23,6 +23,7 @@ complaint to the line of the field it is about (it also holds the strict YAML ru
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import itertools
@@ -34,7 +35,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import dependencies, documents, expressions, schema
+from engine.core.model import dependencies, documents, expressions, schema, shapes
 from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
 from engine.core.model.expressions import Expression
@@ -62,12 +63,16 @@ class Template:
     ``after`` holds the ids of the templates whose children must all be healthy before
     this template's children are created; ``reads`` the ids it reads as ``children.<id>``,
     found in its text, which it waits for the same way (``waits_for`` holds both).
+    ``collection`` and ``ready_when`` are its shape and its readiness rules
+    (``engine.core.model.shapes``).
     """
 
     path: Path
     text: str
     id: str = ""  # "" stands for the default, the file name without its suffix
     after: tuple[str, ...] = ()
+    collection: bool = False  # renders one child per item: children.<id> is always a list
+    ready_when: tuple[Expression, ...] = ()  # all must hold for its children to be ready
     reads: tuple[dependencies.Read, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -270,7 +275,10 @@ def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
         path = directory / entry["file"]
         if not path.is_file():
             raise document.error(f"no template file {entry['file']!r} in {directory}", at_file)
-        template = Template(path, "", entry.get("id", ""), tuple(entry.get("after", ())))
+        collection = entry.get("collection", False)
+        ready = entry.get("readyWhen", [])
+        rules = shapes.ready_when(document, ready, (*where, "readyWhen"), collection=collection)
+        template = Template(path, "", entry.get("id", ""), tuple(entry.get("after", ())), collection, rules)
         if any(t.path == path for t in templates):
             raise document.error(f"{entry['file']!r} is listed twice", where)
         templates.append(_read(template))
@@ -295,14 +303,13 @@ def _entry(document: Document, entry: object, where: tuple[str, int]) -> dict[st
         document.validate(mapping, where, data=entry)
         return entry
     raise document.error(
-        f"must be a file name or a mapping with file, id and after, not {type(entry).__name__}", where
+        f"must be a file name or a mapping with file and its settings, not {type(entry).__name__}", where
     )
 
 
 def _read(template: Template) -> Template:
     # The one reader of files: regular files only, bounded in size, UTF-8.
-    text = documents.read_text(template.path, KindError)
-    return Template(template.path, text, template.id, template.after)
+    return dataclasses.replace(template, text=documents.read_text(template.path, KindError))
 
 
 def _check_ids(templates: Sequence[Template], document: Document, *, listed: bool) -> None:
@@ -387,18 +394,20 @@ def _cycle(
 
 
 def _check_child_ids(templates: Sequence[Template], rules: Sequence[Expression]) -> None:
-    """A rule that reads ``children.<id>`` of no template is a typo: say so at load."""
+    """A rule that reads ``children.<id>`` of no template is a typo, and one that reads a
+    collection as one child (or one child as a list) is wrong for every count: say so at load."""
     ids = {t.id for t in templates}
     for rule in rules:
         unknown = sorted(expressions.child_ids_read(rule) - ids)
-        if unknown:
-            known = ", ".join(sorted(ids))
-            raise KindError(
-                f"children.{unknown[0]}: no template has the id {unknown[0]!r} (ids: {known})",
-                file=rule.file,
-                line=rule.line,
-                field=rule.field,
-            )
+        known = ", ".join(sorted(ids))
+        problem = (
+            f"children.{unknown[0]}: no template has the id {unknown[0]!r} (ids: {known})"
+            if unknown
+            else None
+        )
+        problem = problem or shapes.misread(rule, templates)
+        if problem:
+            raise KindError(problem, file=rule.file, line=rule.line, field=rule.field)
 
 
 def _conditions(document: Document, rules: list[dict[str, str]]) -> tuple[ConditionRule, ...]:

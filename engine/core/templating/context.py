@@ -184,7 +184,7 @@ def template_context(
 ) -> dict[str, Any]:
     """The names a template reads.  ``children`` holds the observed children by kind and name
     (``children.Service['x']``) and, beside them, ``by_id``: the observed child of each template
-    rendered so far, by its id (``identity.by_template``), which rendering fills in as it goes."""
+    rendered so far, by its id (``shapes.observed_by_id``), which rendering fills in as it goes."""
     metadata = parent.get("metadata") or {}
     by_kind: dict[str, dict[str, Any]] = {}
     for obj in observed:

@@ -25,7 +25,7 @@ lands and what it carries back to its parent: namespace, labels, owner
 reference), and any problem found with it is reported at the template line that
 wrote it (``Located.where``).  A template that reads ``children.<id>`` is rendered
 after that template, whose children's identities, matched against the observed
-objects, say what it reads (``engine.core.model.identity.by_template``).  This
+objects, say what it reads (``engine.core.model.shapes.observed_by_id``).  This
 module is the front door: every name the rest of the engine reads about rendering
 is read here.
 
@@ -45,7 +45,7 @@ from typing import Any, TypedDict, Unpack
 
 import yaml
 
-from engine.core.model import apis, dependencies, identity, kinds, placement
+from engine.core.model import apis, dependencies, kinds, placement, shapes
 from engine.core.model.documents import FieldPath, load_all
 from engine.core.model.errors import RenderError, StencilError
 from engine.core.model.identity import ChildId
@@ -135,6 +135,14 @@ class Located:
         return self.where(path)[1]
 
 
+# One shape per id (``engine.core.model.shapes``): a template's children.<id> is one child or a list,
+# by what kind.yaml says, never by how many it rendered this time.
+_NOT_A_COLLECTION = (
+    "{0} renders a second child, but it is not a collection: a template that renders one child "
+    "per item says so in kind.yaml (templates: [{{file: {0}, collection: true}}]) and is read as a list"
+)
+
+
 def _render(
     kind: kinds.Kind,
     parent: dict[str, Any],
@@ -156,8 +164,10 @@ def _render(
     for template in _render_order(kind.templates):
         children = made.setdefault(template, [])
         output, documents = _render_template(environment, kind.templates, template, context, limits)
-        for document, position in documents:
+        for count, (document, position) in enumerate(documents, start=1):
             try:
+                if count == 2 and not template.collection:
+                    raise RenderError(_NOT_A_COLLECTION.format(template.name))
                 child = placement.place(document, owner, kind, scope, template, child_kinds)
             except RenderError as error:
                 raise places.at_template_line(error, output, position) from error
@@ -170,7 +180,7 @@ def _render(
             seen[child_id] = template.name
             children.append(Located(child, template, position, output))
         rendered = ((template.id, ChildId.of(located.child)) for located in children)
-        by_id.update(identity.by_template(rendered, observed, ids=(template.id,)))
+        by_id.update(shapes.observed_by_id(kind.templates, rendered, observed))
     return [located for template in kind.templates for located in made[template]]
 
 
