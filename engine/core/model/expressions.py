@@ -71,6 +71,7 @@ CONTEXT_NAMES = frozenset(
     {
         "parent",
         "related",
+        "references",
         "spec",
         "metadata",
         "status",
@@ -218,8 +219,9 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-def child_ids_read(expression: Expression) -> set[str]:
-    """The template ids ``expression`` reads as ``children.<id>`` or ``children['<id>']``.
+def child_ids_read(expression: Expression, mapping: str = "children") -> set[str]:
+    """The template ids ``expression`` reads as ``children.<id>`` or ``children['<id>']`` (the
+    reference ids it reads as ``references.<id>``, with ``mapping="references"``).
 
     Keys that start with a capital are kinds, not ids, and a mapping's own methods
     (``children.items()``) are not keys at all.
@@ -228,7 +230,7 @@ def child_ids_read(expression: Expression) -> set[str]:
     found: set[str] = set()
     for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
         assert isinstance(node, nodes.Getattr | nodes.Getitem)
-        if not (isinstance(node.node, nodes.Name) and node.node.name == "children"):
+        if not (isinstance(node.node, nodes.Name) and node.node.name == mapping):
             continue
         key: object = None
         if isinstance(node, nodes.Getattr):

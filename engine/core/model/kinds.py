@@ -32,10 +32,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import documents, expressions
+from engine.core.model import documents, expressions, references
 from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
 from engine.core.model.expressions import Expression
+from engine.core.model.references import Reference
 
 KIND_FILE = "kind.yaml"
 EXAMPLES_DIR = "examples"
@@ -121,6 +122,7 @@ class Kind:
     service_account: tuple[str, str] | None = None  # (namespace, name) children are applied as
     observe: tuple[tuple[str, str], ...] = ()  # (apiVersion, kind) of related objects status rules read
     delete_when: Expression | None = None  # the parent is deleted once this is true
+    references: tuple[Reference, ...] = ()  # objects it reads but does not own
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,10 @@ def load_kind(directory: Path) -> Kind:
     )
     delete_when = document.expression(data["deleteWhen"], ("deleteWhen",)) if "deleteWhen" in data else None
     rules = [rule for c in conditions for rule in (c.status, c.reason, c.message) if rule is not None]
-    _check_child_ids(templates, [*rules, *(f.value for f in fields), *([delete_when] if delete_when else [])])
+    read = [*rules, *(f.value for f in fields), *([delete_when] if delete_when else [])]
+    _check_child_ids(templates, read)
+    referenced = references.load(document)
+    references.check_read(referenced, read)
     return Kind(
         name=directory.name,
         directory=directory,
@@ -176,6 +181,7 @@ def load_kind(directory: Path) -> Kind:
         service_account=_service_account(data.get("serviceAccount")),
         observe=tuple((o["apiVersion"], o["kind"]) for o in data.get("observe", ())),
         delete_when=delete_when,
+        references=referenced,
     )
 
 
