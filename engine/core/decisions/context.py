@@ -26,6 +26,7 @@ def status_context(
     now: str | None = None,
     *,
     origins: Sequence[ordering.Origin] = (),
+    references: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What a status rule can see: the parent, its observed children, related objects, and helpers.
 
@@ -33,7 +34,8 @@ def status_context(
     parent's uid, as lists by kind sorted by name (``related.Pod``).  ``now`` (RFC 3339) is
     the time ``health()`` judges at, so a rule's value does not depend on the wall clock.
     ``origins`` say which template made each rendered child (``ordering.origins``): they
-    give ``children.<id>``.
+    give ``children.<id>``.  ``references`` are what the kind's references read
+    (``engine.core.decisions.referencing``): ``references.<id>``.
     """
     metadata = parent.get("metadata") or {}
     of_kind: dict[str, dict[str, dict[str, Any]]] = {}
@@ -66,6 +68,7 @@ def status_context(
         "namespace": metadata.get("namespace", ""),
         "children": children,
         "related": by_kind,
+        "references": dict(references or {}),
         "child": child,
         "condition": condition,
         "condition_status": condition_status,

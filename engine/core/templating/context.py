@@ -162,7 +162,11 @@ def unknown_name(name: str, said: str, hint: str = "") -> str:
     return f"{said}{hint} (a template reads {_READS})"
 
 
-def template_context(parent: dict[str, Any], observed: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def template_context(
+    parent: dict[str, Any], observed: Sequence[dict[str, Any]], references: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """What a template reads: the parent, its observed children, and what the kind's references
+    read (``references.<id>``: the object, a list for a selector, none while missing)."""
     metadata = parent.get("metadata") or {}
     by_kind: dict[str, dict[str, Any]] = {}
     for obj in observed:
@@ -183,6 +187,7 @@ def template_context(parent: dict[str, Any], observed: Sequence[dict[str, Any]])
         "namespace": ParentNamespace(metadata.get("namespace") or ""),
         "children": children,
         "child": child,
+        "references": Tracked(dict(references or {}), "references"),
     }
 
 

@@ -36,7 +36,7 @@ once per kind (``allowed_child_kinds``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +59,7 @@ def render(
     is_namespaced: Callable[[str, str], bool] | None = None,
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
     child_kinds: Container[tuple[str, str]] | None = None,
+    references: Mapping[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """The children ``kind``'s templates make for ``parent``, placed, labelled and owned.
 
@@ -67,12 +68,14 @@ def render(
     scope of a child kind; without it the built-in table is used.  A parent
     with a ``metadata.namespace`` is namespaced, one without is cluster-scoped.
     ``child_kinds`` are the ``(apiVersion, kind)`` pairs a child may have; without
-    it, those derived for the kind (``allowed_child_kinds``).
+    it, those derived for the kind (``allowed_child_kinds``).  ``references`` are what the
+    kind's references read (``references.<id>``, ``engine.core.decisions.referencing``).
     Raises ``RenderError`` (or ``PlacementError``) naming the template, line and
     CR field involved.
     """
     allowed = allowed_child_kinds(kind) if child_kinds is None else child_kinds
-    return [located.child for located in _render(kind, parent, observed, is_namespaced, limits, allowed)]
+    found = _render(kind, parent, observed, is_namespaced, limits, allowed, references)
+    return [located.child for located in found]
 
 
 def render_located(
@@ -83,6 +86,7 @@ def render_located(
     is_namespaced: Callable[[str, str], bool] | None = None,
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
     child_kinds: Container[tuple[str, str]] | None = None,
+    references: Mapping[str, Any] | None = None,
 ) -> list[Located]:
     """What ``render`` returns, each child with the template that made it and the line of each field.
 
@@ -98,7 +102,7 @@ def render_located(
     Same arguments, errors and children as ``render``.
     """
     allowed = allowed_child_kinds(kind) if child_kinds is None else child_kinds
-    return _render(kind, parent, observed, is_namespaced, limits, allowed)
+    return _render(kind, parent, observed, is_namespaced, limits, allowed, references)
 
 
 @dataclass(frozen=True)
@@ -137,13 +141,14 @@ def _render(
     is_namespaced: Callable[[str, str], bool] | None,
     limits: sandbox.Limits,
     child_kinds: Container[tuple[str, str]],
+    references: Mapping[str, Any] | None = None,
 ) -> list[Located]:
     owner = placement.Owner.of(kind, parent)
     scope = is_namespaced or apis.builtin_is_namespaced
     environment = sandbox.make_environment(kind.templates)
     # The names every template of the kind sees, with the environment's globals under them:
     # merged once here, not again for each template (Jinja merges on every render).
-    context = {**environment.globals, **sandbox.template_context(parent, observed)}
+    context = {**environment.globals, **sandbox.template_context(parent, observed, references)}
     children: list[Located] = []
     seen: dict[ChildId, str] = {}
     for template in kind.templates:
