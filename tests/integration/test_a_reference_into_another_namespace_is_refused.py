@@ -5,25 +5,13 @@ the other namespace's ConfigMap."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, conditions, eventually, running_engine
 from tests.integration._referencing import KIND_YAML, TEMPLATE, shared_config
 from tests.integration._widgets import widget, write_kind
-
-
-@pytest.fixture
-def other_namespace(kube: Kube) -> Iterator[str]:
-    name = f"other-{uuid.uuid4().hex[:8]}"
-    kube.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
-    yield name
-    kube.delete(kube.resource("v1", "Namespace"), name)
 
 
 def test_a_reference_naming_another_namespace_is_refused(

@@ -1,9 +1,12 @@
 """A template reads what a reference found as ``references.<id>``: a value from a referenced
 ConfigMap reaches the child (as a value, never as structure), and an optional reference that is
-missing reads as none."""
+missing reads as none; offline, where nothing is read, a template reading one is told why."""
 
 from __future__ import annotations
 
+import pytest
+
+from engine.core.model.errors import RenderError
 from engine.core.templating import rendering
 from tests.unit import _references as refs
 
@@ -26,3 +29,11 @@ def test_a_missing_optional_reference_reads_as_none() -> None:
     kind = refs.kind(refs.reference(optional=True), templates=(TEMPLATE,))
     (child,) = rendering.render(kind, refs.parent(), [], references={"config": None})
     assert child["data"] == {"ECHO_VALUE": "none"}
+
+
+def test_a_reference_not_read_is_said_to_come_from_the_cluster_at_its_line() -> None:
+    kind = refs.kind(refs.reference(), templates=(TEMPLATE,))
+    with pytest.raises(RenderError) as caught:
+        rendering.render(kind, refs.parent(), [])  # offline: no reference was read
+    assert (caught.value.line, caught.value.field) == (6, "references.config")
+    assert "stencil lint and render do not read them" in caught.value.message

@@ -135,10 +135,18 @@ class FieldUndefined(StrictUndefined):
             field = join_path(obj._path, name)
             hint = f"{field} is not set"
             reason = missing_child(name) if obj._path == "children" and isinstance(name, str) else None
+            reason = NOT_REFERENCED if obj._path == "references" else reason
             exc = functools.partial(MissingField, field=field, reason=reason)  # type: ignore[assignment]
         elif hint is None and obj is missing and isinstance(name, str):
             hint = unknown_name(name, f"{name!r} is undefined")
         super().__init__(hint, obj, name, exc)
+
+
+# A template reads a reference only as the engine found it in the cluster; offline tools read none.
+NOT_REFERENCED = (
+    "no reference of kind.yaml has this id, or it was not read: the engine reads references from the "
+    "cluster (and renders nothing until a required one exists); stencil lint and render do not read them"
+)
 
 
 def missing_child(key: str) -> str:

@@ -29,7 +29,7 @@ from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED
 from engine.runtime.reconciling.queue import WorkQueue
-from engine.runtime.reconciling.referenced import Interests, Referenced
+from engine.runtime.reconciling.referenced import Interests, Referenced, cache_of
 
 log = logging.getLogger("stencil.children")
 
@@ -108,28 +108,18 @@ class Children:
         handler: Callable[[str, Obj, Obj | None], None],
         index: Callable[[Obj], list[str]],
     ) -> Across | None:
-        """The label-selected cache of ``gvk`` in ``caches``, indexed by parent uid, made and
-        started once; None if the server does not serve that kind.
-
-        Nothing here waits for the cache to fill, and discovery happens outside the lock:
-        a child kind whose listing hangs must not stall the workers of other kinds.
-        """
-        cache = caches.get(gvk)
-        if cache is not None:
-            return cache
-        try:
-            resource = self._kube.resource(*gvk)
-        except errors.NotFound:
-            return None
-        with self._lock:
-            cache = caches.get(gvk)
-            if cache is None:
-                cache = self._informers.ensure_across(
-                    resource, self._namespaces, label_selector=selector, on_event=handler
-                )
-                cache.add_index(OWNER_INDEX, index)
-                caches[gvk] = cache
-            return cache
+        """The label-selected cache of ``gvk`` in ``caches``, indexed by parent uid (``cache_of``)."""
+        return cache_of(
+            caches,
+            gvk,
+            handler,
+            self._kube,
+            self._informers,
+            self._namespaces,
+            self._lock,
+            selector=selector,
+            index=(OWNER_INDEX, index),
+        )
 
     def related_of(self, uid: str, gvks: Iterable[tuple[str, str]]) -> list[Obj]:
         found: list[Obj] = []

@@ -30,6 +30,7 @@ from engine.core.model.identity import ChildId
 from engine.runtime.cluster.informers import Across, InformerSet
 from engine.runtime.cluster.kube import Obj
 from engine.runtime.cluster.seam import Api
+from engine.runtime.cluster.store import EventHandler, IndexFunc
 from engine.runtime.reconciling.queue import WorkQueue
 
 log = logging.getLogger("stencil.references")
@@ -130,21 +131,10 @@ class Referenced:
         return cache.list(namespace)
 
     def _cache(self, gvk: tuple[str, str]) -> Across | None:
-        """The cache of every object of ``gvk`` in the watched namespaces, made and started once;
-        None if the server does not serve that kind."""
-        cache = self._caches.get(gvk)
-        if cache is not None:
-            return cache
-        try:
-            resource = self._kube.resource(*gvk)
-        except errors.NotFound:
-            return None
-        with self._lock:
-            cache = self._caches.get(gvk)
-            if cache is None:
-                cache = self._informers.ensure_across(resource, self._namespaces, on_event=self._on_event)
-                self._caches[gvk] = cache
-            return cache
+        """The cache of every object of ``gvk`` in the watched namespaces (``cache_of``)."""
+        return cache_of(
+            self._caches, gvk, self._on_event, self._kube, self._informers, self._namespaces, self._lock
+        )
 
     def _on_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
         """Wake the parents that read ``obj`` by its name, or by a selector it matches (before or after)."""
@@ -154,6 +144,41 @@ class Referenced:
                 waiters.update(self._by_selector.waiters(target))
         for queue, key in waiters:
             queue.add(key)
+
+
+def cache_of(
+    caches: dict[tuple[str, str], Across],
+    gvk: tuple[str, str],
+    handler: EventHandler,
+    kube: Api,
+    informers: InformerSet,
+    namespaces: tuple[str, ...],
+    lock: threading.Lock,
+    *,
+    selector: str | None = None,
+    index: tuple[str, IndexFunc] | None = None,
+) -> Across | None:
+    """The cache of ``gvk`` in ``caches`` (label-selected by ``selector``, with ``index``), made and
+    started once; None if the server does not serve that kind.
+
+    Nothing here waits for the cache to fill, and discovery happens outside the lock: a kind
+    whose listing hangs must not stall the workers of other kinds.
+    """
+    cache = caches.get(gvk)
+    if cache is not None:
+        return cache
+    try:
+        resource = kube.resource(*gvk)
+    except errors.NotFound:
+        return None
+    with lock:
+        cache = caches.get(gvk)
+        if cache is None:
+            cache = informers.ensure_across(resource, namespaces, label_selector=selector, on_event=handler)
+            if index is not None:
+                cache.add_index(*index)
+            caches[gvk] = cache
+        return cache
 
 
 def _located(target: referencing.Target) -> referencing.Target:
