@@ -239,8 +239,8 @@ class KindController:
         # 3. Render the desired children (pure; a template error is terminal until the input changes);
         #    none while an object the kind references is missing: its creation wakes the parent.
         rendered = self._render(self.kind, parent, seen)
-        if rendered is None:
-            return Result()
+        if isinstance(rendered, Result):
+            return rendered
         desired = [child for _, child in rendered]
         if not self._caches_complete(key, desired):  # a missing listing would look like missing children
             return Result(requeue_after=CACHE_WAIT)
@@ -295,17 +295,15 @@ class KindController:
         self._write_status_then_delete_when_done(parent, seen, status.Outcome(kind_error=self.broken.error))
         return self.broken.error
 
-    def _render(self, kind: kinds.Kind, parent: Obj, seen: Seen) -> list[tuple[kinds.Template, Obj]] | None:
+    def _render(self, kind: kinds.Kind, parent: Obj, seen: Seen) -> list[tuple[kinds.Template, Obj]] | Result:
         """Step 3: each desired child with its template; a refusal is said on the status and raised.
-        None, said on the status, while a required reference is missing."""
+        While a required reference is missing, that is said instead, and the queue's next step given."""
         try:
-            if too_deep := nesting.refusal(parent) or seen.referenced.refusal:
-                raise too_deep
+            if refused := nesting.refusal(parent) or seen.referenced.refusal:
+                raise refused
             if seen.referenced.missing:
-                self._write_status_then_delete_when_done(
-                    parent, seen, status.Outcome(missing=seen.referenced.missing)
-                )
-                return None
+                waiting = status.Outcome(missing=seen.referenced.missing)
+                return self._write_status_then_delete_when_done(parent, seen, waiting) or Result()
             located = rendering.render_located(
                 kind,
                 parent,

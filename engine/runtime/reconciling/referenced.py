@@ -90,11 +90,8 @@ class Referenced:
         """Cache the kinds ``kind`` references, from now on."""
         for reference in kind.references:
             if self._cache((reference.api_version, reference.kind)) is None:
-                log.warning(
-                    "kind %s references %s %s, which the server does not serve",
-                    kind.name,
-                    *(reference.api_version, reference.kind),
-                )
+                said = (kind.name, reference.api_version, reference.kind)
+                log.warning("kind %s references %s %s, which the server does not serve", *said)
 
     def read(self, kind: kinds.Kind | None, parent: Obj, queue: WorkQueue, key: str) -> referencing.Resolved:
         """What ``kind``'s references read for ``parent`` now; from now on, a change to any of
