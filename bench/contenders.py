@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.workloads import Workload
+from engine.testing.process import run_command
 
 
 class ContenderError(RuntimeError):
@@ -60,29 +61,21 @@ class Contender:
             if not templates.is_dir():
                 templates.mkdir()
                 (templates / workload.name).symlink_to(workload.kind_dir)
-            return [
-                sys.executable,
-                "-m",
-                "engine.tools.cli",
-                "run",
-                "--kubeconfig",
-                str(kubeconfig),
+            # One plain port for /metrics and /readyz, as kro's probes and metrics are read here.
+            return run_command(
+                kubeconfig,
+                port,
+                port,
                 "--templates",
                 str(templates),
                 "--namespace",
                 namespace,
-                # One plain port for /metrics and /readyz, as kro's probes and metrics are read here.
-                "--metrics-bind-address",
-                f"127.0.0.1:{port}",
-                "--no-metrics-secure",
-                "--health-probe-bind-address",
-                f"127.0.0.1:{port}",
                 "--log-level",
                 "WARNING",
                 "--workers",
                 str(self.workers),
                 *self.args,
-            ]
+            )
         if self.program == "kro":
             from engine.localcluster import binaries
 

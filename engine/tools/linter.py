@@ -63,6 +63,8 @@ def lint(
     for kind in loaded:
         place, crds = _crds_of(kind, crds_dir, lambda directory: read(directory)[0])
         broken = read(place)[1] if place.is_dir() else ()
+        if kind.crd is not None and not broken:
+            crds, broken = _with_schema(kind, place)
         findings += [*broken, *_lint_kind(kind, (place, crds), extra, crds_broken=bool(broken))]
     return sorted(set(findings), key=lambda finding: finding.sort_key)
 
@@ -74,6 +76,14 @@ def _read_crds(directory: Path) -> tuple[admission.OfflineCrds, tuple[Finding, .
         return admission.OfflineCrds.read(directory), ()
     except StencilError as error:
         return admission.OfflineCrds([]), (Finding.of_error(error, "crd", default_file=str(directory)),)
+
+
+def _with_schema(kind: kinds.Kind, place: Path) -> tuple[admission.OfflineCrds, tuple[Finding, ...]]:
+    """The CRDs of ``place`` and the one ``kind`` writes from its schema, or the finding that it has two."""
+    try:
+        return admission.OfflineCrds.read(place if place.is_dir() else None, [kind]), ()
+    except StencilError as error:
+        return admission.OfflineCrds([]), (Finding.of_error(error, "kind", default_file=str(kind.directory)),)
 
 
 def _clashes(loaded: Iterable[kinds.Kind]) -> list[Finding]:
@@ -240,6 +250,10 @@ def _children(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> l
     return list(known.child_findings)
 
 
+def _relations(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    return [f for render in known.traced.renders for f in linting.check_relations(render)]
+
+
 def _long_names(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
     if known.schema is None:
         return []
@@ -271,6 +285,28 @@ _CHECKS: tuple[Check, ...] = (
     _controller_fields,
     _rules,
     _children,
+    _relations,
     _long_names,
     _coverage,
 )
+
+
+def graph(kind_dirs: Sequence[Path]) -> list[str]:
+    """What each template of the kinds waits for, one line an edge, with why: an ``after:`` of
+    kind.yaml, or a ``children.<id>`` the template reads (file and line).  ``stencil lint --graph``
+    prints it; a folder that does not load has no graph (``lint`` says why)."""
+    lines: list[str] = []
+    for directory in kind_dirs:
+        try:
+            kind = kinds.load_kind(directory)
+        except KindError:
+            continue
+        edges = []
+        for template in kind.templates:
+            for needed in template.waits_for:
+                read = next((r for r in template.reads if r.id == needed), None)
+                why = f"reads children.{needed} at {template.path}:{read.line}" if read else None
+                why = why or "after: in kind.yaml"
+                edges.append(f"{directory}: {template.id} waits for {needed} ({why})")
+        lines += edges or [f"{directory}: no template waits for another"]
+    return lines

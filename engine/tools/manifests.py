@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import documents
+from engine.core.model import documents, kinds
 from engine.core.offline import admission
 from engine.runtime.cluster.kube import Kube
 
@@ -27,10 +27,13 @@ def yaml_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.glob("*.y*ml") if p.is_file())
 
 
-def install_crds(kube: Kube, directory: Path, timeout: float = 60.0) -> list[str]:
-    """Apply every CRD under ``directory`` and wait until each is Established."""
+def install_crds(
+    kube: Kube, directory: Path | None, timeout: float = 60.0, kinds_: Iterable[kinds.Kind] = ()
+) -> list[str]:
+    """Apply every CRD under ``directory`` and those ``kinds_`` write from their ``schema:``,
+    and wait until each is Established."""
     names: list[str] = []
-    for doc in admission.read_crds(directory):
+    for doc in admission.with_generated(directory, kinds_):
         kube.apply(doc)
         names.append(doc["metadata"]["name"])
     res = kube.resource(CRD_API, "CustomResourceDefinition")

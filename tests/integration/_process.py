@@ -14,7 +14,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.localcluster import binaries
+from engine.testing.process import run_command
 from tests.integration._engine import ROOT
 
 CHART = ROOT / "charts" / "stencil"
@@ -98,31 +98,16 @@ class EngineProcess:
 
 @contextlib.contextmanager
 def engine_process(kubeconfig: Path, log: Path, *args: str) -> Iterator[EngineProcess]:
-    """``python -m engine.tools.cli run --kubeconfig ... *args``, metrics and probes on free ports.
+    """``stencil run --kubeconfig ... *args`` (``engine.testing.process.run_command``), logging
+    JSON, its metrics and probes on free ports.
 
-    The metrics are plain HTTP (``--no-metrics-secure``) unless ``*args`` says
-    ``--metrics-secure``, which comes later and wins.  Always killed on the way out, whatever
-    the test did; a test that wants to see a clean exit calls ``stop()`` itself first.
+    Always killed on the way out, whatever the test did; a test that wants to see a clean exit
+    calls ``stop()`` itself first.
     """
     port, probe_port = free_port(), free_port()
     with log.open("wb") as sink:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "engine.tools.cli",
-                "run",
-                "--kubeconfig",
-                str(kubeconfig),
-                "--metrics-bind-address",
-                f"127.0.0.1:{port}",
-                "--no-metrics-secure",
-                "--health-probe-bind-address",
-                f"127.0.0.1:{probe_port}",
-                "--log-format",
-                "json",
-                *args,
-            ],
+            run_command(kubeconfig, port, probe_port, "--log-format", "json", *args),
             stdout=sink,
             stderr=subprocess.STDOUT,
             # Unbuffered, so that the log of an engine killed with SIGKILL is complete.

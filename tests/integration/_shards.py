@@ -24,6 +24,7 @@ RENEW_DEADLINE = 3.0
 RETRY_PERIOD = 0.5
 CONTROLLER = "network"
 NETWORK = "samplecrd.k8s.io/v1"
+REPLICAS = ("shard-a", "shard-b", "shard-c")  # the replicas a test runs first
 
 
 def args(namespace: str, identity: str) -> list[str]:
@@ -67,9 +68,13 @@ def held(engine: EngineProcess) -> float:
     return sum(engine.metric("stencil_shard_parents", controller=CONTROLLER))
 
 
-def owners(kube: Kube, networks: Resource, namespace: str) -> dict[str, str | None]:
+def network_resource(kube: Kube) -> Resource:
+    return kube.resource(NETWORK, "Network")
+
+
+def owners(kube: Kube, namespace: str) -> dict[str, str | None]:
     """Each Network's owner label, as the API server has it."""
-    items, _ = kube.list(networks, namespace)
+    items, _ = kube.list(network_resource(kube), namespace)
     return {n["metadata"]["name"]: sharding.labels_of(n).get(sharding.OWNER_LABEL) for n in items}
 
 
@@ -145,7 +150,7 @@ def replicas(
 
 @contextlib.contextmanager
 def converged(
-    kube: Kube, kubeconfig: Path, logs: Path, namespace: str, names: tuple[str, ...], parents: int
+    kube: Kube, kubeconfig: Path, logs: Path, namespace: str, parents: int, names: tuple[str, ...] = REPLICAS
 ) -> Iterator[tuple[Replicas, EngineProcess]]:
     """Replicas ``names`` running, seen by the sharder, and ``parents`` Networks converged on them;
     yields the replicas (a test may start more) and the sharder.  Their logs are printed if the test
@@ -162,7 +167,7 @@ def converged(
         finally:
             for engine in engines.values():
                 engine.kill()
-            networks = kube.resource(NETWORK, "Network")
+            networks = network_resource(kube)
             for i in range(parents):
                 kube.delete(networks, f"net-{i}", namespace)
 

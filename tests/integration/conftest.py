@@ -37,3 +37,24 @@ def other_namespace(kube: Kube) -> Iterator[str]:
     kube.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
     yield name
     kube.delete(kube.resource("v1", "Namespace"), name)
+
+
+@pytest.fixture
+def cordoned(kube: Kube) -> Iterator[list[str]]:
+    """Every node marked unschedulable, so no new pod starts, until the test uncordons them;
+    uncordoned again on the way out whatever happens."""
+    nodes = kube.resource("v1", "Node")
+    names = [n["metadata"]["name"] for n in kube.list(nodes)[0]]
+    assert names, "the local plane has no nodes"
+
+    def schedulable(value: bool) -> None:
+        for name in names:
+            kube.patch_json(
+                nodes, name, None, [{"op": "add", "path": "/spec/unschedulable", "value": not value}]
+            )
+
+    schedulable(False)
+    try:
+        yield names
+    finally:
+        schedulable(True)

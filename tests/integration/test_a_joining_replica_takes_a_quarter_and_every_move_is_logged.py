@@ -10,30 +10,33 @@ from typing import Any
 from engine.core.decisions import sharding
 from engine.runtime.cluster.kube import Kube
 from tests.integration._engine import eventually
-from tests.integration._shards import NETWORK, converged, held, log_lines, owners, wait_for_members
+from tests.integration._shards import (
+    REPLICAS,
+    converged,
+    held,
+    log_lines,
+    network_resource,
+    owners,
+    wait_for_members,
+)
 
 PARENTS = 300
-REPLICAS = ("shard-a", "shard-b", "shard-c")
 JOINER = "shard-d"
 
 
 def test_the_joiner_takes_a_quarter_each_move_handed_over_and_logged(
     kube: Kube, namespace: str, crds_installed: list[str], local_cluster: Any, tmp_path: Path
 ) -> None:
-    networks = kube.resource(NETWORK, "Network")
-    with converged(kube, local_cluster.kubeconfig, tmp_path, namespace, REPLICAS, PARENTS) as (
-        engines,
-        sharder,
-    ):
-        before = owners(kube, networks, namespace)
+    with converged(kube, local_cluster.kubeconfig, tmp_path, namespace, PARENTS) as (engines, sharder):
+        before = owners(kube, namespace)
         joiner = engines.start(JOINER)
         wait_for_members([sharder], len(REPLICAS) + 1)
 
         def settled() -> dict[str, str | None] | None:
-            items, _ = kube.list(networks, namespace)
+            items, _ = kube.list(network_resource(kube), namespace)
             if any(sharding.DRAIN_LABEL in sharding.labels_of(n) for n in items):
                 return None
-            now = owners(kube, networks, namespace)
+            now = owners(kube, namespace)
             return now if set(now.values()) == {*REPLICAS, JOINER} else None
 
         after = eventually(settled, timeout=60, what="the move to the joiner to be over")

@@ -9,7 +9,7 @@ could as well have come first."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -23,27 +23,6 @@ pytestmark = pytest.mark.nodes
 
 EXAMPLES = ROOT / "templates" / "guestbook" / "examples"
 NAME = "guestbook-sample"
-
-
-@pytest.fixture
-def cordoned(kube: Kube) -> Iterator[list[str]]:
-    """Every node marked unschedulable, so no new pod starts, until the test uncordons them;
-    uncordoned again on the way out whatever happens."""
-    nodes = kube.resource("v1", "Node")
-    names = [n["metadata"]["name"] for n in kube.list(nodes)[0]]
-    assert names, "the local plane has no nodes"
-
-    def schedulable(value: bool) -> None:
-        for name in names:
-            kube.patch_json(
-                nodes, name, None, [{"op": "add", "path": "/spec/unschedulable", "value": not value}]
-            )
-
-    schedulable(False)
-    try:
-        yield names
-    finally:
-        schedulable(True)
 
 
 def available(deployment: dict[str, Any]) -> bool:

@@ -13,7 +13,7 @@ from engine.tools import manifests
 from tests.integration._engine import eventually
 from tests.integration._shards import (
     LEASE_DURATION,
-    NETWORK,
+    REPLICAS,
     converged,
     log_lines,
     network,
@@ -22,18 +22,13 @@ from tests.integration._shards import (
 )
 
 PARENTS = 150
-REPLICAS = ("shard-a", "shard-b", "shard-c")
 
 
 def test_a_killed_replicas_networks_move_and_converge(
     kube: Kube, namespace: str, crds_installed: list[str], local_cluster: Any, tmp_path: Path
 ) -> None:
-    networks = kube.resource(NETWORK, "Network")
-    with converged(kube, local_cluster.kubeconfig, tmp_path, namespace, REPLICAS, PARENTS) as (
-        engines,
-        sharder,
-    ):
-        labelled = owners(kube, networks, namespace)
+    with converged(kube, local_cluster.kubeconfig, tmp_path, namespace, PARENTS) as (engines, sharder):
+        labelled = owners(kube, namespace)
         victim = next(name for name, engine in engines.items() if engine is not sharder)
         orphans = sorted(p for p, owner in labelled.items() if owner == victim)
         assert orphans
@@ -50,7 +45,7 @@ def test_a_killed_replicas_networks_move_and_converge(
         print(f"converged {len(orphans)} Networks {took:.2f}s after the kill")
         assert took <= LEASE_DURATION + 5
 
-        after = owners(kube, networks, namespace)
+        after = owners(kube, namespace)
         survivors = set(REPLICAS) - {victim}
         assert all(after[p] in survivors for p in orphans)
         assert {p: o for p, o in after.items() if p not in orphans} == {

@@ -22,7 +22,7 @@ from engine.tools import manifests
 from tests.integration._engine import eventually
 from tests.integration._shards import (
     CONTROLLER,
-    NETWORK,
+    REPLICAS,
     held,
     network,
     owners,
@@ -34,13 +34,11 @@ from tests.integration._shards import (
 from tests.integration._writers import counted_writers, writes_of
 
 PARENTS = 300
-REPLICAS = ("shard-a", "shard-b", "shard-c")
 
 
 def test_each_network_is_reconciled_by_its_owner_alone(
     kube: Kube, namespace: str, crds_installed: list[str], local_cluster: Any, tmp_path: Path
 ) -> None:
-    networks = kube.resource(NETWORK, "Network")
     with contextlib.ExitStack() as stack:
         kubeconfigs = stack.enter_context(
             counted_writers(
@@ -55,7 +53,7 @@ def test_each_network_is_reconciled_by_its_owner_alone(
         manifests.apply_all(kube, [network(f"net-{i}") for i in range(PARENTS)], namespace)
         eventually(lambda: len(published(kube, namespace)) == PARENTS, timeout=180, what="every ConfigMap")
         labelled = eventually(
-            lambda: (o := owners(kube, networks, namespace)) and None not in o.values() and o,
+            lambda: (o := owners(kube, namespace)) and None not in o.values() and o,
             what="every Network labelled with an owner",
         )
 

@@ -116,6 +116,7 @@ _SERVICE_NAME = "  name: {{ name }}\n"
 _URL_RULE = "url: \"'http://' ~ name ~ '.' ~ namespace ~ ':' ~ spec.port\""
 _AVAILABLE_RULE = "status: \"condition_status(children.deployment, 'Available')\""
 _TEMPLATES = "templates: [deployment.yaml, service.yaml]"
+_READS_DEPLOYMENT = '  annotations:\n    replicas: "{{ children.deployment.spec.replicas }}"\n'
 
 
 def _url(port: str) -> str:
@@ -310,6 +311,26 @@ MISTAKES: tuple[Mistake, ...] = (
             ),
         ),
     ),
+    # -- between children ---------------------------------------------------------------------------
+    Mistake(
+        "selector-mismatch",
+        "A workload selector that does not select its own pod template",
+        "app=web does not select the pod template's labels",
+        _either(
+            DEPLOYMENT,
+            "    matchLabels:\n      app: {{ name }}\n",
+            "    matchLabels:\n      app: web\n",
+            "app: web",
+        ),
+    ),
+    Mistake(
+        "target-port-name",
+        "A Service `targetPort` by a name no container of its pods gives a port",
+        "targetPort http",
+        _either(
+            SERVICE, "      targetPort: {{ spec.port }}\n", "      targetPort: http\n", "targetPort: http"
+        ),
+    ),
     # -- status rules ----------------------------------------------------------------------------
     Mistake(
         "rule-name",
@@ -344,6 +365,17 @@ MISTAKES: tuple[Mistake, ...] = (
             'status: "condition_status(children.deployment if spec.canary is undefined else children.deploy,'
             " 'Available')\"",
             "children.deploy",
+        ),
+    ),
+    Mistake(
+        "rule-one-child-as-list",
+        "A status rule counting a template of one child as a list (`children.<id> | length`)",
+        "children.deployment is one child, not a list",
+        _rule(
+            _AVAILABLE_RULE,
+            'status: "children.deployment | length > 0"',
+            'status: "spec.canary is undefined or children.deployment | length > 0"',
+            "children.deployment",
         ),
     ),
     # -- examples against their CRD -----------------------------------------------------------------
@@ -466,6 +498,30 @@ MISTAKES: tuple[Mistake, ...] = (
         "templates:\n  - {file: deployment.yaml, after: [service]}\n"
         "  - {file: service.yaml, after: [deployment]}",
         "after: [service]",
+    ),
+    Mistake(
+        "read-cycle",
+        "Templates waiting for each other through `children.<id>`",
+        "children.deployment",
+        (
+            Placement(
+                "once",
+                (
+                    Edit(SERVICE, _SERVICE_NAME, _SERVICE_NAME + _READS_DEPLOYMENT),
+                    Edit(
+                        KIND,
+                        _TEMPLATES,
+                        "templates:\n  - {file: deployment.yaml, after: [service]}\n  - service.yaml",
+                    ),
+                ),
+                (SERVICE, "children.deployment"),
+                snippet=_SERVICE_NAME
+                + _READS_DEPLOYMENT
+                + "# and in kind.yaml:\n# templates:\n"
+                + "#   - {file: deployment.yaml, after: [service]}\n#   - service.yaml\n",
+            ),
+        ),
+        why_once="a read makes its edge wherever it is written, branch or not, when the kind loads",
     ),
 )
 

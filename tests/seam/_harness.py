@@ -16,6 +16,17 @@ from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 
 NAMESPACE = "ns"
+WIDGET = ("tests.stencil.dev/v1", "Widget", NAMESPACE, "w")  # the parent's key in ``FakeKube.objects``
+
+# A template of one ConfigMap, ``<parent>-a``, its data to follow (from line 5).
+CONFIG_MAP_A = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ name }}-a
+"""
+EMPTY_CONFIG_MAP_A = CONFIG_MAP_A + "data: {}\n"
+SPEC_VALUE_IN_CONFIG_MAP_A = CONFIG_MAP_A + "data:\n  value: {{ spec.value }}\n"
 
 
 @contextlib.contextmanager
@@ -96,7 +107,7 @@ def child_of(fake: FakeKube, owner: dict[str, Any], name: str) -> dict[str, Any]
 
 
 def conditions(fake: FakeKube) -> dict[str, dict[str, Any]]:
-    obj = fake.objects[("tests.stencil.dev/v1", "Widget", NAMESPACE, "w")]
+    obj = fake.objects[WIDGET]
     return {c["type"]: c for c in obj.get("status", {}).get("conditions", [])}
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from engine.runtime.reconciling import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
-from tests.seam._harness import NAMESPACE, conditions, engine_for, parent
+from tests.seam._harness import NAMESPACE, WIDGET, conditions, engine_for, parent
 from tests.seam.test_status_progress_is_merged_but_a_new_verdict_is_written_at_once import (
     GADGET,
     GADGET_KEY,
@@ -27,7 +27,7 @@ status:
 
 def gadget_comes_up(fake: FakeKube, kind_controller: controller.KindController) -> None:
     written = fake.add({**fake.objects[GADGET_KEY], "status": {"up": "yes"}})
-    widget_uid = fake.objects[("tests.stencil.dev/v1", "Widget", NAMESPACE, "w")]["metadata"]["uid"]
+    widget_uid = fake.objects[WIDGET]["metadata"]["uid"]
 
     def cached() -> bool:
         held = kind_controller.host.children.of(widget_uid)

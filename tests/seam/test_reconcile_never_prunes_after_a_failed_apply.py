@@ -7,15 +7,7 @@ import pytest
 
 from engine.core.model import errors
 from tests.seam._fake import FakeKube
-from tests.seam._harness import child_of, conditions, engine_for, parent
-
-TEMPLATE = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-a
-data: {}
-"""
+from tests.seam._harness import EMPTY_CONFIG_MAP_A, child_of, conditions, engine_for, parent
 
 
 def test_failed_apply_keeps_the_child_that_would_be_pruned(tmp_path: Path) -> None:
@@ -23,7 +15,7 @@ def test_failed_apply_keeps_the_child_that_would_be_pruned(tmp_path: Path) -> No
     owner = parent(fake)
     child_of(fake, owner, "w-stale")  # rendered before, no longer
     fake.fail_apply["w-a"] = errors.ApiError(500, "etcdserver: request timed out")
-    with engine_for(fake, tmp_path, TEMPLATE) as controller:
+    with engine_for(fake, tmp_path, EMPTY_CONFIG_MAP_A) as controller:
         with pytest.raises(errors.ApiError):
             controller.reconcile("ns/w")
 

@@ -12,24 +12,13 @@ from typing import Any
 
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
-from tests.seam._harness import NAMESPACE, engine_for, parent
-
-TEMPLATE = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-a
-data:
-  value: {{ spec.value }}
-"""
-
-WIDGET = ("tests.stencil.dev/v1", "Widget", NAMESPACE, "w")
+from tests.seam._harness import NAMESPACE, SPEC_VALUE_IN_CONFIG_MAP_A, WIDGET, engine_for, parent
 
 
 def test_a_spec_update_seen_before_the_status_write_response_reaches_the_children(tmp_path: Path) -> None:
     fake = FakeKube()
     parent(fake, value="first")
-    with engine_for(fake, tmp_path, TEMPLATE) as controller:
+    with engine_for(fake, tmp_path, SPEC_VALUE_IN_CONFIG_MAP_A) as controller:
 
         def spec_changes_while_the_write_is_answered(verb: str, written: dict[str, Any]) -> None:
             if verb != "STATUS" or written["kind"] != "Widget":

@@ -9,16 +9,10 @@ import pytest
 from engine.core.model import errors
 from engine.runtime.telemetry import observability
 from tests.seam._fake import FakeKube
-from tests.seam._harness import conditions, engine_for, parent
+from tests.seam._harness import CONFIG_MAP_A, conditions, engine_for, parent
 
-TEMPLATE = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-a
-data:
-  value: {{ spec.missing }}
-"""
+# ``spec.missing`` is on the template's line 6.
+TEMPLATE = CONFIG_MAP_A + "data:\n  value: {{ spec.missing }}\n"
 
 
 def test_render_error_sets_the_condition_and_sends_one_event(tmp_path: Path) -> None:

@@ -5,23 +5,13 @@ and redone from the fresh parent, and once the status matches, nothing more is s
 from pathlib import Path
 
 from tests.seam._fake import FakeKube
-from tests.seam._harness import NAMESPACE, engine_for, parent
-
-TEMPLATE = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-a
-data: {}
-"""
+from tests.seam._harness import EMPTY_CONFIG_MAP_A, WIDGET, engine_for, parent
 
 RULES = """\
 status:
   fields:
     flag: "'on' if spec.flag else none"
 """
-
-WIDGET = ("tests.stencil.dev/v1", "Widget", NAMESPACE, "w")
 
 
 def status_writes(fake: FakeKube) -> int:
@@ -31,7 +21,7 @@ def status_writes(fake: FakeKube) -> int:
 def test_a_field_the_rules_stop_yielding_is_removed_and_another_writers_field_stays(tmp_path: Path) -> None:
     fake = FakeKube()
     parent(fake, flag=True)
-    with engine_for(fake, tmp_path, TEMPLATE, RULES) as controller:
+    with engine_for(fake, tmp_path, EMPTY_CONFIG_MAP_A, RULES) as controller:
         controller.reconcile("ns/w")
         assert fake.objects[WIDGET]["status"]["flag"] == "on"
 
@@ -56,7 +46,7 @@ def test_a_status_write_from_a_stale_read_is_refused_and_done_again_from_the_fre
 ) -> None:
     fake = FakeKube()
     parent(fake, flag=True)
-    with engine_for(fake, tmp_path, TEMPLATE, RULES) as controller:
+    with engine_for(fake, tmp_path, EMPTY_CONFIG_MAP_A, RULES) as controller:
         # Another writer reports progress; the watch is slow, so the engine reads a stale parent.
         fake.delivering.clear()
         fake.add({**fake.objects[WIDGET], "status": {"progress": 50}})

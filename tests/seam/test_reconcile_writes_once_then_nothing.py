@@ -6,22 +6,13 @@ among the writes is not the reconcile's."""
 from pathlib import Path
 
 from tests.seam._fake import FakeKube
-from tests.seam._harness import conditions, engine_for, parent
-
-TEMPLATE = """\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ name }}-a
-data:
-  value: {{ spec.value }}
-"""
+from tests.seam._harness import SPEC_VALUE_IN_CONFIG_MAP_A, conditions, engine_for, parent
 
 
 def test_first_reconcile_writes_children_and_status_then_steady_state_writes_nothing(tmp_path: Path) -> None:
     fake = FakeKube()
     parent(fake, value="v")
-    with engine_for(fake, tmp_path, TEMPLATE) as controller:
+    with engine_for(fake, tmp_path, SPEC_VALUE_IN_CONFIG_MAP_A) as controller:
         controller.reconcile("ns/w")
         assert controller.host.recorder.flush()
 

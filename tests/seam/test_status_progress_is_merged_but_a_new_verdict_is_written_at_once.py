@@ -12,7 +12,7 @@ from pathlib import Path
 from engine.runtime.reconciling import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
-from tests.seam._harness import GADGET, GADGET_KEY, NAMESPACE, conditions, engine_for, parent
+from tests.seam._harness import GADGET, GADGET_KEY, WIDGET, conditions, engine_for, parent
 
 
 def status_writes(fake: FakeKube) -> int:
@@ -27,7 +27,7 @@ def gadget_reports(
     written = fake.add(
         {**gadget, "status": {"conditions": [{"type": "Ready", "status": ready, "reason": reason}]}}
     )
-    widget_uid = fake.objects[("tests.stencil.dev/v1", "Widget", NAMESPACE, "w")]["metadata"]["uid"]
+    widget_uid = fake.objects[WIDGET]["metadata"]["uid"]
 
     def cached() -> bool:
         version = written["metadata"]["resourceVersion"]

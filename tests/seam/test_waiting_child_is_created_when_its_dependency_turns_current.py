@@ -10,7 +10,14 @@ from typing import Any
 from engine.runtime.reconciling import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
-from tests.seam._harness import CONFIG_KEY, GADGET_KEY, NAMESPACE, conditions, gadget_then_config, parent
+from tests.seam._harness import (
+    CONFIG_KEY,
+    GADGET_KEY,
+    WIDGET,
+    conditions,
+    gadget_then_config,
+    parent,
+)
 
 
 def gadget_reports(fake: FakeKube, ready: str) -> None:
@@ -28,7 +35,7 @@ def gadget_status_cached(kind_controller: controller.KindController, fake: FakeK
     event would rightly create the waiting child."""
 
     def cached() -> bool:
-        parent_uid = fake.objects[("tests.stencil.dev/v1", "Widget", NAMESPACE, "w")]["metadata"]["uid"]
+        parent_uid = fake.objects[WIDGET]["metadata"]["uid"]
         gadget = fake.objects[GADGET_KEY]
         return any(
             held["metadata"]["resourceVersion"] == gadget["metadata"]["resourceVersion"]

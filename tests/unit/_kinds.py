@@ -17,15 +17,21 @@ KIND_YAML = (
 )
 
 
-def kind(*templates: str, placement: Placement | None = None, names: tuple[str, ...] = ()) -> Kind:
-    """A kind whose templates are ``templates`` (named ``t0.yaml``, ``t1.yaml``... unless ``names`` says)."""
+def kind(
+    *templates: str, placement: Placement | None = None, names: tuple[str, ...] = (), collection: bool = False
+) -> Kind:
+    """A kind whose templates are ``templates`` (named ``t0.yaml``, ``t1.yaml``... unless ``names`` says),
+    each a collection if ``collection`` says so."""
     files = names or tuple(f"t{index}.yaml" for index in range(len(templates)))
     return Kind(
         name="web",
         directory=FOLDER,
         api_version=API_VERSION,
         kind=KIND,
-        templates=tuple(Template(FOLDER / file, text) for file, text in zip(files, templates, strict=True)),
+        templates=tuple(
+            Template(FOLDER / file, text, collection=collection)
+            for file, text in zip(files, templates, strict=True)
+        ),
         placement=placement or Placement(),
     )
 

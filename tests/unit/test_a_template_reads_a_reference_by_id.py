@@ -32,7 +32,8 @@ def test_a_missing_optional_reference_reads_as_none() -> None:
 
 
 def test_a_reference_not_read_is_said_to_come_from_the_cluster_at_its_line() -> None:
-    kind = refs.kind(refs.reference(), templates=(TEMPLATE,))
+    unguarded = TEMPLATE.split("\ndata:")[0] + "\ndata:\n  ECHO_VALUE: '{{ references.config.data.ECHO }}'\n"
+    kind = refs.kind(refs.reference(), templates=(unguarded,))
     with pytest.raises(RenderError) as caught:
         rendering.render(kind, refs.parent(), [])  # offline: no reference was read
     assert (caught.value.line, caught.value.field) == (6, "references.config")

@@ -36,13 +36,15 @@ def line_of(text: str) -> int:
 
 def located() -> list[rendering.Located]:
     spec = {"tiers": ["web", "db"], "labelled": True, "replicas": 2, "settings": {"a": {"b": 1}}}
-    return rendering.render_located(_kinds.kind(TEMPLATE), _kinds.parent(spec), [])
+    return rendering.render_located(_kinds.kind(TEMPLATE, collection=True), _kinds.parent(spec), [])
 
 
 def test_each_child_comes_with_its_template_and_the_child_render_gives() -> None:
     children = located()
     spec = {"tiers": ["web", "db"], "labelled": True, "replicas": 2, "settings": {"a": {"b": 1}}}
-    assert [c.child for c in children] == rendering.render(_kinds.kind(TEMPLATE), _kinds.parent(spec), [])
+    assert [c.child for c in children] == rendering.render(
+        _kinds.kind(TEMPLATE, collection=True), _kinds.parent(spec), []
+    )
     assert {c.template.name for c in children} == {"t0.yaml"}
 
 

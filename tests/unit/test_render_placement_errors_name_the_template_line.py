@@ -35,6 +35,6 @@ def test_a_missing_field_is_reported_at_the_document_it_is_missing_from() -> Non
     first = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
     template = first + "---\n# no apiVersion\nkind: ConfigMap\nmetadata:\n  name: b\n"
     with pytest.raises(RenderError) as caught:
-        rendering.render(_kinds.kind(template), _kinds.parent(), [])
+        rendering.render(_kinds.kind(template, collection=True), _kinds.parent(), [])
     assert caught.value.field == "apiVersion"
     assert caught.value.line == template.splitlines().index("kind: ConfigMap", first.count("\n")) + 1

@@ -19,7 +19,7 @@ def test_the_same_child_from_two_templates_is_an_error() -> None:
 def test_the_same_child_twice_in_one_template_is_an_error() -> None:
     twice = "{% for i in [1, 2] %}\n---\n" + _kinds.configmap("  a: b\n") + "{% endfor %}\n"
     with pytest.raises(RenderError, match="rendered twice"):
-        rendering.render(_kinds.kind(twice), _kinds.parent(), [])
+        rendering.render(_kinds.kind(twice, collection=True), _kinds.parent(), [])
 
 
 def test_same_name_in_another_kind_is_fine() -> None:

@@ -1,4 +1,4 @@
-"""A template renders zero, one or several documents; empty documents are dropped."""
+"""A template renders zero, one or (a collection) several documents; empty documents are dropped."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ def test_a_template_that_renders_nothing_makes_no_children() -> None:
 
 
 def test_a_template_renders_one_child_per_document_in_order() -> None:
-    children = rendering.render(_kinds.kind(PER_ITEM), _kinds.parent({"names": ["a", "b", "c"]}), [])
+    children = rendering.render(
+        _kinds.kind(PER_ITEM, collection=True), _kinds.parent({"names": ["a", "b", "c"]}), []
+    )
     assert [c["metadata"]["name"] for c in children] == ["a", "b", "c"]
 
 

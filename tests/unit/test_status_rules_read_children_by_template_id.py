@@ -1,8 +1,9 @@
 """Status rules read a template's observed child as ``children.<id>``: the child itself when the
-template renders one, the list of those observed when it renders several; kinds still work."""
+template renders one, the list of those observed when it is a collection; kinds still work."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ PARENT = {
     "metadata": {"name": "g", "namespace": "ns", "generation": 1},
     "spec": {},
 }
-LEADER, FRONTEND = template("redis-leader"), template("frontend")
+LEADER, FRONTEND = template("redis-leader"), dataclasses.replace(template("frontend"), collection=True)
 LEADER_DEPLOYMENT, FRONTEND_SERVICE = deployment("g-redis-leader"), service("g-frontend")
 FRONTEND_DEPLOYMENT = deployment("g-frontend")
 RENDERED = [(LEADER, LEADER_DEPLOYMENT), (FRONTEND, FRONTEND_DEPLOYMENT), (FRONTEND, FRONTEND_SERVICE)]
@@ -27,7 +28,9 @@ ORIGINS = ordering.origins(RENDERED)
 
 def evaluate(text: str, cache: list[dict[str, Any]]) -> Any:
     rule = compile_expression(text, file="kind.yaml", line=1, field="status.fields.x")
-    return rule.evaluate(context.status_context(PARENT, cache, now=NOW, origins=ORIGINS))
+    return rule.evaluate(
+        context.status_context(PARENT, cache, now=NOW, origins=ORIGINS, templates=(LEADER, FRONTEND))
+    )
 
 
 def test_a_template_of_one_child_reads_as_that_child() -> None:
@@ -36,7 +39,7 @@ def test_a_template_of_one_child_reads_as_that_child() -> None:
     assert evaluate("children['redis-leader'].status.readyReplicas", [leader]) == 1
 
 
-def test_a_template_of_several_children_reads_as_the_list_of_those_observed() -> None:
+def test_a_collection_reads_as_the_list_of_those_observed() -> None:
     frontend = observed(FRONTEND_DEPLOYMENT, available=False)
     assert evaluate("children.frontend", [frontend]) == [frontend]
     assert evaluate("children.frontend | map(attribute='kind') | list", [frontend]) == ["Deployment"]

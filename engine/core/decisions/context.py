@@ -6,8 +6,9 @@ decisions and not with the rules' compiler in the kind model.
 
 ``children`` holds two kinds of keys side by side, which cannot clash since kinds are
 CamelCase and template ids lower-case: ``children.Deployment`` maps names to that kind's
-observed children, and ``children.<id>`` is the observed child of the template with that
-id (one child, or the list of those observed when the template renders several or none).
+observed children, and ``children.<id>`` is what the template with that id made, in the
+shape ``engine.core.model.shapes`` decides for templates and rules alike: a collection's list,
+or the one child (``none`` until it is observed).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.decisions import conditions, health, ordering
-from engine.core.model.identity import ChildId
+from engine.core.model import shapes
 
 
 def status_context(
@@ -26,6 +27,7 @@ def status_context(
     now: str | None = None,
     *,
     origins: Sequence[ordering.Origin] = (),
+    templates: Sequence[shapes.Shaped] = (),
     references: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What a status rule can see: the parent, its observed children, related objects, and helpers.
@@ -34,14 +36,16 @@ def status_context(
     parent's uid, as lists by kind sorted by name (``related.Pod``).  ``now`` (RFC 3339) is
     the time ``health()`` judges at, so a rule's value does not depend on the wall clock.
     ``origins`` say which template made each rendered child (``ordering.origins``): they
-    give ``children.<id>``.  ``references`` are what the kind's references read
-    (``engine.core.decisions.referencing``): ``references.<id>``.
+    give ``children.<id>``, in the shape of its template in ``templates`` (the kind's).
+    ``references`` are what the kind's references read (``engine.core.decisions.referencing``):
+    ``references.<id>``.
     """
     metadata = parent.get("metadata") or {}
     of_kind: dict[str, dict[str, dict[str, Any]]] = {}
     for obj in observed:
         of_kind.setdefault(str(obj.get("kind", "")), {})[_name(obj)] = obj
-    children: dict[str, Any] = {**of_kind, **_by_template(observed, origins)}
+    made = ((origin.template, origin.child) for origin in origins)
+    children: dict[str, Any] = {**of_kind, **shapes.observed_by_id(templates, made, observed)}
     by_kind: dict[str, list[dict[str, Any]]] = {}
     for obj in sorted(related, key=_name):
         by_kind.setdefault(str(obj.get("kind", "")), []).append(obj)
@@ -74,22 +78,6 @@ def status_context(
         "condition_status": condition_status,
         "health": health_of,
     }
-
-
-def _by_template(observed: Sequence[dict[str, Any]], origins: Sequence[ordering.Origin]) -> dict[str, Any]:
-    """``children.<id>``: the one observed child of a template that renders one, else a list."""
-    by_identity = {ChildId.of(obj): obj for obj in observed}
-    made: dict[str, list[dict[str, Any] | None]] = {}
-    for origin in origins:
-        made.setdefault(origin.template, []).append(by_identity.get(origin.child))
-    found: dict[str, Any] = {}
-    for template_id, objects in made.items():
-        present = [obj for obj in objects if obj is not None]
-        if len(objects) != 1:
-            found[template_id] = present
-        elif present:
-            found[template_id] = present[0]
-    return found
 
 
 def _name(obj: Mapping[str, Any]) -> str:

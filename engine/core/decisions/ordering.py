@@ -1,10 +1,12 @@
 """Ordering: which template made which child, and which children wait for others (``after:``).
 
 A template's ``after:`` in ``kind.yaml`` names the templates whose children must
-all be healthy (``health.assess(...).status == "Current"``, kstatus rules) before
-its own children are *created*.  ``gate(rendered, observed, now)`` decides that,
-purely, before ``planning.plan`` sees the children: the children it lets through
-are planned as usual, the others wait.
+all be ready (``readiness``: their ``readyWhen`` rules hold, or, without rules, kstatus
+calls them ``Current``) before its own children are *created*; so does each
+``children.<id>`` the template reads (``Template.waits_for``, inferred by
+``engine.core.model.dependencies``).  ``gate(rendered, observed, now)`` decides that,
+purely, before ``planning.plan`` sees the children: the children it lets through are
+planned as usual, the others wait.
 
 Only creation waits.  A waiting template's child that already exists is kept and
 updated like any other, so a dependency that turns unhealthy later (a Redis
@@ -28,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.core.decisions import health
+from engine.core.decisions import readiness
 from engine.core.model.identity import ChildId
 
 if TYPE_CHECKING:
@@ -52,7 +54,7 @@ def origins(rendered: Sequence[tuple[Template, Obj]]) -> tuple[Origin, ...]:
 
 @dataclass(frozen=True)
 class Blocker:
-    """A template some children wait for, and why: its child is missing or not ``Current``."""
+    """A template some children wait for, and why: its child is missing or not ready."""
 
     template: str  # its id
     status: str | None = None  # the child's kstatus; None while it is not created yet
@@ -86,27 +88,26 @@ class Gate:
 
 def gate(rendered: Sequence[tuple[Template, Obj]], observed: Sequence[Obj], now: str | None) -> Gate:
     """Which rendered children may be applied now: all but the missing children of a template
-    whose ``after`` templates have a child that is missing or not ``Current`` at ``now``."""
+    whose ``waits_for`` templates have a child that is missing or not ready at ``now``
+    (``readiness``: its template's ``readyWhen``, else kstatus ``Current``)."""
     by_identity = {ChildId.of(obj): obj for obj in observed}
-    made: dict[str, list[Obj]] = {}
+    made: dict[str, list[ChildId]] = {}
+    templates: dict[str, Template] = {}
     for template, child in rendered:
-        made.setdefault(template.id, []).append(child)
+        made.setdefault(template.id, []).append(ChildId.of(child))
+        templates[template.id] = template
 
     def blocker(needed: str) -> Blocker | None:
-        for child in made.get(needed, ()):
-            found = by_identity.get(ChildId.of(child))
-            if found is None:
-                return Blocker(needed)
-            verdict = health.assess(found, now=now)
-            if verdict.status != health.CURRENT:
-                return Blocker(needed, verdict.status, verdict.message)
-        return None
+        found = readiness.unready(templates.get(needed), needed, made.get(needed, ()), by_identity, now)
+        if not found or found[0].status is None:
+            return Blocker(needed) if found else None
+        return Blocker(needed, found[0].status, found[0].message)
 
     ready: list[Obj] = []
     held: dict[str, tuple[list[ChildId], tuple[Blocker, ...]]] = {}
     for template, child in rendered:
         exists = ChildId.of(child) in by_identity
-        blockers = () if exists else tuple(b for dep in template.after if (b := blocker(dep)) is not None)
+        blockers = () if exists else tuple(b for dep in template.waits_for if (b := blocker(dep)) is not None)
         if not blockers:
             ready.append(child)
             continue

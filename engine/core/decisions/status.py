@@ -12,7 +12,7 @@ Conditions form one ``ConditionSet`` with ``Ready`` at the root:
     Ready
     ├── TemplatesRendered   the kind loaded and every template rendered
     ├── ChildrenApplied     every child was applied; no name held by someone else
-    ├── ChildrenReady       every rendered child exists and is Current (kstatus)
+    ├── ChildrenReady       every rendered child exists and is ready (readyWhen, else kstatus)
     └── <custom>…           one per ``conditions:`` rule of kind.yaml
 
 A step that did not run is ``Unknown`` rather than a stale ``True``: when the
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 
-from engine.core.decisions import conditions, contention, health, ordering, planning, referencing
+from engine.core.decisions import conditions, contention, ordering, planning, readiness, referencing
 from engine.core.decisions.context import status_context
 from engine.core.model import expressions
 from engine.core.model.errors import KindError, StencilError
@@ -102,6 +102,7 @@ def derive_status(
             [dict(obj) for obj in related],
             now,
             origins=outcome.origins,
+            templates=kind.templates,
             references=outcome.references,
         )
     )
@@ -109,7 +110,7 @@ def derive_status(
     # 1. Did the kind load and the templates render?
     _mark_rendered(manager, outcome)
     # 2. Were the children applied?  3. Are they ready?
-    _mark_children(manager, outcome, observed, now)
+    _mark_children(manager, kind, outcome, observed, now)
     # 4. The kind's own conditions; a broken kind's rules are not to be trusted.
     for rule in rules:
         if outcome.kind_error is None:
@@ -225,14 +226,18 @@ def _mark_rendered(manager: conditions.ConditionManager, outcome: Outcome) -> No
 
 
 def _mark_children(
-    manager: conditions.ConditionManager, outcome: Outcome, observed: Sequence[Mapping[str, Any]], now: str
+    manager: conditions.ConditionManager,
+    kind: Kind,
+    outcome: Outcome,
+    observed: Sequence[Mapping[str, Any]],
+    now: str,
 ) -> None:
     """``ChildrenApplied`` and ``ChildrenReady``: Unknown when nothing was rendered."""
     if outcome.missing:  # nothing was rendered: what the kind references is not there yet
         _mark_waiting_for_references(manager, outcome.missing)
     elif outcome.kind_error is None and outcome.render_error is None:
         _mark_applied(manager, outcome)
-        _mark_children_ready(manager, outcome.desired, observed, now)
+        _mark_children_ready(manager, kind, outcome, observed, now)
     else:
         manager.mark_unknown(
             CHILDREN_APPLIED, "NotRendered", "nothing was applied: the templates did not render"
@@ -282,29 +287,30 @@ def _joined(values: Iterable[object]) -> str:
 
 def _mark_children_ready(
     manager: conditions.ConditionManager,
-    desired: Sequence[ChildId],
+    kind: Kind,
+    outcome: Outcome,
     observed: Sequence[Mapping[str, Any]],
     now: str,
 ) -> None:
+    """Every rendered child exists and is ready: by its template's ``readyWhen``, else kstatus."""
     # By namespace too: two children of one name in two namespaces are two children.
     by_identity = {ChildId.of(o): o for o in observed}
-    blocking: list[str] = []
-    failed = False
-    for child in desired:
-        obj = by_identity.get(child)
-        if obj is None:
-            blocking.append(f"{child.kind} {child.name}: not created yet")
-            continue
-        verdict = health.assess(obj, now=now)
-        if not verdict.current:
-            failed = failed or verdict.status == health.FAILED
-            blocking.append(f"{child.kind} {child.name}: {verdict.message}")
+    made_by = {origin.child: origin.template for origin in outcome.origins}
+    by_template: dict[str, list[ChildId]] = {}
+    for child in outcome.desired:
+        by_template.setdefault(made_by.get(child, ""), []).append(child)
+    templates = {template.id: template for template in kind.templates}
+    blocking = [
+        unready
+        for template_id, children in by_template.items()
+        for unready in readiness.unready(templates.get(template_id), template_id, children, by_identity, now)
+    ]
     if not blocking:
-        manager.mark_true(CHILDREN_READY, "AllReady", f"{_children(len(desired))} ready")
-    elif failed:
-        manager.mark_false(CHILDREN_READY, "ChildFailed", _clip("; ".join(blocking)))
+        manager.mark_true(CHILDREN_READY, "AllReady", f"{_children(len(outcome.desired))} ready")
+    elif any(unready.failed for unready in blocking):
+        manager.mark_false(CHILDREN_READY, "ChildFailed", _joined(blocking))
     else:
-        manager.mark_false(CHILDREN_READY, "ChildrenNotReady", _clip("; ".join(blocking)))
+        manager.mark_false(CHILDREN_READY, "ChildrenNotReady", _joined(blocking))
 
 
 def _mark_custom(
@@ -398,6 +404,7 @@ def should_delete(
         [dict(o) for o in related],
         now,
         origins=origins,
+        templates=kind.templates,
     )
     try:
         return kind.delete_when.evaluate(context) is True

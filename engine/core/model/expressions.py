@@ -12,14 +12,18 @@ Two choices shape this module:
   or has no ``status`` yet, must not make the rule fail; ``ChainableUndefined``
   lets ``child('Service', n).spec.ports[0].nodePort`` run to the end, and any
   undefined result (or an undefined value used in a comparison) becomes
-  ``None``, which callers read as "not known yet".
+  ``None``, which callers read as "not known yet".  Missing data compares with
+  ``none`` as ``None`` does (``is none``, ``== none``; ``MissingData`` and
+  ``reads_as_none``, which templates use too): a rule such as
+  ``child('Job', n).status.completionTime is not none`` is false until the field is there.
 * Mistakes in the rule itself are found at load time where possible: a syntax
   error, or a name that is neither in the status context nor a Jinja global
   (a typo such as ``sepc``), is a ``KindError`` naming the file, line and field.
   Everything else that goes wrong while evaluating is a ``KindError`` too,
   raised at evaluation time with the same location.
 
-Expressions run in ``budgets.BoundedSandbox``, Jinja's immutable sandbox made
+Rules call the filters and functions of ``library`` (``fromyaml``, ``quantity``...) as
+templates do.  Expressions run in ``budgets.BoundedSandbox``, Jinja's immutable sandbox made
 stricter: a rule can read the objects it is given but cannot modify them or reach
 Python internals, it calls only the methods, filters and helpers on the budgets
 module's allowlist, and each evaluation runs under a budget of its own (1 s, and
@@ -50,11 +54,35 @@ from jinja2.exceptions import SecurityError
 from jinja2.runtime import Context, Undefined
 
 from engine.core import jinja
-from engine.core.model import budgets
+from engine.core.model import budgets, library
 from engine.core.model.errors import KindError
 
+
+def reads_as_none(value: Any) -> bool:
+    """The ``none`` test of status rules and templates: true of ``None`` and of missing data."""
+    return value is None or isinstance(value, Undefined)
+
+
+class MissingData(ChainableUndefined):
+    """Missing data in a status rule: it chains to the end, and it equals ``none`` as ``None`` does."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return reads_as_none(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not reads_as_none(other)
+
+    def __hash__(self) -> int:
+        return hash(None)
+
+
 # The environment status rules run in; `stencil lint` checks rules against the same one.
-ENVIRONMENT = budgets.BoundedSandbox(undefined=ChainableUndefined, autoescape=False)
+ENVIRONMENT = budgets.BoundedSandbox(undefined=MissingData, autoescape=False)
+ENVIRONMENT.tests["none"] = reads_as_none
+ENVIRONMENT.filters.update(budgets.bounded_filters(library.FILTERS, own=library.FILTERS))
+ENVIRONMENT.globals.update(library.FUNCTIONS)
 
 # A status rule is a line or two (the longest in the seed kinds is under 100
 # characters); these bounds are far above any real rule and far below what
@@ -119,6 +147,8 @@ class Expression:
     field: str
     # A template of one statement, ``{% set result = <the rule> %}``, as Jinja's compile_expression makes.
     compiled: Template = dataclasses.field(compare=False, hash=False, repr=False)
+    # The names it reads (a readyWhen rule that reads each is one verdict per item).
+    reads: frozenset[str] = dataclasses.field(default=frozenset(), compare=False, repr=False)
 
     def evaluate(self, context: Mapping[str, Any] | Scope) -> Any:
         """The rule's value in ``context``; ``None`` when the data it needs is missing."""
@@ -148,8 +178,13 @@ class Expression:
         )
 
 
-def compile_expression(text: str, *, file: str, line: int, field: str) -> Expression:
-    """Compile one status rule, or raise ``KindError`` naming where it is."""
+def compile_expression(
+    text: str, *, file: str, line: int, field: str, names: frozenset[str] = CONTEXT_NAMES
+) -> Expression:
+    """Compile one status rule, or raise ``KindError`` naming where it is.
+
+    ``names`` are those the rule may read: a status rule's by default; a ``readyWhen`` reads others.
+    """
 
     def error(message: str) -> KindError:
         return KindError(message, file=file, line=line, field=field)
@@ -172,17 +207,17 @@ def compile_expression(text: str, *, file: str, line: int, field: str) -> Expres
             raise error(f"not allowed in a status rule: the private attribute {private[0]!r} in {text!r}")
         tree = nodes.Template([nodes.Assign(nodes.Name("result", "store"), expression, lineno=1)], lineno=1)
         tree.set_environment(ENVIRONMENT)
-        names = meta.find_undeclared_variables(tree)
+        read = meta.find_undeclared_variables(tree)
         compiled = ENVIRONMENT.from_string(tree)
     except TemplateSyntaxError as exc:
         raise error(f"invalid expression {text!r}: {exc.message}") from exc
     except (RecursionError, SyntaxError) as exc:  # Python's compiler refuses what nests too deeply
         raise error("the expression nests too deeply to compile (split it, or use fewer levels)") from exc
-    unknown = sorted(names - CONTEXT_NAMES - set(ENVIRONMENT.globals))
+    unknown = sorted(read - names - set(ENVIRONMENT.globals))
     if unknown:
-        known = ", ".join(sorted(CONTEXT_NAMES))
+        known = ", ".join(sorted(names))
         raise error(f"unknown name {', '.join(unknown)} in expression {text!r} (known: {known})")
-    return Expression(text=text, file=file, line=line, field=field, compiled=compiled)
+    return Expression(text=text, file=file, line=line, field=field, compiled=compiled, reads=frozenset(read))
 
 
 def _depth(tree: nodes.Node) -> int:
@@ -221,13 +256,19 @@ def _nesting(text: str) -> int:
 
 def child_ids_read(expression: Expression, mapping: str = "children") -> set[str]:
     """The template ids ``expression`` reads as ``children.<id>`` or ``children['<id>']`` (the
-    reference ids it reads as ``references.<id>``, with ``mapping="references"``).
+    reference ids it reads as ``references.<id>``, with ``mapping="references"``)."""
+    return set(child_id_lines(ENVIRONMENT.parse("{{ " + expression.text + " }}"), mapping))
+
+
+def child_id_lines(tree: nodes.Node, mapping: str = "children") -> dict[str, int]:
+    """The template ids a syntax tree (a rule's or a template's) reads as ``children.<id>`` or
+    ``children['<id>']`` (or as ``<mapping>.<id>``), each with the first line that reads it.
 
     Keys that start with a capital are kinds, not ids, and a mapping's own methods
-    (``children.items()``) are not keys at all.
+    (``children.items()``) are not keys at all.  A key computed at run time
+    (``children[spec.which]``) is not known here.
     """
-    tree = ENVIRONMENT.parse("{{ " + expression.text + " }}")
-    found: set[str] = set()
+    found: dict[str, int] = {}
     for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
         assert isinstance(node, nodes.Getattr | nodes.Getitem)
         if not (isinstance(node.node, nodes.Name) and node.node.name == mapping):
@@ -238,7 +279,7 @@ def child_ids_read(expression: Expression, mapping: str = "children") -> set[str
         elif isinstance(node.arg, nodes.Const):
             key = node.arg.value
         if isinstance(key, str) and key[:1].islower() and key not in RESERVED_IDS:
-            found.add(key)
+            found[key] = min(found.get(key, node.lineno), node.lineno)
     return found
 
 
@@ -250,4 +291,4 @@ def _defined(value: Any) -> Any:
         return [_defined(item) for item in value]
     if isinstance(value, Mapping):
         return {key: _defined(item) for key, item in value.items()}
-    return value
+    return library.data(value)

@@ -7,11 +7,13 @@ is pure apart from reading the folder, and every problem is a ``KindError`` that
 names the file, line and field.
 
 Each template has an id, a DNS-1123 label (its file name without ``.yaml`` by
-default): status rules read its child as ``children.<id>``, and ``after:`` names
+default): templates and status rules read its child as ``children.<id>``, and ``after:`` names
 the templates whose children must be healthy before its own are created
 (``engine.core.decisions.ordering``).  Ids are checked here, once, so that a typo in
 ``after:`` or in ``children.<id>``, or two templates waiting for each other, is
-a load error at its line rather than a parent that waits for ever.
+a load error at its line rather than a parent that waits for ever.  A template that
+reads ``children.<id>`` waits for that template as if ``after:`` named it
+(``engine.core.model.dependencies``).
 
 ``kind.yaml`` is checked against the published JSON Schema
 (``engine/schemas/kind.schema.json``) with the ``jsonschema`` library: the schema
@@ -21,6 +23,7 @@ complaint to the line of the field it is about (it also holds the strict YAML ru
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import itertools
@@ -32,7 +35,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import documents, expressions, references
+from engine.core.model import dependencies, documents, expressions, references, schema, shapes
 from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
 from engine.core.model.expressions import Expression
@@ -59,17 +62,29 @@ class Template:
     """One child template: its path (for error messages), its text, its id and what it waits for.
 
     ``after`` holds the ids of the templates whose children must all be healthy before
-    this template's children are created.
+    this template's children are created; ``reads`` the ids it reads as ``children.<id>``,
+    found in its text, which it waits for the same way (``waits_for`` holds both).
+    ``collection`` and ``ready_when`` are its shape and its readiness rules
+    (``engine.core.model.shapes``).
     """
 
     path: Path
     text: str
     id: str = ""  # "" stands for the default, the file name without its suffix
     after: tuple[str, ...] = ()
+    collection: bool = False  # renders one child per item: children.<id> is always a list
+    ready_when: tuple[Expression, ...] = ()  # all must hold for its children to be ready
+    reads: tuple[dependencies.Read, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         if not self.id:
             object.__setattr__(self, "id", default_id(self.path.name))
+        object.__setattr__(self, "reads", dependencies.reads_in(self.text))
+
+    @property
+    def waits_for(self) -> tuple[str, ...]:
+        """The ids of the templates this one waits for: its ``after:``, then those it reads."""
+        return tuple(dict.fromkeys([*self.after, *(read.id for read in self.reads)]))
 
     @property
     def name(self) -> str:
@@ -122,6 +137,8 @@ class Kind:
     service_account: tuple[str, str] | None = None  # (namespace, name) children are applied as
     observe: tuple[tuple[str, str], ...] = ()  # (apiVersion, kind) of related objects status rules read
     delete_when: Expression | None = None  # the parent is deleted once this is true
+    # The CRD kind.yaml's ``schema:`` writes (``engine.core.model.schema``); None: a hand-written one.
+    crd: dict[str, Any] | None = field(default=None, compare=False)
     references: tuple[Reference, ...] = ()  # objects it reads but does not own
 
 
@@ -161,8 +178,7 @@ def load_kind(directory: Path) -> Kind:
     rules = [rule for c in conditions for rule in (c.status, c.reason, c.message) if rule is not None]
     read = [*rules, *(f.value for f in fields), *([delete_when] if delete_when else [])]
     _check_child_ids(templates, read)
-    referenced = references.load(document)
-    references.check_read(referenced, read)
+    referenced = references.load(document, read)
     return Kind(
         name=directory.name,
         directory=directory,
@@ -182,6 +198,7 @@ def load_kind(directory: Path) -> Kind:
         observe=tuple((o["apiVersion"], o["kind"]) for o in data.get("observe", ())),
         delete_when=delete_when,
         references=referenced,
+        crd=schema.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
     )
 
 
@@ -253,6 +270,7 @@ def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
         )
         templates = [_read(Template(path, "")) for path in paths]
         _check_ids(templates, document, listed=False)
+        _check_waits(templates, document, listed=False)
         return tuple(templates)
     templates = []
     for index, entry in enumerate(entries):
@@ -262,12 +280,15 @@ def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
         path = directory / entry["file"]
         if not path.is_file():
             raise document.error(f"no template file {entry['file']!r} in {directory}", at_file)
-        template = Template(path, "", entry.get("id", ""), tuple(entry.get("after", ())))
+        collection = entry.get("collection", False)
+        ready = entry.get("readyWhen", [])
+        rules = shapes.ready_when(document, ready, (*where, "readyWhen"), collection=collection)
+        template = Template(path, "", entry.get("id", ""), tuple(entry.get("after", ())), collection, rules)
         if any(t.path == path for t in templates):
             raise document.error(f"{entry['file']!r} is listed twice", where)
         templates.append(_read(template))
     _check_ids(templates, document, listed=True)
-    _check_after(templates, document)
+    _check_waits(templates, document, listed=True)
     return tuple(templates)
 
 
@@ -287,14 +308,13 @@ def _entry(document: Document, entry: object, where: tuple[str, int]) -> dict[st
         document.validate(mapping, where, data=entry)
         return entry
     raise document.error(
-        f"must be a file name or a mapping with file, id and after, not {type(entry).__name__}", where
+        f"must be a file name or a mapping with file and its settings, not {type(entry).__name__}", where
     )
 
 
 def _read(template: Template) -> Template:
     # The one reader of files: regular files only, bounded in size, UTF-8.
-    text = documents.read_text(template.path, KindError)
-    return Template(template.path, text, template.id, template.after)
+    return dataclasses.replace(template, text=documents.read_text(template.path, KindError))
 
 
 def _check_ids(templates: Sequence[Template], document: Document, *, listed: bool) -> None:
@@ -334,54 +354,65 @@ def _id_problem(template_id: str) -> str | None:
     return None
 
 
-def _check_after(templates: Sequence[Template], document: Document) -> None:
-    """Every id in ``after`` names a template, and no template waits for itself, however indirectly."""
+def _check_waits(templates: Sequence[Template], document: Document, *, listed: bool) -> None:
+    """Every id in ``after`` and every ``children.<id>`` a template reads names a template, and no
+    template waits for itself, however indirectly: each at its line of kind.yaml or of the template."""
     ids = {t.id for t in templates}
+    known = ", ".join(sorted(ids))
     for index, template in enumerate(templates):
         for position, needed in enumerate(template.after):
             if needed not in ids:
-                known = ", ".join(sorted(ids))
-                raise _located(
-                    document,
-                    ("templates", index, "after", position),
-                    f"no template has the id {needed!r} (ids: {known})",
-                )
-    waits = {t.id: t.after for t in templates}
+                where = ("templates", index, "after", position)
+                raise _located(document, where, f"no template has the id {needed!r} (ids: {known})")
+        for read in template.reads:
+            if read.id not in ids:
+                message = f"children.{read.id}: no template has the id {read.id!r} (ids: {known})"
+                raise KindError(message, file=str(template.path), line=read.line)
+    waits = {t.id: t.waits_for for t in templates}
     for index, template in enumerate(templates):
-        cycle = _cycle_from(template.id, waits)
+        cycle = dependencies.cycle_from(template.id, waits)
         if cycle:
-            chain = ", ".join(f"{a} waits for {b}" for a, b in itertools.pairwise(cycle))
-            raise _located(document, ("templates", index, "after"), f"templates wait for each other: {chain}")
+            raise _cycle(templates, cycle, document, index if listed else None)
 
 
-def _cycle_from(start: str, waits: dict[str, tuple[str, ...]]) -> list[str]:
-    """A path of waits from ``start`` back to ``start`` (``[a, b, a]``), or ``[]``."""
-    stack: list[tuple[str, list[str]]] = [(start, [start])]
-    visited: set[str] = set()
-    while stack:
-        node, path = stack.pop()
-        for needed in waits.get(node, ()):
-            if needed == start:
-                return [*path, start]
-            if needed not in visited:
-                visited.add(needed)
-                stack.append((needed, [*path, needed]))
-    return []
+def _cycle(
+    templates: Sequence[Template], cycle: list[str], document: Document, index: int | None
+) -> KindError:
+    """Templates waiting for each other: said at the first ``children.<id>`` read on the cycle, in
+    its template, or else at the ``after:`` of the template ``index`` in kind.yaml."""
+    by_id = {t.id: t for t in templates}
+    steps = []
+    first_read: tuple[Template, dependencies.Read] | None = None
+    for waiter, needed in itertools.pairwise(cycle):
+        read = next((r for r in by_id[waiter].reads if r.id == needed), None)
+        if read is not None and needed not in by_id[waiter].after:
+            steps.append(f"{waiter} reads children.{needed}")
+            first_read = first_read or (by_id[waiter], read)
+        else:
+            steps.append(f"{waiter} waits for {needed}")
+    message = f"templates wait for each other: {', '.join(steps)}"
+    if first_read is not None:
+        template, read = first_read
+        return KindError(message, file=str(template.path), line=read.line, field=f"children.{read.id}")
+    assert index is not None  # only kind.yaml's after: makes an edge that is no read
+    return _located(document, ("templates", index, "after"), message)
 
 
 def _check_child_ids(templates: Sequence[Template], rules: Sequence[Expression]) -> None:
-    """A rule that reads ``children.<id>`` of no template is a typo: say so at load."""
+    """A rule that reads ``children.<id>`` of no template is a typo, and one that reads a
+    collection as one child (or one child as a list) is wrong for every count: say so at load."""
     ids = {t.id for t in templates}
     for rule in rules:
         unknown = sorted(expressions.child_ids_read(rule) - ids)
-        if unknown:
-            known = ", ".join(sorted(ids))
-            raise KindError(
-                f"children.{unknown[0]}: no template has the id {unknown[0]!r} (ids: {known})",
-                file=rule.file,
-                line=rule.line,
-                field=rule.field,
-            )
+        known = ", ".join(sorted(ids))
+        problem = (
+            f"children.{unknown[0]}: no template has the id {unknown[0]!r} (ids: {known})"
+            if unknown
+            else None
+        )
+        problem = problem or shapes.misread(rule, templates)
+        if problem:
+            raise KindError(problem, file=rule.file, line=rule.line, field=rule.field)
 
 
 def _conditions(document: Document, rules: list[dict[str, str]]) -> tuple[ConditionRule, ...]:

@@ -43,8 +43,9 @@ class Reference:
     file: str = ""
 
 
-def load(document: Document) -> tuple[Reference, ...]:
-    """The ``references:`` of a validated ``kind.yaml``, or a ``KindError`` at the field it is about."""
+def load(document: Document, rules: Sequence[Expression] = ()) -> tuple[Reference, ...]:
+    """The ``references:`` of a validated ``kind.yaml``, or a ``KindError`` at the field it is about;
+    a rule of ``rules`` reading ``references.<id>`` of none is one too (``check_read``)."""
     found: list[Reference] = []
     for index, entry in enumerate(document.data.get(NAME, ())):
         where = (NAME, index)
@@ -58,6 +59,7 @@ def load(document: Document) -> tuple[Reference, ...]:
         if any(r.id == entry["id"] for r in found):
             raise document.error(f"the reference id {entry['id']!r} is used twice", (*where, "id"))
         found.append(_reference(document, entry, where))
+    check_read(found, rules)
     return tuple(found)
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.core.model import apis, documents, kinds, placement, structural
-from engine.core.model.errors import StencilError
+from engine.core.model.errors import KindError, StencilError
 
 if TYPE_CHECKING:
     from engine.core.offline import validation_rules
@@ -104,8 +104,9 @@ class OfflineCrds:
                     self._strict[key] = structural.strict(schema)
 
     @classmethod
-    def read(cls, directory: Path) -> OfflineCrds:
-        return cls(read_crds(directory))
+    def read(cls, directory: Path | None, kinds_: Iterable[kinds.Kind] = ()) -> OfflineCrds:
+        """The CRDs under ``directory`` and those ``kinds_`` write (``with_generated``)."""
+        return cls(with_generated(directory, kinds_))
 
     def is_namespaced(self, api_version: str, kind: str) -> bool:
         known = self.namespaced.get((apis.group_of(api_version), kind))
@@ -219,6 +220,10 @@ def read_crds(directory: Path) -> list[dict[str, Any]]:
     such folder.  A document that is not a mapping, a CRD without versions and a second CRD for
     one kind are errors at their line: a CRD is never skipped, so a CR is never left unchecked.
     The one reader of CRD files: offline rendering, RBAC derivation and installing CRDs all ask it."""
+    return [document.data for document in _crd_documents(directory)]
+
+
+def _crd_documents(directory: Path) -> list[documents.Document]:
     if not directory.is_dir():
         return []
     files = sorted(p for p in directory.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
@@ -239,7 +244,35 @@ def read_crds(directory: Path) -> list[dict[str, Any]]:
                     ("spec", "names", "kind"),
                 )
             first[served] = f"{file}:{document.line}"
-            crds.append(document.data)
+            crds.append(document)
+    return crds
+
+
+def with_generated(directory: Path | None, kinds_: Iterable[kinds.Kind]) -> list[dict[str, Any]]:
+    """The CRDs under ``directory`` (``read_crds``) and those the kinds write from their ``schema:``.
+
+    A parent has one CRD: a kind that writes one while a file under ``directory`` or under
+    one of its ``crd_places`` holds another is an error naming both files, since which of
+    the two the API server should get is a guess.
+    """
+    crds = read_crds(directory) if directory is not None else []
+    for kind in kinds_:
+        if kind.crd is None:
+            continue
+        places = {place.resolve() for place in (directory, *crd_places(kind.directory)) if place is not None}
+        found = [document for place in sorted(places) for document in _crd_documents(place)]
+        for document in found:
+            spec = document.data["spec"]
+            if (spec["group"], spec["names"]["kind"]) == (kind.crd["spec"]["group"], kind.kind):
+                file = kind.directory / kinds.KIND_FILE
+                raise KindError(
+                    f"{kind.kind} has both this schema and a hand-written CRD at "
+                    f"{document.file}:{document.line}: keep one of them",
+                    file=str(file),
+                    line=documents.Document.read(file).line_of(("schema",)),
+                    field="schema",
+                )
+        crds.append(kind.crd)
     return crds
 
 

@@ -58,10 +58,11 @@ CACHE_VERBS = ("get", "list", "watch")  # children a kind applies as its own Ser
 EVENT_VERBS = ("create", "patch")
 
 
-def offline_resources(crd_dir: Path) -> Resources:
-    """``resources`` without a cluster: the CRDs under ``crd_dir`` plus the built-in table."""
+def offline_resources(crd_dir: Path, kinds: Iterable[Kind] = ()) -> Resources:
+    """``resources`` without a cluster: the CRDs under ``crd_dir`` and those ``kinds`` write, plus the
+    built-in table."""
     table = {group_kind: plural for group_kind, (plural, _) in apis.BUILTIN_KINDS.items()}
-    for crd in admission.read_crds(crd_dir):
+    for crd in admission.with_generated(crd_dir, kinds):
         spec = crd.get("spec") or {}
         names = spec.get("names") or {}
         table[(spec.get("group", ""), names.get("kind", ""))] = names.get("plural", "")

@@ -11,6 +11,7 @@ context into its environment; tokens turn the views back into data
 
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
 from collections.abc import Iterator, Mapping, Sequence
@@ -105,7 +106,7 @@ class MissingField(UndefinedError):
     """A template read a field of the CR (or of a child) that is not there.
 
     ``reason`` says why, where "not set" would mislead (``children.service``: no
-    kind is called that, and a template id is read only by status rules).
+    kind is called that, and no template of that id rendered before this one).
     """
 
     def __init__(self, message: str | None = None, *, field: str, reason: str | None = None) -> None:
@@ -115,7 +116,8 @@ class MissingField(UndefinedError):
 
 
 class FieldUndefined(StrictUndefined):
-    """``StrictUndefined`` that, for a missing field of a tracked object, says which field."""
+    """``StrictUndefined`` that, for a missing field of a tracked object, says which field, and
+    that equals none."""
 
     __slots__ = ()
 
@@ -141,6 +143,19 @@ class FieldUndefined(StrictUndefined):
             hint = unknown_name(name, f"{name!r} is undefined")
         super().__init__(hint, obj, name, exc)
 
+    # Missing data reads as none: compared with none it answers as None would (and ``is none``
+    # is ``expressions.reads_as_none``); printed, or compared with anything else, it is an error.
+    # (StrictUndefined types its comparisons as the method that fails: hence the ignores.)
+    def __eq__(self, other: object) -> bool:  # type: ignore[override]
+        if expressions.reads_as_none(other):
+            return True
+        self._fail_with_undefined_error()
+
+    def __ne__(self, other: object) -> bool:  # type: ignore[override]
+        return not self.__eq__(other)
+
+    __hash__ = StrictUndefined.__hash__  # type: ignore[assignment]
+
 
 # A template reads a reference only as the engine found it in the cluster; offline tools read none.
 NOT_REFERENCED = (
@@ -150,15 +165,17 @@ NOT_REFERENCED = (
 
 
 def missing_child(key: str) -> str:
-    """Why ``children.<key>`` is not there in a template: ``key`` is a template id, or a kind not observed."""
+    """Why ``children.<key>`` is not there in a template: ``key`` is a kind not observed, or an id of
+    no template rendered before this one (a key computed at run time makes no edge to wait on)."""
     if key[:1].isupper():
         return (
             f"no {key} is observed (yet); test it with `is defined`, or read `child('{key}', name)`, "
             "none until it exists"
         )
     return (
-        "`children.<id>` is for status rules; a template reads the observed children by kind and "
-        "name: `children.Service['my-svc']`, or `child('Service', 'my-svc')`, none until it exists"
+        f"no template with the id {key!r} is rendered before this one; spell the id out "
+        "(`children.my-id` or `children['my-id']`) so that this template waits for it, or read a "
+        "child by kind and name: `child('Service', 'my-svc')`, none until it exists"
     )
 
 
@@ -171,16 +188,23 @@ def unknown_name(name: str, said: str, hint: str = "") -> str:
 
 
 def template_context(
-    parent: dict[str, Any], observed: Sequence[dict[str, Any]], references: Mapping[str, Any] | None = None
+    parent: dict[str, Any],
+    observed: Sequence[dict[str, Any]],
+    by_id: dict[str, Any] | None = None,
+    references: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """What a template reads: the parent, its observed children, and what the kind's references
-    read (``references.<id>``: the object, a list for a selector, none while missing)."""
+    """The names a template reads.  ``children`` holds the observed children by kind and name
+    (``children.Service['x']``) and, beside them, ``by_id``: the observed child of each template
+    rendered so far, by its id (``shapes.observed_by_id``), which rendering fills in as it goes.
+    ``references`` are what the kind's references read (``references.<id>``: the object, a list
+    for a selector, none for a missing optional one)."""
     metadata = parent.get("metadata") or {}
     by_kind: dict[str, dict[str, Any]] = {}
     for obj in observed:
         name = str((obj.get("metadata") or {}).get("name", ""))
         by_kind.setdefault(str(obj.get("kind", "")), {})[name] = obj
-    children = Tracked(by_kind, "children")
+    # Kinds are CamelCase and ids lower-case, so the two never hide each other.
+    children = Tracked(collections.ChainMap(by_kind, {} if by_id is None else by_id), "children")
 
     def child(kind: str, name: str) -> Any:
         """The observed child of this kind and name, or None."""

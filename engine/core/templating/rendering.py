@@ -23,8 +23,11 @@ rendered in three steps, a module each:
 Then each document is placed (``engine.core.model.placement``: where the child
 lands and what it carries back to its parent: namespace, labels, owner
 reference), and any problem found with it is reported at the template line that
-wrote it (``Located.where``).  This module is the front door: every name the rest
-of the engine reads about rendering is read here.
+wrote it (``Located.where``).  A template that reads ``children.<id>`` is rendered
+after that template, whose children's identities, matched against the observed
+objects, say what it reads (``engine.core.model.shapes.observed_by_id``).  This
+module is the front door: every name the rest of the engine reads about rendering
+is read here.
 
 Rights.  A kind writes only the child kinds derived for it (``child_kinds``: the
 kinds its templates spell out, and those its examples render), which is what
@@ -38,11 +41,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import yaml
 
-from engine.core.model import apis, kinds, placement
+from engine.core.model import apis, dependencies, kinds, placement, shapes
 from engine.core.model.documents import FieldPath, load_all
 from engine.core.model.errors import RenderError, StencilError
 from engine.core.model.identity import ChildId
@@ -51,15 +54,18 @@ from engine.core.templating import places, sandbox, substitution
 # -- the entry points -----------------------------------------------------------------
 
 
+class Options(TypedDict, total=False):
+    """``render``'s keywords, passed on to ``render_located``, which declares them with their
+    defaults; ``render`` says what each means."""
+
+    is_namespaced: Callable[[str, str], bool] | None
+    limits: sandbox.Limits
+    child_kinds: Container[tuple[str, str]] | None
+    references: Mapping[str, Any] | None
+
+
 def render(
-    kind: kinds.Kind,
-    parent: dict[str, Any],
-    observed: Sequence[dict[str, Any]],
-    *,
-    is_namespaced: Callable[[str, str], bool] | None = None,
-    limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
-    child_kinds: Container[tuple[str, str]] | None = None,
-    references: Mapping[str, Any] | None = None,
+    kind: kinds.Kind, parent: dict[str, Any], observed: Sequence[dict[str, Any]], **options: Unpack[Options]
 ) -> list[dict[str, Any]]:
     """The children ``kind``'s templates make for ``parent``, placed, labelled and owned.
 
@@ -73,9 +79,7 @@ def render(
     Raises ``RenderError`` (or ``PlacementError``) naming the template, line and
     CR field involved.
     """
-    allowed = allowed_child_kinds(kind) if child_kinds is None else child_kinds
-    found = _render(kind, parent, observed, is_namespaced, limits, allowed, references)
-    return [located.child for located in found]
+    return [located.child for located in render_located(kind, parent, observed, **options)]
 
 
 def render_located(
@@ -134,6 +138,14 @@ class Located:
         return self.where(path)[1]
 
 
+# One shape per id (``engine.core.model.shapes``): a template's children.<id> is one child or a list,
+# by what kind.yaml says, never by how many it rendered this time.
+_NOT_A_COLLECTION = (
+    "{0} renders a second child, but it is not a collection: a template that renders one child "
+    "per item says so in kind.yaml (templates: [{{file: {0}, collection: true}}]) and is read as a list"
+)
+
+
 def _render(
     kind: kinds.Kind,
     parent: dict[str, Any],
@@ -148,25 +160,43 @@ def _render(
     environment = sandbox.make_environment(kind.templates)
     # The names every template of the kind sees, with the environment's globals under them:
     # merged once here, not again for each template (Jinja merges on every render).
-    context = {**environment.globals, **sandbox.template_context(parent, observed, references)}
-    children: list[Located] = []
+    # ``children.<id>`` of each template rendered so far, filled in as they render.
+    by_id: dict[str, Any] = {}
+    context = {**environment.globals, **sandbox.template_context(parent, observed, by_id, references)}
+    made: dict[kinds.Template, list[Located]] = {}
     seen: dict[ChildId, str] = {}
-    for template in kind.templates:
+    for template in _render_order(kind.templates):
+        children = made.setdefault(template, [])
         output, documents = _render_template(environment, kind.templates, template, context, limits)
-        for document, position in documents:
+        for count, (document, position) in enumerate(documents, start=1):
             try:
+                if count == 2 and not template.collection:
+                    raise RenderError(_NOT_A_COLLECTION.format(template.name))
                 child = placement.place(document, owner, kind, scope, template, child_kinds)
             except RenderError as error:
                 raise places.at_template_line(error, output, position) from error
-            identity = ChildId.of(child)
-            if identity in seen:
+            child_id = ChildId.of(child)
+            if child_id in seen:
                 raise RenderError(
-                    f"{identity} is rendered twice (also by {seen[identity]})",
+                    f"{child_id} is rendered twice (also by {seen[child_id]})",
                     file=str(template.path),
                 )
-            seen[identity] = template.name
+            seen[child_id] = template.name
             children.append(Located(child, template, position, output))
-    return children
+        rendered = ((template.id, ChildId.of(located.child)) for located in children)
+        by_id.update(shapes.observed_by_id(kind.templates, rendered, observed))
+    return [located for template in kind.templates for located in made[template]]
+
+
+def _render_order(templates: tuple[kinds.Template, ...]) -> list[kinds.Template]:
+    """The templates, each after those it reads as ``children.<id>``, else in the kind's order: what
+    a template reads is then known, the identity of what the read template rendered this time
+    matched against what is observed."""
+    by_id = {template.id: template for template in templates}
+    if len(by_id) < len(templates):  # ids the loader would refuse: nothing to order by
+        return list(templates)
+    reads = {template.id: [read.id for read in template.reads] for template in templates}
+    return [by_id[template_id] for template_id in dependencies.render_order(list(by_id), reads)]
 
 
 # -- the child kinds a kind may write -------------------------------------------------------

@@ -1,8 +1,9 @@
 """The Jinja sandbox templates run in: values become tokens, every step watches the clock.
 
 Every ``{{ ... }}`` becomes a token (``engine.core.templating.tokens``), so a value
-never reaches the YAML parser.  The filters (``tojson``, ``sha256``...) resolve
-tokens, so a checksum of a ``{% set %}`` block hashes the real values.
+never reaches the YAML parser.  The filters (``tojson``, ``sha256``, the
+``library``'s ``fromyaml``...) resolve tokens, so a checksum of a ``{% set %}`` block hashes
+the real values.
 
 The sandbox is Jinja's immutable one with a clock on every attribute access,
 item, call, loop iteration and output chunk, and a budget of output characters
@@ -31,11 +32,11 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from jinja2 import BaseLoader, Environment, TemplateNotFound, nodes, pass_context
-from jinja2.runtime import Context
+from jinja2.runtime import Context, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from engine.core import jinja
-from engine.core.model import budgets, kinds
+from engine.core.model import budgets, expressions, kinds, library
 from engine.core.templating.context import (
     NAMESPACE_IS_A_STRING,
     FieldUndefined,
@@ -44,7 +45,6 @@ from engine.core.templating.context import (
     ParentNamespace,
     Tracked,
     join_path,
-    missing_child,
     template_context,
     unknown_name,
 )
@@ -71,7 +71,6 @@ __all__ = [
     "Unplaceable",
     "join_path",
     "make_environment",
-    "missing_child",
     "running",
     "template_context",
     "unknown_name",
@@ -85,6 +84,10 @@ __all__ = [
 def _finalize(context: Context, value: Any) -> str:
     # pass_context keeps Jinja from folding constant outputs through finalize at
     # compile time, when there is no render to record them in.
+    if isinstance(value, Undefined):
+        # The else an inline if left out (``{{ ', ' if not loop.last }}``) prints nothing, as in
+        # Jinja: no value, so no token; a missing field (``FieldUndefined``) raises, naming it.
+        return str(value)
     return CURRENT_RUN.get().placeholder(value)
 
 
@@ -224,6 +227,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         # Both would make rendering non-deterministic, and a changed render is a write.
         del self.globals["lipsum"]
         del self.filters["random"]
+        self.tests["none"] = expressions.reads_as_none  # a missing field is none, as in status rules
         self.filters.update(
             tojson=_tojson,
             b64encode=_b64encode,
@@ -231,8 +235,10 @@ class Sandbox(ImmutableSandboxedEnvironment):
             sha256=_sha256,
             hash=_sha256,
         )
+        self.filters.update({name: _on_values(f) for name, f in library.FILTERS.items()})
+        self.globals.update({name: _on_values(f) for name, f in library.FUNCTIONS.items()})
         self.filters = budgets.bounded_filters(
-            self.filters, own=("tojson", "b64encode", "b64decode", "sha256", "hash")
+            self.filters, own=("tojson", "b64encode", "b64decode", "sha256", "hash", *library.FILTERS)
         )
         self.filters[_LOOP_GUARD] = _loop_guard
         self.filters[_VALUE] = _as_value
@@ -321,3 +327,18 @@ def _b64decode(value: Any) -> str:
 def _sha256(value: Any) -> str:
     """A stable hex digest: of a string's UTF-8 bytes, or of canonical JSON (for config checksums)."""
     return hashlib.sha256(_as_text(value).encode()).hexdigest()
+
+
+def _on_values(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A ``library`` function given values, not tokens: the text of a ``{% filter fromyaml %}``
+    block, and the arguments of a filter block's filter, hold tokens (``_as_value``).  What it
+    returns is a value, which becomes a token where it is printed: parsed text stays data."""
+
+    @functools.wraps(function)
+    def on_values(*args: Any, **kwargs: Any) -> Any:
+        run = CURRENT_RUN.get()
+        args = tuple(run.resolve(a) if isinstance(a, str) else a for a in args)
+        kwargs = {k: run.resolve(v) if isinstance(v, str) else v for k, v in kwargs.items()}
+        return function(*args, **kwargs)
+
+    return on_values

@@ -23,7 +23,7 @@ from typing import Any
 
 from jinja2.runtime import Undefined
 
-from engine.core.model import budgets, documents
+from engine.core.model import budgets, documents, library
 from engine.core.templating.context import View
 
 
@@ -134,6 +134,7 @@ class Run:
         """``value`` as a fresh tree of JSON data, tokens in its strings resolved, its size charged."""
         if isinstance(value, View):
             value = value._data
+        value = library.data(value)  # a quantity is placed as its canonical text
         if isinstance(value, str):
             self.charge(len(value))
             return self.resolve(str(value), reveal=reveal)  # str() drops a Markup subclass
@@ -153,6 +154,7 @@ class Run:
             return value
         if isinstance(value, Undefined):
             str(value)  # raises, naming what is missing
+            return self.plain(None)  # the else an inline if left out: missing data reads as none
         if isinstance(value, Mapping):
             self.charge(2)
             return {self._key(k, reveal): self.plain(v, reveal=reveal) for k, v in value.items()}

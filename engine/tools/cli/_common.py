@@ -80,8 +80,9 @@ def read_crs(
     from engine.core.offline import admission
 
     kind = kinds.load_kind(kind_dir)
-    crds_dir = crds_dir or parent_crds_dir(kind)
-    crds = admission.OfflineCrds.read(crds_dir)
+    if kind.crd is None:
+        crds_dir = crds_dir or parent_crds_dir(kind)
+    crds = admission.OfflineCrds.read(crds_dir or admission.find_crds_dir(kind.directory), [kind])
     if (kind.api_version, kind.kind) not in crds.schemas:
         click.echo(
             f"note: no CRD for {kind.kind} ({kind.api_version}) in {crds_dir}/: CRs are not "

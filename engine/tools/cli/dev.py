@@ -51,10 +51,11 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
     with LocalCluster(nodes, kubeconfig=kubeconfig) as cluster:
         click.echo(f"API server {cluster.server}; kubeconfig {cluster.kubeconfig}")
         kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
-        click.echo(f"installed CRDs: {', '.join(manifests.install_crds(kube, crds_dir)) or 'none'}")
+        loaded, broken = kinds.load_kinds(templates_dir)
+        installed = manifests.install_crds(kube, crds_dir, kinds_=loaded.values())
+        click.echo(f"installed CRDs: {', '.join(installed) or 'none'}")
         engine = manager.Engine(kube, templates_dir, manager.Options(workers=2, resync=60.0))
         engine.start()
-        loaded, broken = kinds.load_kinds(templates_dir)
         for name, b in broken.items():
             click.echo(f"kind {name} is broken: {b.error}", err=True)
         for kind in loaded.values():

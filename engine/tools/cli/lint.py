@@ -30,24 +30,38 @@ from engine.tools.cli._common import chosen_kind_dirs, main
     show_default=True,
     help="text: file:line:col: severity: message; json: a list of findings, for CI annotations.",
 )
+@click.option(
+    "--graph",
+    "show_graph",
+    is_flag=True,
+    help="Also print what each template waits for (after:, or a children.<id> it reads), before "
+    "the findings (text only).",
+)
 def lint(
     kind_dirs: tuple[Path, ...],
     templates_dir: Path,
     crds_dir: Path | None,
     files: tuple[Path, ...],
     output_format: str,
+    show_graph: bool,
 ) -> None:
     """Check kind folders without a cluster: every template branch, status rule and example.
 
     Checks the kind.yaml of each folder, every filter, test, function and
     parent field that any branch of a template or a status rule names (whether
     or not an example reaches it), each example against its CRD, and which
-    template branches no example takes.  Exits 0 when there is no error
+    template branches no example takes.  With --graph, it first prints the
+    order the templates wait in, each edge with why.  Exits 0 when there is no error
     (warnings allowed), 1 when there is one, 2 on bad usage.
     """
     from engine.tools import linter
 
-    findings = linter.lint(chosen_kind_dirs(kind_dirs, templates_dir), crds_dir=crds_dir, files=files)
+    if show_graph and output_format == "json":
+        raise click.UsageError("--graph prints text; leave out --format json")
+    chosen = chosen_kind_dirs(kind_dirs, templates_dir)
+    findings = linter.lint(chosen, crds_dir=crds_dir, files=files)
+    for line in linter.graph(chosen) if show_graph else ():
+        click.echo(line)
     if output_format == "json":
         click.echo(json.dumps([finding.as_json() for finding in findings], indent=2))
     else:

@@ -24,10 +24,10 @@ def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None
     loaded, broken = kinds.load_kinds(templates_dir)
     for kind_name, b in broken.items():
         raise click.ClickException(f"kind {kind_name} is broken: {b.error}")
-    defaults = admission.OfflineCrds.read(crds_dir).defaulted
+    defaults = admission.OfflineCrds.read(crds_dir, loaded.values()).defaulted
     roles = rbac_rules.documents(
         loaded.values(),
-        rbac_rules.offline_resources(crds_dir),
+        rbac_rules.offline_resources(crds_dir, loaded.values()),
         name=name,
         defaults=defaults,
         namespace=namespace,

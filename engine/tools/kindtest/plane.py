@@ -122,6 +122,7 @@ def run(
         kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
         for directory in crds:
             manifests.install_crds(kube, directory)
+        manifests.install_crds(kube, None, kinds_=chosen)
         engine = manager.Engine(kube, root, manager.Options(workers=2))
         engine.start()
         try:

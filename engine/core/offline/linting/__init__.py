@@ -14,6 +14,8 @@ module of its own beside it, read in this order:
   would refuse, a field a cluster controller sets;
 * ``examples``: the examples rendered with a line tracer, and their
   children checked as the API server would (``render_traced``, ``check_children``);
+* ``relations``: what is wrong between the children of one parent: a
+  selector, a port, a volume or a name that points at no sibling;
 * ``long_names``: the examples rendered again under the longest names
   their CRD allows;
 * ``branches`` and ``coverage``: which branches no example takes, each
@@ -28,6 +30,7 @@ from engine.core.offline.linting.coverage import UNTAKEN, check_coverage
 from engine.core.offline.linting.examples import Traced, check_children, render_traced
 from engine.core.offline.linting.findings import Finding
 from engine.core.offline.linting.long_names import LONG_NAME, check_long_names
+from engine.core.offline.linting.relations import check_relations
 from engine.core.offline.linting.text import check_controller_fields, check_placement
 from engine.core.offline.linting.trees import check_rules, check_templates
 
@@ -41,6 +44,7 @@ __all__ = [
     "check_coverage",
     "check_long_names",
     "check_placement",
+    "check_relations",
     "check_rules",
     "check_templates",
     "render_traced",

@@ -25,6 +25,7 @@ from engine.core.offline.linting.branches import Branch, untaken_branches
 from engine.core.offline.linting.examples import check_children, render_failure
 from engine.core.offline.linting.findings import Finding
 from engine.core.offline.linting.long_names import check_long_names
+from engine.core.offline.linting.relations import check_relations
 from engine.core.offline.linting.trees import walk
 from engine.core.templating import rendering, sandbox
 
@@ -87,6 +88,7 @@ def _render_made_up(
             found.append(render_failure(kind, error, context.strip(" ()")))
     else:
         found += check_children(located, crds, context=context)
+        found += check_relations(located, context=context)
     erred = {(f.file, f.line) for f in found if f.severity == "error"}
     long = check_long_names(kind, [(where, parent)], crds, is_namespaced=is_namespaced)
     found += [f for f in long if (f.file, f.line) not in erred]

@@ -31,6 +31,7 @@ class Traced:
     located: tuple[rendering.Located, ...]  # each child with the template line of each of its fields
     executed: frozenset[tuple[str, int]]  # (template file, line of its compiled Python code)
     findings: tuple[Finding, ...]
+    renders: tuple[tuple[rendering.Located, ...], ...] = ()  # ``located`` by parent, checked as siblings
 
     @property
     def children(self) -> list[dict[str, Any]]:
@@ -60,18 +61,19 @@ def render_traced(
     def calls(frame: FrameType, event: str, arg: Any) -> Any:
         return lines if frame.f_code.co_filename in files else None
 
-    located: list[rendering.Located] = []
+    renders: list[tuple[rendering.Located, ...]] = []
     findings: list[Finding] = []
     for where, parent in parents:
         before = sys.gettrace()
         sys.settrace(calls)
         try:
-            located += rendering.render_located(kind, parent, [], is_namespaced=is_namespaced)
+            renders.append(tuple(rendering.render_located(kind, parent, [], is_namespaced=is_namespaced)))
         except StencilError as error:
             findings.append(render_failure(kind, error, f"rendering the example at {where}"))
         finally:
             sys.settrace(before)
-    return Traced(tuple(located), frozenset(executed), tuple(findings))
+    located = tuple(one for render in renders for one in render)
+    return Traced(located, frozenset(executed), tuple(findings), tuple(renders))
 
 
 def render_failure(kind: kinds.Kind, error: StencilError, context: str) -> Finding:

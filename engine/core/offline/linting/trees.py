@@ -185,12 +185,8 @@ def _check_chain(node: nodes.Node, source: _Source, scope: _Scope, declared: Set
         first = path[0]
         if first[:1].isupper():
             return _check_kind_name(node, source, scope, f"{root}.{first}", first, root == "related")
-        # Lower-case keys of `children` are template ids, not kinds: the loader checks a rule's
-        # (ordering); a template reads none.
-        if scope.check_names and first not in paths.MAPPING_METHODS:
-            line, column = source.at(node, first)
-            message = f"children.{first}: {sandbox.missing_child(first)}"
-            return [Finding(source.file, line, column, "error", message, "child-id-in-template")]
+        # Lower-case keys of `children` are template ids, not kinds: the loader checks them
+        # (engine.core.model.dependencies).
     schema = paths.resolve(scope.roots, root, path)
     if not isinstance(schema, tuple):
         return []
