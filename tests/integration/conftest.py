@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,6 +28,15 @@ def dws(kube: Kube, crds_installed: list[str]) -> Resource:
 @pytest.fixture
 def widgets(kube: Kube, crds_installed: list[str]) -> Resource:
     return kube.resource("tests.stencil.dev/v1", "Widget")
+
+
+@pytest.fixture
+def other_namespace(kube: Kube) -> Iterator[str]:
+    """A namespace of the test's own beside ``namespace``, deleted after it."""
+    name = f"other-{uuid.uuid4().hex[:8]}"
+    kube.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
+    yield name
+    kube.delete(kube.resource("v1", "Namespace"), name)
 
 
 @pytest.fixture

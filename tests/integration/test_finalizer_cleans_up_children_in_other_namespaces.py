@@ -3,11 +3,7 @@ leave it behind: the engine holds a finalizer on the parent and deletes such chi
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from engine.core.decisions import planning
 from engine.runtime.cluster.kube import Kube, Resource
@@ -24,15 +20,6 @@ metadata:
 data:
   from: {{ namespace }}
 """
-
-
-@pytest.fixture
-def other_namespace(kube: Kube) -> Iterator[str]:
-    name = f"other-{uuid.uuid4().hex[:8]}"
-    namespaces = kube.resource("v1", "Namespace")
-    kube.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
-    yield name
-    kube.delete(namespaces, name)
 
 
 def test_parent_deletion_removes_its_children_elsewhere(

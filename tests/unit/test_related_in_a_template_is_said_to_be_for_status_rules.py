@@ -14,7 +14,7 @@ from engine.core.templating import rendering
 from engine.tools import linter
 from tests.unit import _kinds, _lintkinds
 
-READS = "a template reads parent, spec, metadata, name, namespace, children, child(kind, name)"
+READS = "a template reads parent, spec, metadata, name, namespace, children, child(kind, name), references"
 
 
 def test_rendering_says_related_is_for_status_rules_and_what_a_template_reads() -> None:

@@ -28,6 +28,7 @@ def status_context(
     *,
     origins: Sequence[ordering.Origin] = (),
     templates: Sequence[shapes.Shaped] = (),
+    references: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What a status rule can see: the parent, its observed children, related objects, and helpers.
 
@@ -36,6 +37,8 @@ def status_context(
     the time ``health()`` judges at, so a rule's value does not depend on the wall clock.
     ``origins`` say which template made each rendered child (``ordering.origins``): they
     give ``children.<id>``, in the shape of its template in ``templates`` (the kind's).
+    ``references`` are what the kind's references read (``engine.core.decisions.referencing``):
+    ``references.<id>``.
     """
     metadata = parent.get("metadata") or {}
     of_kind: dict[str, dict[str, dict[str, Any]]] = {}
@@ -69,6 +72,7 @@ def status_context(
         "namespace": metadata.get("namespace", ""),
         "children": children,
         "related": by_kind,
+        "references": dict(references or {}),
         "child": child,
         "condition": condition,
         "condition_status": condition_status,

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 
-from engine.core.decisions import conditions, contention, ordering, planning, readiness
+from engine.core.decisions import conditions, contention, ordering, planning, readiness, referencing
 from engine.core.decisions.context import status_context
 from engine.core.model import expressions
 from engine.core.model.errors import KindError, StencilError
@@ -70,6 +70,8 @@ class Outcome:
     waiting: tuple[ordering.Waiting, ...] = ()  # templates whose children wait for others
     origins: tuple[ordering.Origin, ...] = ()  # which template made each rendered child: children.<id>
     contested: tuple[contention.Contest, ...] = ()  # fields another writer keeps changing back
+    references: Mapping[str, Any] | None = None  # what the kind references reads: references.<id>
+    missing: tuple[referencing.Missing, ...] = ()  # required references not found: nothing rendered
 
 
 def derive_status(
@@ -101,22 +103,14 @@ def derive_status(
             now,
             origins=outcome.origins,
             templates=kind.templates,
+            references=outcome.references,
         )
     )
 
     # 1. Did the kind load and the templates render?
     _mark_rendered(manager, outcome)
-    if outcome.kind_error is None and outcome.render_error is None:
-        # 2. Were the children applied?  3. Are they ready?
-        _mark_applied(manager, outcome)
-        _mark_children_ready(manager, kind, outcome, observed, now)
-    else:
-        manager.mark_unknown(
-            CHILDREN_APPLIED, "NotRendered", "nothing was applied: the templates did not render"
-        )
-        manager.mark_unknown(
-            CHILDREN_READY, "NotRendered", "the children are unknown: the templates did not render"
-        )
+    # 2. Were the children applied?  3. Are they ready?
+    _mark_children(manager, kind, outcome, observed, now)
     # 4. The kind's own conditions; a broken kind's rules are not to be trusted.
     for rule in rules:
         if outcome.kind_error is None:
@@ -219,12 +213,46 @@ def _usable(rules: Sequence[ConditionRule]) -> list[ConditionRule]:
 
 def _mark_rendered(manager: conditions.ConditionManager, outcome: Outcome) -> None:
     error = outcome.kind_error or outcome.render_error
+    if error is None and outcome.missing:
+        message = f"not rendered: {_joined(outcome.missing)}"
+        manager.mark_unknown(TEMPLATES_RENDERED, referencing.REFERENCE_NOT_FOUND, message)
+        return
     if error is None:
         count = len(outcome.desired)
         manager.mark_true(TEMPLATES_RENDERED, "Rendered", f"{_children(count)} rendered")
         return
     reason = "InvalidKind" if outcome.kind_error is not None else _reason(error, "RenderFailed")
     manager.mark_false(TEMPLATES_RENDERED, reason, _clip(str(error)))
+
+
+def _mark_children(
+    manager: conditions.ConditionManager,
+    kind: Kind,
+    outcome: Outcome,
+    observed: Sequence[Mapping[str, Any]],
+    now: str,
+) -> None:
+    """``ChildrenApplied`` and ``ChildrenReady``: Unknown when nothing was rendered."""
+    if outcome.missing:  # nothing was rendered: what the kind references is not there yet
+        _mark_waiting_for_references(manager, outcome.missing)
+    elif outcome.kind_error is None and outcome.render_error is None:
+        _mark_applied(manager, outcome)
+        _mark_children_ready(manager, kind, outcome, observed, now)
+    else:
+        manager.mark_unknown(
+            CHILDREN_APPLIED, "NotRendered", "nothing was applied: the templates did not render"
+        )
+        manager.mark_unknown(
+            CHILDREN_READY, "NotRendered", "the children are unknown: the templates did not render"
+        )
+
+
+def _mark_waiting_for_references(
+    manager: conditions.ConditionManager, missing: Sequence[referencing.Missing]
+) -> None:
+    """Nothing applied, and nothing known of the children, while a required reference is missing."""
+    manager.mark_false(CHILDREN_APPLIED, referencing.REFERENCE_NOT_FOUND, _joined(missing))
+    manager.mark_unknown(CHILDREN_READY, referencing.REFERENCE_NOT_FOUND, f"not known: {_joined(missing)}")
 
 
 def _mark_applied(manager: conditions.ConditionManager, outcome: Outcome) -> None:

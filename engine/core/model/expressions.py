@@ -99,6 +99,7 @@ CONTEXT_NAMES = frozenset(
     {
         "parent",
         "related",
+        "references",
         "spec",
         "metadata",
         "status",
@@ -253,14 +254,15 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-def child_ids_read(expression: Expression) -> set[str]:
-    """The template ids ``expression`` reads as ``children.<id>`` or ``children['<id>']``."""
-    return set(child_id_lines(ENVIRONMENT.parse("{{ " + expression.text + " }}")))
+def child_ids_read(expression: Expression, mapping: str = "children") -> set[str]:
+    """The template ids ``expression`` reads as ``children.<id>`` or ``children['<id>']`` (the
+    reference ids it reads as ``references.<id>``, with ``mapping="references"``)."""
+    return set(child_id_lines(ENVIRONMENT.parse("{{ " + expression.text + " }}"), mapping))
 
 
-def child_id_lines(tree: nodes.Node) -> dict[str, int]:
+def child_id_lines(tree: nodes.Node, mapping: str = "children") -> dict[str, int]:
     """The template ids a syntax tree (a rule's or a template's) reads as ``children.<id>`` or
-    ``children['<id>']``, each with the first line that reads it.
+    ``children['<id>']`` (or as ``<mapping>.<id>``), each with the first line that reads it.
 
     Keys that start with a capital are kinds, not ids, and a mapping's own methods
     (``children.items()``) are not keys at all.  A key computed at run time
@@ -269,7 +271,7 @@ def child_id_lines(tree: nodes.Node) -> dict[str, int]:
     found: dict[str, int] = {}
     for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
         assert isinstance(node, nodes.Getattr | nodes.Getitem)
-        if not (isinstance(node.node, nodes.Name) and node.node.name == "children"):
+        if not (isinstance(node.node, nodes.Name) and node.node.name == mapping):
             continue
         key: object = None
         if isinstance(node, nodes.Getattr):

@@ -35,10 +35,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import dependencies, documents, expressions, schema, shapes
+from engine.core.model import dependencies, documents, expressions, references, schema, shapes
 from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
 from engine.core.model.expressions import Expression
+from engine.core.model.references import Reference
 
 KIND_FILE = "kind.yaml"
 EXAMPLES_DIR = "examples"
@@ -138,6 +139,7 @@ class Kind:
     delete_when: Expression | None = None  # the parent is deleted once this is true
     # The CRD kind.yaml's ``schema:`` writes (``engine.core.model.schema``); None: a hand-written one.
     crd: dict[str, Any] | None = field(default=None, compare=False)
+    references: tuple[Reference, ...] = ()  # objects it reads but does not own
 
 
 @dataclass(frozen=True)
@@ -174,7 +176,9 @@ def load_kind(directory: Path) -> Kind:
     )
     delete_when = document.expression(data["deleteWhen"], ("deleteWhen",)) if "deleteWhen" in data else None
     rules = [rule for c in conditions for rule in (c.status, c.reason, c.message) if rule is not None]
-    _check_child_ids(templates, [*rules, *(f.value for f in fields), *([delete_when] if delete_when else [])])
+    read = [*rules, *(f.value for f in fields), *([delete_when] if delete_when else [])]
+    _check_child_ids(templates, read)
+    referenced = references.load(document, read)
     return Kind(
         name=directory.name,
         directory=directory,
@@ -193,6 +197,7 @@ def load_kind(directory: Path) -> Kind:
         service_account=_service_account(data.get("serviceAccount")),
         observe=tuple((o["apiVersion"], o["kind"]) for o in data.get("observe", ())),
         delete_when=delete_when,
+        references=referenced,
         crd=schema.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
     )
 

@@ -10,6 +10,7 @@ asking anyone to keep a list in step with the templates:
   demands it before a child may carry ``blockOwnerDeletion`` for that parent);
 - each child kind any template renders: ``get/list/watch`` for the caches,
   ``create/patch`` for server-side apply, ``delete`` for pruning;
+- each kind a folder observes or references (``references:``): ``get/list/watch``, nothing more;
 - Events, core and ``events.k8s.io``: ``create/patch``.
 
 Leader election is deliberately *not* among these cluster-wide rules: write
@@ -155,7 +156,8 @@ def derive_rules(kinds: Iterable[Kind], resources: Resources, defaults: Defaults
         for api_version, child in sorted(child_kinds(kind, defaults)):
             child_group, child_plural = resources(api_version, child)
             grants.append((child_group, child_plural, verbs))
-        for api_version, related in kind.observe:
+        # Related objects and referenced ones are only read, for the caches.
+        for api_version, related in [*kind.observe, *((r.api_version, r.kind) for r in kind.references)]:
             related_group, related_plural = resources(api_version, related)
             grants.append((related_group, related_plural, CACHE_VERBS))
     rules = merge(grants)

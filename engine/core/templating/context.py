@@ -137,6 +137,7 @@ class FieldUndefined(StrictUndefined):
             field = join_path(obj._path, name)
             hint = f"{field} is not set"
             reason = missing_child(name) if obj._path == "children" and isinstance(name, str) else None
+            reason = NOT_REFERENCED if obj._path == "references" else reason
             exc = functools.partial(MissingField, field=field, reason=reason)  # type: ignore[assignment]
         elif hint is None and obj is missing and isinstance(name, str):
             hint = unknown_name(name, f"{name!r} is undefined")
@@ -154,6 +155,13 @@ class FieldUndefined(StrictUndefined):
         return not self.__eq__(other)
 
     __hash__ = StrictUndefined.__hash__  # type: ignore[assignment]
+
+
+# A template reads a reference only as the engine found it in the cluster; offline tools read none.
+NOT_REFERENCED = (
+    "no reference of kind.yaml has this id, or it was not read: the engine reads references from the "
+    "cluster (and renders nothing until a required one exists); stencil lint and render do not read them"
+)
 
 
 def missing_child(key: str) -> str:
@@ -180,11 +188,16 @@ def unknown_name(name: str, said: str, hint: str = "") -> str:
 
 
 def template_context(
-    parent: dict[str, Any], observed: Sequence[dict[str, Any]], by_id: dict[str, Any] | None = None
+    parent: dict[str, Any],
+    observed: Sequence[dict[str, Any]],
+    by_id: dict[str, Any] | None = None,
+    references: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The names a template reads.  ``children`` holds the observed children by kind and name
     (``children.Service['x']``) and, beside them, ``by_id``: the observed child of each template
-    rendered so far, by its id (``shapes.observed_by_id``), which rendering fills in as it goes."""
+    rendered so far, by its id (``shapes.observed_by_id``), which rendering fills in as it goes.
+    ``references`` are what the kind's references read (``references.<id>``: the object, a list
+    for a selector, none for a missing optional one)."""
     metadata = parent.get("metadata") or {}
     by_kind: dict[str, dict[str, Any]] = {}
     for obj in observed:
@@ -206,6 +219,7 @@ def template_context(
         "namespace": ParentNamespace(metadata.get("namespace") or ""),
         "children": children,
         "child": child,
+        "references": Tracked(dict(references or {}), "references"),
     }
 
 

@@ -39,7 +39,7 @@ once per kind (``allowed_child_kinds``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
 
@@ -61,6 +61,7 @@ class Options(TypedDict, total=False):
     is_namespaced: Callable[[str, str], bool] | None
     limits: sandbox.Limits
     child_kinds: Container[tuple[str, str]] | None
+    references: Mapping[str, Any] | None
 
 
 def render(
@@ -73,7 +74,8 @@ def render(
     scope of a child kind; without it the built-in table is used.  A parent
     with a ``metadata.namespace`` is namespaced, one without is cluster-scoped.
     ``child_kinds`` are the ``(apiVersion, kind)`` pairs a child may have; without
-    it, those derived for the kind (``allowed_child_kinds``).
+    it, those derived for the kind (``allowed_child_kinds``).  ``references`` are what the
+    kind's references read (``references.<id>``, ``engine.core.decisions.referencing``).
     Raises ``RenderError`` (or ``PlacementError``) naming the template, line and
     CR field involved.
     """
@@ -88,6 +90,7 @@ def render_located(
     is_namespaced: Callable[[str, str], bool] | None = None,
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
     child_kinds: Container[tuple[str, str]] | None = None,
+    references: Mapping[str, Any] | None = None,
 ) -> list[Located]:
     """What ``render`` returns, each child with the template that made it and the line of each field.
 
@@ -103,7 +106,7 @@ def render_located(
     Same arguments, errors and children as ``render``.
     """
     allowed = allowed_child_kinds(kind) if child_kinds is None else child_kinds
-    return _render(kind, parent, observed, is_namespaced, limits, allowed)
+    return _render(kind, parent, observed, is_namespaced, limits, allowed, references)
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,7 @@ def _render(
     is_namespaced: Callable[[str, str], bool] | None,
     limits: sandbox.Limits,
     child_kinds: Container[tuple[str, str]],
+    references: Mapping[str, Any] | None = None,
 ) -> list[Located]:
     owner = placement.Owner.of(kind, parent)
     scope = is_namespaced or apis.builtin_is_namespaced
@@ -158,7 +162,7 @@ def _render(
     # merged once here, not again for each template (Jinja merges on every render).
     # ``children.<id>`` of each template rendered so far, filled in as they render.
     by_id: dict[str, Any] = {}
-    context = {**environment.globals, **sandbox.template_context(parent, observed, by_id)}
+    context = {**environment.globals, **sandbox.template_context(parent, observed, by_id, references)}
     made: dict[kinds.Template, list[Located]] = {}
     seen: dict[ChildId, str] = {}
     for template in _render_order(kind.templates):

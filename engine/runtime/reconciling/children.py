@@ -29,6 +29,7 @@ from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED
 from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.referenced import Interests, Referenced, cache_of
 
 log = logging.getLogger("stencil.children")
 
@@ -36,8 +37,6 @@ MANAGED_SELECTOR = f"{placement.MANAGED_BY_LABEL}={placement.MANAGED_BY_VALUE}"
 OWNER_INDEX = "parent-uid"
 RELATED_SELECTOR = placement.PARENT_UID_LABEL  # related objects: any that carry the label
 CACHE_SYNC_WAIT = 2.0  # how long a reconcile waits for a new child kind's first listing
-
-_Waiter = tuple[WorkQueue, str]  # a parent's queue and key
 
 
 def owner_index(obj: Obj) -> list[str]:
@@ -67,10 +66,9 @@ class Children:
         self._wake = wake
         self._children: dict[tuple[str, str], Across] = {}
         self._related: dict[tuple[str, str], Across] = {}
-        # Parents in ChildConflict, by the child name they wait for, and the other way round.
-        self._waiting: dict[ChildId, set[_Waiter]] = {}
-        self._waits_of: dict[_Waiter, set[ChildId]] = {}
+        self._waiting: Interests[ChildId] = Interests()  # parents in ChildConflict, by the name
         self._lock = threading.Lock()
+        self.referenced = Referenced(kube, informers, namespaces, CACHE_SYNC_WAIT)  # kinds' references
 
     def synced(self) -> bool:
         """Whether every child cache holds its first listing."""
@@ -92,7 +90,9 @@ class Children:
         return synced
 
     def watch_related(self, kind: kinds.Kind) -> None:
-        """Cache the kind's ``observe`` objects (those labelled with a parent uid) and wake parents."""
+        """Cache the kind's ``observe`` objects (those labelled with a parent uid) and the objects it
+        references, and wake parents."""
+        self.referenced.watch(kind)
         for gvk in kind.observe:
             if (
                 self._cache(self._related, gvk, RELATED_SELECTOR, self._on_related_event, labelled_parent)
@@ -108,28 +108,18 @@ class Children:
         handler: Callable[[str, Obj, Obj | None], None],
         index: Callable[[Obj], list[str]],
     ) -> Across | None:
-        """The label-selected cache of ``gvk`` in ``caches``, indexed by parent uid, made and
-        started once; None if the server does not serve that kind.
-
-        Nothing here waits for the cache to fill, and discovery happens outside the lock:
-        a child kind whose listing hangs must not stall the workers of other kinds.
-        """
-        cache = caches.get(gvk)
-        if cache is not None:
-            return cache
-        try:
-            resource = self._kube.resource(*gvk)
-        except errors.NotFound:
-            return None
-        with self._lock:
-            cache = caches.get(gvk)
-            if cache is None:
-                cache = self._informers.ensure_across(
-                    resource, self._namespaces, label_selector=selector, on_event=handler
-                )
-                cache.add_index(OWNER_INDEX, index)
-                caches[gvk] = cache
-            return cache
+        """The label-selected cache of ``gvk`` in ``caches``, indexed by parent uid (``cache_of``)."""
+        return cache_of(
+            caches,
+            gvk,
+            handler,
+            self._kube,
+            self._informers,
+            self._namespaces,
+            self._lock,
+            selector=selector,
+            index=(OWNER_INDEX, index),
+        )
 
     def related_of(self, uid: str, gvks: Iterable[tuple[str, str]]) -> list[Obj]:
         found: list[Obj] = []
@@ -209,24 +199,10 @@ class Children:
     def wait_for_names(self, queue: WorkQueue, key: str, conflicts: Iterable[ChildId]) -> None:
         """Record which child names the parent ``key`` of ``queue`` waits for (its conflicts now;
         none clears)."""
-        waiter = (queue, key)
-        wanted = set(conflicts)
-        with self._lock:
-            for name in self._waits_of.pop(waiter, set()) - wanted:
-                waiting = self._waiting.get(name)
-                if waiting is not None:
-                    waiting.discard(waiter)
-                    if not waiting:
-                        del self._waiting[name]
-            if wanted:
-                self._waits_of[waiter] = wanted
-                for name in wanted:
-                    self._waiting.setdefault(name, set()).add(waiter)
+        self._waiting.want((queue, key), conflicts)
 
     def _wake_waiting(self, obj: Obj) -> None:
-        with self._lock:
-            waiters = list(self._waiting.get(ChildId.of(obj), ()))
-        for queue, key in waiters:
+        for queue, key in self._waiting.waiters(ChildId.of(obj)):
             queue.add(key)
 
 

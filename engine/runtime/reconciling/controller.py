@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.core.decisions import conditions, contention, ordering, planning, sharding, status
+from engine.core.decisions import conditions, contention, ordering, planning, referencing, status
 from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
@@ -65,6 +65,7 @@ class Seen:
     mine: list[Obj]  # of those, the ones it controls: what templates and the status may read
     related: list[Obj]
     complete: frozenset[tuple[str, str]]  # the child kinds whose caches were complete at the read
+    referenced: referencing.Resolved = referencing.NOTHING  # what the kind's references read
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ class KindController:
             self.reports.forget(uid)
             self._contention.forget(uid)
             self.host.children.wait_for_names(self.queue, key_of(obj), ())
+            self.host.children.referenced.forget(self.queue, key_of(obj))
             return
         self.queue.add(key_of(obj))
 
@@ -234,8 +236,11 @@ class KindController:
         seen = self._observe(parent)
         if self.kind is None:  # a broken kind folder: say so on every parent, change nothing else
             raise self._broken(parent, seen)
-        # 3. Render the desired children (pure; a template error is terminal until the input changes).
+        # 3. Render the desired children (pure; a template error is terminal until the input changes);
+        #    none while an object the kind references is missing: its creation wakes the parent.
         rendered = self._render(self.kind, parent, seen)
+        if isinstance(rendered, Result):
+            return rendered
         desired = [child for _, child in rendered]
         if not self._caches_complete(key, desired):  # a missing listing would look like missing children
             return Result(requeue_after=CACHE_WAIT)
@@ -254,25 +259,8 @@ class KindController:
     # -- its steps ----------------------------------------------------------------
 
     def _ours(self, parent: Obj) -> bool:
-        """Whether this replica reconciles the parent: unsharded, or sharded and its owner.  One
-        marked draining is handed over instead, from this worker, which holds the key, so no
-        reconcile of it is under way."""
-        identity = self.host.options.shard
-        if identity is None:
-            return True
-        held = sharding.holding(parent, identity)
-        if held is sharding.Holding.RELEASE:
-            metrics = self.host.options.metrics
-            handover.release(
-                self.host.kube,
-                self.parents,
-                self.resource,
-                parent,
-                identity,
-                controller=self.name,
-                metrics=metrics,
-            )
-        return held is sharding.Holding.OWNS
+        """Whether this replica reconciles the parent (``handover.ours``): sharded, only its own."""
+        return handover.ours(self.host, self.parents, self.resource, parent, self.name)
 
     def _observe(self, parent: Obj) -> Seen:
         """Step 2: the children this parent controls, and related objects, as the caches hold them:
@@ -282,7 +270,8 @@ class KindController:
         observed = planning.within(self.host.children.of(uid), reach)
         observes = self.kind.observe if self.kind else ()
         related = planning.within(self.host.children.related_of(uid, observes), reach)
-        return Seen(reach, observed, planning.owned(observed, uid, reach), related, complete)
+        referenced = self.host.children.referenced.read(self.kind, parent, self.queue, key_of(parent))
+        return Seen(reach, observed, planning.owned(observed, uid, reach), related, complete, referenced)
 
     def _caches_complete(self, key: str, desired: list[Obj]) -> bool:
         """Whether every desired child's kind is cached: plan only against complete caches, since a
@@ -306,13 +295,21 @@ class KindController:
         self._write_status_then_delete_when_done(parent, seen, status.Outcome(kind_error=self.broken.error))
         return self.broken.error
 
-    def _render(self, kind: kinds.Kind, parent: Obj, seen: Seen) -> list[tuple[kinds.Template, Obj]]:
-        """Step 3: each desired child with its template; a refusal is said on the status and raised."""
+    def _render(self, kind: kinds.Kind, parent: Obj, seen: Seen) -> list[tuple[kinds.Template, Obj]] | Result:
+        """Step 3: each desired child with its template; a refusal is said on the status and raised.
+        While a required reference is missing, that is said instead, and the queue's next step given."""
         try:
-            if too_deep := nesting.refusal(parent):
-                raise too_deep
+            if refused := nesting.refusal(parent) or seen.referenced.refusal:
+                raise refused
+            if seen.referenced.missing:
+                waiting = status.Outcome(missing=seen.referenced.missing)
+                return self._write_status_then_delete_when_done(parent, seen, waiting) or Result()
             located = rendering.render_located(
-                kind, parent, seen.mine, is_namespaced=self.host.kube.is_namespaced
+                kind,
+                parent,
+                seen.mine,
+                is_namespaced=self.host.kube.is_namespaced,
+                references=seen.referenced.values,
             )
         except errors.StencilError as exc:
             self._write_status_then_delete_when_done(parent, seen, status.Outcome(render_error=exc))
@@ -391,6 +388,7 @@ class KindController:
         assert self.kind is not None or self.broken is not None
         kind = self.kind or _placeholder(self.broken)
         now = _now()
+        outcome = dataclasses.replace(outcome, references=seen.referenced.values)
         report = self.reports.write(
             kind, parent, seen.mine, seen.related, outcome, now, may_wait=progress_may_wait
         )

@@ -18,9 +18,23 @@ from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
 
 if TYPE_CHECKING:
+    from engine.runtime.reconciling.host import Host
     from engine.runtime.telemetry.observability import Metrics
 
 log = logging.getLogger("stencil.sharding")
+
+
+def ours(host: Host, parents: Across, resource: Resource, parent: Obj, controller: str) -> bool:
+    """Whether this replica reconciles the parent: unsharded, or sharded and its owner.  One
+    marked draining is handed over instead (``release``), from the worker that holds its key,
+    so no reconcile of it is under way."""
+    identity, metrics = host.options.shard, host.options.metrics
+    if identity is None:
+        return True
+    held = sharding.holding(parent, identity)
+    if held is sharding.Holding.RELEASE:
+        release(host.kube, parents, resource, parent, identity, controller=controller, metrics=metrics)
+    return held is sharding.Holding.OWNS
 
 
 def release(

@@ -1,0 +1,183 @@
+"""The caches of objects kinds reference, and the parents each change wakes.
+
+A kind's ``references:`` name objects it reads but does not own (``engine.core.model.references``);
+unlike children and related objects they carry no label of Stencil's, so each referenced kind
+is cached whole, one informer per kind and watched namespace, made when a kind that
+references it is loaded.  Which object a parent reads is decided per reconcile
+(``engine.core.decisions.referencing``); this module records it, by name (an index from the
+object's ``ChildId`` to the parents reading it, as ``children`` keeps the names parents in
+conflict wait for) or by selector (matched against each changed object), and wakes those
+parents when such an object is created, changed or deleted.  A reference whose object is
+missing thus waits for nothing but the object's own creation.
+
+The interest is recorded *before* the caches are read, so an object created between the two
+wakes the parent rather than being missed; an object a cache has not listed yet wakes it
+when the listing brings it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Generic, TypeVar
+
+from engine.core.decisions import referencing
+from engine.core.model import errors, kinds
+from engine.core.model.identity import ChildId
+from engine.runtime.cluster.informers import Across, InformerSet
+from engine.runtime.cluster.kube import Obj
+from engine.runtime.cluster.seam import Api
+from engine.runtime.cluster.store import EventHandler, IndexFunc
+from engine.runtime.reconciling.queue import WorkQueue
+
+log = logging.getLogger("stencil.references")
+
+Waiter = tuple[WorkQueue, str]  # a parent's queue and key
+K = TypeVar("K", bound=Hashable)
+
+
+class Interests(Generic[K]):
+    """Which parents want which keys, and the other way round, under one lock."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[K, set[Waiter]] = {}
+        self._wanted_by: dict[Waiter, set[K]] = {}
+        self._lock = threading.Lock()
+
+    def want(self, waiter: Waiter, keys: Iterable[K]) -> None:
+        """Record that ``waiter`` wants exactly ``keys`` now (none clears)."""
+        wanted = set(keys)
+        with self._lock:
+            for key in self._wanted_by.pop(waiter, set()) - wanted:
+                waiting = self._waiting.get(key)
+                if waiting is not None:
+                    waiting.discard(waiter)
+                    if not waiting:
+                        del self._waiting[key]
+            if wanted:
+                self._wanted_by[waiter] = wanted
+                for key in wanted:
+                    self._waiting.setdefault(key, set()).add(waiter)
+
+    def waiters(self, key: K) -> list[Waiter]:
+        with self._lock:
+            return list(self._waiting.get(key, ()))
+
+    def wanted(self) -> list[K]:
+        with self._lock:
+            return list(self._waiting)
+
+
+class Referenced:
+    """The caches of referenced kinds, and which parent reads which object, of one engine."""
+
+    def __init__(
+        self, kube: Api, informers: InformerSet, namespaces: tuple[str, ...], sync_wait: float
+    ) -> None:
+        self._kube = kube
+        self._informers = informers
+        self._namespaces = namespaces
+        self._sync_wait = sync_wait
+        self._caches: dict[tuple[str, str], Across] = {}
+        self._by_name: Interests[ChildId] = Interests()
+        self._by_selector: Interests[referencing.Target] = Interests()
+        self._lock = threading.Lock()
+
+    def watch(self, kind: kinds.Kind) -> None:
+        """Cache the kinds ``kind`` references, from now on."""
+        for reference in kind.references:
+            if self._cache((reference.api_version, reference.kind)) is None:
+                said = (kind.name, reference.api_version, reference.kind)
+                log.warning("kind %s references %s %s, which the server does not serve", *said)
+
+    def read(self, kind: kinds.Kind | None, parent: Obj, queue: WorkQueue, key: str) -> referencing.Resolved:
+        """What ``kind``'s references read for ``parent`` now; from now on, a change to any of
+        those objects wakes ``key`` of ``queue``.  A reference beyond the parent's reach is not
+        read: the answer carries its refusal."""
+        found: Sequence[referencing.Target] = ()
+        refusal = None
+        if kind is not None and kind.references:
+            try:
+                found = referencing.targets(kind, parent, self._kube.is_namespaced)
+            except errors.StencilError as error:
+                refusal = error
+        self.forget(queue, key, keep=found)
+        if refusal is not None:
+            return referencing.Resolved(refusal=refusal)
+        deadline = time.monotonic() + self._sync_wait
+        return referencing.resolve(found, lambda target: self._lookup(target, deadline))
+
+    def forget(self, queue: WorkQueue, key: str, keep: Sequence[referencing.Target] = ()) -> None:
+        """Wake ``key`` of ``queue`` only for the objects of ``keep`` from now on (none: a parent gone)."""
+        waiter = (queue, key)
+        self._by_name.want(waiter, [t.where for t in keep if not t.selector])
+        self._by_selector.want(waiter, [_located(t) for t in keep if t.selector])
+
+    def _lookup(self, target: referencing.Target, deadline: float) -> list[Obj]:
+        cache = self._cache((target.where.api_version, target.where.kind))
+        if cache is None:
+            return []
+        cache.wait_for_sync(max(deadline - time.monotonic(), 0.0))  # else its listing wakes the parent
+        namespace = target.where.namespace or None
+        if not target.selector:
+            found = cache.get(namespace, target.where.name)
+            return [] if found is None else [found]
+        return cache.list(namespace)
+
+    def _cache(self, gvk: tuple[str, str]) -> Across | None:
+        """The cache of every object of ``gvk`` in the watched namespaces (``cache_of``)."""
+        return cache_of(
+            self._caches, gvk, self._on_event, self._kube, self._informers, self._namespaces, self._lock
+        )
+
+    def _on_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
+        """Wake the parents that read ``obj`` by its name, or by a selector it matches (before or after)."""
+        waiters = set(self._by_name.waiters(ChildId.of(obj)))
+        for target in self._by_selector.wanted():
+            if target.matches(obj) or (old is not None and target.matches(old)):
+                waiters.update(self._by_selector.waiters(target))
+        for queue, key in waiters:
+            queue.add(key)
+
+
+def cache_of(
+    caches: dict[tuple[str, str], Across],
+    gvk: tuple[str, str],
+    handler: EventHandler,
+    kube: Api,
+    informers: InformerSet,
+    namespaces: tuple[str, ...],
+    lock: threading.Lock,
+    *,
+    selector: str | None = None,
+    index: tuple[str, IndexFunc] | None = None,
+) -> Across | None:
+    """The cache of ``gvk`` in ``caches`` (label-selected by ``selector``, with ``index``), made and
+    started once; None if the server does not serve that kind.
+
+    Nothing here waits for the cache to fill, and discovery happens outside the lock: a kind
+    whose listing hangs must not stall the workers of other kinds.
+    """
+    cache = caches.get(gvk)
+    if cache is not None:
+        return cache
+    try:
+        resource = kube.resource(*gvk)
+    except errors.NotFound:
+        return None
+    with lock:
+        cache = caches.get(gvk)
+        if cache is None:
+            cache = informers.ensure_across(resource, namespaces, label_selector=selector, on_event=handler)
+            if index is not None:
+                cache.add_index(*index)
+            caches[gvk] = cache
+        return cache
+
+
+def _located(target: referencing.Target) -> referencing.Target:
+    """A selector target as a key: where it looks, whichever parent's reference it is."""
+    return dataclasses.replace(target, id="", optional=False)

@@ -1,0 +1,54 @@
+"""A change to a referenced object wakes exactly the parents that read it: by its name, or by a
+selector it matches before or after the change (a label removed wakes the parent that read it);
+a parent that no longer reads it, or is gone, is not woken."""
+
+from __future__ import annotations
+
+from engine.core.decisions import referencing
+from engine.core.model.identity import ChildId
+from engine.runtime.cluster.informers import InformerSet
+from engine.runtime.cluster.watching import MODIFIED
+from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.referenced import Referenced
+from tests.unit import _references as refs
+
+BY_NAME = referencing.Target("config", ChildId("", "v1", "ConfigMap", "shop", "shared"))
+OTHER = referencing.Target("x", ChildId("", "v1", "ConfigMap", "shop", "other"))
+BY_SELECTOR = referencing.Target("team", ChildId("", "v1", "ConfigMap", "shop", ""), (("team", "a"),))
+
+
+def _referenced() -> Referenced:
+    # No cache is made here: only the routing of events is tried, with no server behind it.
+    return Referenced(None, InformerSet(None), (), 0.0)  # type: ignore[arg-type]
+
+
+def _woken(queue: WorkQueue) -> list[str]:
+    woken = []
+    while queue.depth:
+        key = queue.get()
+        assert key is not None
+        woken.append(key)
+        queue.done(key)
+    return sorted(woken)
+
+
+def test_an_object_wakes_the_parents_reading_it_by_name_or_selector() -> None:
+    referenced, queue = _referenced(), WorkQueue()
+    referenced.forget(queue, "shop/by-name", keep=[BY_NAME])
+    referenced.forget(queue, "shop/by-team", keep=[BY_SELECTOR])
+    referenced.forget(queue, "shop/unrelated", keep=[OTHER])
+
+    referenced._on_event(MODIFIED, refs.config_map("shared"), None)
+    assert _woken(queue) == ["shop/by-name"]
+    referenced._on_event(MODIFIED, refs.config_map("b", team="b"), refs.config_map("b", team="a"))
+    assert _woken(queue) == ["shop/by-team"]
+    referenced._on_event(MODIFIED, refs.config_map("shared", namespace="other"), None)
+    assert _woken(queue) == []
+
+
+def test_a_parent_that_no_longer_reads_an_object_is_not_woken() -> None:
+    referenced, queue = _referenced(), WorkQueue()
+    referenced.forget(queue, "shop/a", keep=[BY_NAME, BY_SELECTOR])
+    referenced.forget(queue, "shop/a")
+    referenced._on_event(MODIFIED, refs.config_map("shared", team="a"), None)
+    assert _woken(queue) == []
