@@ -46,7 +46,9 @@ _SCALARS: dict[str, Schema] = {
     "float": {"type": "number"},
     "object": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
 }
-_MARKER = re.compile(r'\s*([A-Za-z]+)=("(?:[^"\\]|\\.)*"|\S*)')
+_MARKER_NAME = re.compile(r"\s*([A-Za-z]+)=")
+_MARKER_VALUE = re.compile(r'"(?:[^"\\]|\\.)*"|\S*')  # a quoted string, or up to the next space
+_JSON = json.JSONDecoder()
 _NUMBERS = ("integer", "number")
 
 # The markers, each with the types it applies to (None: any) and what it adds to a field's schema.
@@ -70,6 +72,25 @@ def _immutable(schema: Schema, value: Any) -> None:
 def _unique(schema: Schema, value: Any) -> None:
     if value:
         schema["x-kubernetes-list-type"] = "set"
+
+
+def _marker_at(text: str, position: int) -> tuple[str, str, int] | None:
+    """The marker ``name=value`` at ``position``: its name, its value's text, and where it ends.
+    A value that opens a JSON object or list runs to where that JSON closes, spaces and all
+    (``default={"k8s-app": "kube-dns"}``); any other, to the next space unless quoted."""
+    named = _MARKER_NAME.match(text, position)
+    if named is None:
+        return None
+    start = end = named.end()
+    if text[start : start + 1] in ("{", "["):
+        try:
+            end = _JSON.raw_decode(text, start)[1]
+        except json.JSONDecodeError:
+            end = start  # not JSON: read as a word, and refused as the field's type says
+    if end == start:
+        value = _MARKER_VALUE.match(text, start)
+        end = value.end() if value is not None else start
+    return named.group(1), text[start:end], end
 
 
 _MARKERS: dict[str, tuple[tuple[str, ...] | None, str, _Apply]] = {
@@ -288,12 +309,11 @@ class _Reader:
         said: dict[str, Any] = {}
         position = 0
         while text[position:].strip():
-            found = _MARKER.match(text, position)
+            found = _marker_at(text, position)
             if found is None:
                 word = text[position:].split()[0]
                 raise self.error(f"{word!r} is not a marker: write name=value (e.g. required=true)", path)
-            name, raw = found.groups()
-            position = found.end()
+            name, raw, position = found
             if name not in _MARKERS:
                 raise self.error(f"unknown marker {name!r}: use {', '.join(_MARKERS)}", path)
             if name in said:
