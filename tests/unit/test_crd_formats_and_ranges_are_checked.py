@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core.model import formats
+from engine.core.model.crds import formats
 from tests.unit import _crs
 
 EMBEDDED = {

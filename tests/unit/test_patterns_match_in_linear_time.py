@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core.model import formats
+from engine.core.model.crds import formats
 from tests.unit import _crs
 
 NESTED = "^(a+)+$"

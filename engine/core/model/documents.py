@@ -4,7 +4,7 @@ One set of YAML rules serves ``kind.yaml``, rendered templates, CR files and CRD
 (``yamlrules.StrictLoader``: no duplicate keys, no anchors or aliases, JSON data only),
 so a document means what it says to every reader.  ``Document`` keeps the YAML
 *nodes* next to the data, so a problem found in the data (by ``jsonschema``, with the
-keywords of ``engine.core.model.structural``) can name the file, line and field it is about.
+keywords of ``engine.core.model.crds.structural``) can name the file, line and field it is about.
 
 Hostile input is refused before it costs anything, with the line it is on: a file is read
 only if it is a regular file of at most ``MAX_FILE_BYTES`` (``read_text``): a device never
@@ -26,7 +26,7 @@ import jsonschema
 import yaml
 from yaml.constructor import ConstructorError
 
-from engine.core.model import structural
+from engine.core.model.crds import structural
 from engine.core.model.errors import KindError, StencilError
 from engine.core.model.expressions import CONTEXT_NAMES, Expression, compile_expression
 from engine.core.model.yamlrules import INT64_MAX as INT64_MAX
@@ -116,7 +116,7 @@ class Document:
     Serves ``kind.yaml``, CR files and CRDs alike.  ``validate`` and ``problems``
     check the data against a JSON Schema: one that names its draft (``$schema``, as
     kind.schema.json does) is read as that draft, any other as a CRD's OpenAPI v3
-    schema, Kubernetes extensions included (``engine.core.model.structural``).
+    schema, Kubernetes extensions included (``engine.core.model.crds.structural``).
     """
 
     file: Path

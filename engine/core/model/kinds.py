@@ -35,7 +35,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import dependencies, documents, expressions, references, schema, shapes
+from engine.core.model import dependencies, documents, expressions, references, shapes, simpleschema
 from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
 from engine.core.model.expressions import Expression
@@ -137,7 +137,7 @@ class Kind:
     service_account: tuple[str, str] | None = None  # (namespace, name) children are applied as
     observe: tuple[tuple[str, str], ...] = ()  # (apiVersion, kind) of related objects status rules read
     delete_when: Expression | None = None  # the parent is deleted once this is true
-    # The CRD kind.yaml's ``schema:`` writes (``engine.core.model.schema``); None: a hand-written one.
+    # The CRD ``schema:`` writes (``simpleschema``); None: a hand-written one.
     crd: dict[str, Any] | None = field(default=None, compare=False)
     references: tuple[Reference, ...] = ()  # objects it reads but does not own
 
@@ -198,7 +198,7 @@ def load_kind(directory: Path) -> Kind:
         observe=tuple((o["apiVersion"], o["kind"]) for o in data.get("observe", ())),
         delete_when=delete_when,
         references=referenced,
-        crd=schema.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
+        crd=simpleschema.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
     )
 
 

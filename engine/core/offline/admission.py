@@ -2,7 +2,7 @@
 
 ``stencil render``, ``stencil lint`` and ``stencil rbac`` work without a cluster, yet a
 CR should be taken offline as it would be online: given its CRD schema's defaults,
-checked against the schema (``engine.core.model.structural``: types, formats, patterns with
+checked against the schema (``engine.core.model.crds.structural``: types, formats, patterns with
 RE2, unknown fields refused as strict field validation refuses them), then against the
 CRD's CEL rules (``engine.core.offline.validation_rules``), and placed by the CRD's scope.
 ``OfflineCrds`` reads a folder of CRDs and does those things.
@@ -24,7 +24,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.core.model import apis, documents, kinds, placement, structural
+from engine.core.model import apis, documents, kinds, placement
+from engine.core.model.crds import structural
 from engine.core.model.errors import KindError, StencilError
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from typing import Any
 from celpy import celtypes
 from celpy.evaluation import CELEvalError
 
-from engine.core.model import formats
+from engine.core.model.crds import formats
 
 
 class ServerWouldFail(Exception):

@@ -27,7 +27,7 @@ import celpy.celparser
 from celpy import celtypes
 from celpy.evaluation import CELEvalError
 
-from engine.core.model import structural
+from engine.core.model.crds import structural
 from engine.core.offline import cel_library
 
 FieldPath = tuple[str | int, ...]

@@ -11,7 +11,7 @@ cluster, the way ``kubectl apply --validate=strict`` and the server would:
   the server's decoder accepts); a custom kind's is its CRD's ``openAPIV3Schema``
   from the checkout (``engine.core.offline.admission.OfflineCrds.schemas``), closed
   as ``structural.strict`` closes it for the kind's own CRs.  Both are read by
-  ``jsonschema`` with the OpenAPI dialect of ``engine.core.model.structural``
+  ``jsonschema`` with the OpenAPI dialect of ``engine.core.model.crds.structural``
   (formats, int32/int64 ranges, RE2 patterns, unique entries of
   ``x-kubernetes-list-type`` lists, unknown fields); each kind's validator is
   built once;
@@ -51,7 +51,7 @@ from typing import Any
 
 from jsonschema.protocols import Validator
 
-from engine.core.model import structural
+from engine.core.model.crds import structural
 from engine.core.offline import admission, validation_rules
 from engine.core.offline.childschemas.metadata import (
     ANNOTATIONS_MAX_BYTES,

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from engine.core.model import structural
+from engine.core.model.crds import structural
 
 FieldPath = tuple[str | int, ...]
 Severity = Literal["error", "warning"]

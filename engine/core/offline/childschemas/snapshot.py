@@ -3,7 +3,7 @@
 A built-in kind's schema comes from ``engine/schemas/kubernetes-openapi.json.gz``, written by
 ``hack/openapi-snapshot`` from the kube-apiserver the project builds; its ``$ref``s resolve
 through a ``referencing`` registry, and each kind's validator (the OpenAPI dialect of
-``engine.core.model.structural``) is built once.
+``engine.core.model.crds.structural``) is built once.
 
 The OpenAPI that Kubernetes serves for its built-in kinds describes Go types
 rather than what their decoder accepts, so the snapshot is adapted once, when
@@ -28,7 +28,7 @@ from jsonschema.protocols import Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 
-from engine.core.model import structural
+from engine.core.model.crds import structural
 
 SNAPSHOT_FILE = "kubernetes-openapi.json.gz"
 

@@ -17,7 +17,8 @@ from typing import Any
 
 from jinja2 import nodes
 
-from engine.core.model import kinds, structural
+from engine.core.model import kinds
+from engine.core.model.crds import structural
 from engine.core.model.errors import StencilError
 from engine.core.offline import admission, validation_rules
 from engine.core.offline.linting import paths

@@ -22,7 +22,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
-from engine.core.model.formats import INT_RANGES, STRING_FORMATS, compiled, search
+from engine.core.model.crds.formats import INT_RANGES, STRING_FORMATS, compiled, search
 
 Schema = dict[str, Any]
 Keyword = Callable[[Validator, Any, Any, Schema], Iterator[ValidationError]]

@@ -30,7 +30,7 @@ import jsonschema.validators
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
-from engine.core.model.keywords import KEYWORDS, Schema, shown
+from engine.core.model.crds.keywords import KEYWORDS, Schema, shown
 
 # The dialect as other modules read it (``Schema`` and ``shown`` are the keywords', named here too).
 __all__ = [

@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from engine.core.model import formats, structural
+from engine.core.model.crds import formats, structural
 from engine.core.model.documents import Document, FieldPath
 
 Schema = dict[str, Any]
