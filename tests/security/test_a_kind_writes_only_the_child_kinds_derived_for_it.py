@@ -34,7 +34,10 @@ stringData:
 def test_a_child_kind_neither_spelled_nor_rendered_by_an_example_is_refused_at_its_line(
     tmp_path: Path,
 ) -> None:
-    folder = _rights.kind_folder(tmp_path, TEMPLATE, {"mode": "plain"})
+    # A collection: the template may render a second child, which is then refused for its kind.
+    folder = _rights.kind_folder(
+        tmp_path, TEMPLATE, {"mode": "plain"}, "templates: [{file: child.yaml, collection: true}]\n"
+    )
     where = ["--templates", str(tmp_path / "templates"), "--crds", str(tmp_path / "crds")]
     rbac = CliRunner().invoke(cli.main, ["rbac", *where])
     assert rbac.exit_code == 0, rbac.output

@@ -146,7 +146,7 @@ def template(expression: Expr) -> str:
 
 
 # One kind per expression, each compiled once; what each renders with benign values, once.
-KINDS = [_kinds.kind(template(expression)) for expression in EXPRESSIONS]
+KINDS = [_kinds.kind(template(expression), collection=True) for expression in EXPRESSIONS]  # several docs
 
 
 # -- the values ---------------------------------------------------------------------------------
