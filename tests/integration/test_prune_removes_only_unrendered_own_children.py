@@ -11,9 +11,8 @@ from engine.tools import manifests
 from tests.integration._engine import condition_is, conditions, eventually, running_engine
 from tests.integration._widgets import configmap, widget, write_kind
 
-EXTRA = configmap("  value: extra\n", name="{{ name }}-extra")
-MAIN = "  value: {{ spec.value }}\n{% if spec.extra %}\n---\n" + EXTRA + "{% endif %}\n"
-TEMPLATE = configmap(MAIN, name="{{ name }}-main")
+MAIN = configmap("  value: {{ spec.value }}\n", name="{{ name }}-main")
+EXTRA = "{% if spec.extra %}\n" + configmap("  value: extra\n", name="{{ name }}-extra") + "{% endif %}\n"
 
 
 def parent(extra: bool) -> dict[str, Any]:
@@ -23,7 +22,7 @@ def parent(extra: bool) -> dict[str, Any]:
 def test_unrendered_child_is_pruned_and_foreign_object_left_alone(
     kube: Kube, namespace: str, widgets: Resource, tmp_path: Path
 ) -> None:
-    templates = write_kind(tmp_path / "templates", {"configmaps.yaml": TEMPLATE})
+    templates = write_kind(tmp_path / "templates", {"main.yaml": MAIN, "extra.yaml": EXTRA})
     configmaps = kube.resource("v1", "ConfigMap")
 
     with running_engine(kube, templates, namespace):
