@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from engine.tools.cli import options
 from engine.tools.cli._common import main, read_crs
+
+if TYPE_CHECKING:
+    from engine.core.model.kinds import Kind
 
 
 @main.command("render")
@@ -51,10 +55,10 @@ def render(
     the all-zero one.  Bad input exits non-zero with "file:line: field: message".
 
     With --observed, the templates read the children given there, as they
-    would read them in a cluster.  With --status, print instead each CR with
-    the status the kind's rules derive (conditions and fields) after its
-    children are applied and, unless --observed gives them as they are, made
-    healthy by their controllers.
+    would read them in a cluster, and the objects the kind's references name.
+    With --status, print instead each CR with the status the kind's rules
+    derive (conditions and fields) after its children are applied and, unless
+    --observed gives them as they are, made healthy by their controllers.
     """
     import yaml
 
@@ -78,7 +82,12 @@ def render(
                     )
                 else:
                     children, _ = preview.split_observed(kind, parent, observed or ())
-                    output.extend(rendering.render(kind, parent, children, is_namespaced=crds.is_namespaced))
+                    references = _references(kind, parent, observed or (), crds.is_namespaced)
+                    output.extend(
+                        rendering.render(
+                            kind, parent, children, is_namespaced=crds.is_namespaced, references=references
+                        )
+                    )
             except errors.StencilError as error:
                 name = parent["metadata"]["name"]
                 raise click.ClickException(
@@ -88,6 +97,24 @@ def render(
         raise click.ClickException(str(error)) from error
     stream = yaml.dump_all(output, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
     click.echo(stream, nl=False)
+
+
+def _references(
+    kind: Kind,
+    parent: dict[str, Any],
+    observed: Sequence[dict[str, Any]],
+    is_namespaced: Callable[[str, str], bool],
+) -> dict[str, Any]:
+    """What the kind's references read for ``parent``, found among the ``observed`` objects, as the
+    engine finds them in its caches; a required one missing is an error, as it holds the engine's
+    render back."""
+    from engine.core.decisions import referencing
+    from engine.core.model import errors
+
+    resolved = referencing.resolve(referencing.targets(kind, parent, is_namespaced), lambda _: list(observed))
+    if resolved.missing:
+        raise errors.StencilError(f"{resolved.missing[0]}: give it with --observed FILE")
+    return dict(resolved.values)
 
 
 # What an --observed document must be for the templates and rules to read it: an object as
