@@ -20,6 +20,7 @@ import copy
 import functools
 import gzip
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -50,18 +51,24 @@ class Snapshot:
 
 
 @functools.cache
+def read_snapshot() -> Mapping[str, Any]:
+    """The snapshot as read on first use: its Kubernetes version, its kinds, and the schemas as the
+    API server publishes them (``components.schemas``)."""
+    raw = resources.files("engine").joinpath("schemas", SNAPSHOT_FILE).read_bytes()
+    read: Mapping[str, Any] = json.loads(gzip.decompress(raw))
+    return read
+
+
+@functools.cache
 def snapshot() -> Snapshot:
     """The snapshot, read and adapted on first use."""
-    raw = resources.files("engine").joinpath("schemas", SNAPSHOT_FILE).read_bytes()
-    document = json.loads(gzip.decompress(raw))
-    schemas = {name: _as_served(schema) for name, schema in document["components"]["schemas"].items()}
+    read = read_snapshot()
+    schemas = {name: _as_served(schema) for name, schema in read["components"]["schemas"].items()}
     # Quantity and Time are strings the server parses in Go code; the schema says only "string".
     schemas[_QUANTITY] = {"type": ["string", "number"], "nullable": True, "pattern": _QUANTITY_TEXT}
     schemas[_TIME] = {"type": "string", "nullable": True, "pattern": _RFC3339}
     resource = Resource.from_contents({"components": {"schemas": schemas}}, default_specification=DRAFT4)
-    return Snapshot(
-        document["kubernetesVersion"], document["kinds"], Registry().with_resource(_URI, resource)
-    )
+    return Snapshot(read["kubernetesVersion"], read["kinds"], Registry().with_resource(_URI, resource))
 
 
 def snapshot_version() -> str:

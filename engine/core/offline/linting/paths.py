@@ -14,16 +14,13 @@ checks children with, so the two cannot disagree.
 from __future__ import annotations
 
 import functools
-import gzip
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from jinja2 import nodes
 
-from engine.core.offline import childschemas
+from engine.core.offline.childschemas.snapshot import read_snapshot
 from engine.core.templating import sandbox
 
 _OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
@@ -33,8 +30,7 @@ _REF = "#/components/schemas/"
 @functools.cache
 def object_meta() -> Mapping[str, Any]:
     """The API server's ObjectMeta, as the OpenAPI snapshot has it, with its ``$ref``s written in place."""
-    raw = resources.files("engine").joinpath("schemas", childschemas.SNAPSHOT_FILE).read_bytes()
-    schemas: Mapping[str, Any] = json.loads(gzip.decompress(raw))["components"]["schemas"]
+    schemas: Mapping[str, Any] = read_snapshot()["components"]["schemas"]
     inlined: Mapping[str, Any] = _inlined(schemas[_OBJECT_META], schemas, (_OBJECT_META,))
     return inlined
 
