@@ -205,8 +205,7 @@ class Prune:
 
     @property
     def child(self) -> ChildId:
-        group, _, version = self.api_version.rpartition("/")
-        return ChildId(group, version, self.kind, self.namespace, self.name)
+        return ChildId.at(self.api_version, self.kind, self.namespace, self.name)
 
 
 @dataclass(frozen=True)

@@ -102,7 +102,6 @@ def targets(
     reach = planning.Reach(home, kind.placement.namespaces, kind.placement.cluster_scoped)
     found = []
     for index, reference in enumerate(kind.references):
-        group, _, version = reference.api_version.rpartition("/")
         namespace = (
             _namespace(reference, index, scope, home)
             if is_namespaced(reference.api_version, reference.kind)
@@ -110,7 +109,7 @@ def targets(
         )
         _refuse_beyond(reference, index, namespace, reach, kind.placement.off_limits)
         name = "" if reference.name is None else _name(reference, index, scope)
-        where = ChildId(group, version, reference.kind, namespace, name)
+        where = ChildId.at(reference.api_version, reference.kind, namespace, name)
         found.append(Target(reference.id, where, reference.selector, reference.optional))
     return tuple(found)
 

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.model import apis
+
 
 @dataclass(frozen=True, slots=True)
 class ChildId:
@@ -33,14 +35,18 @@ class ChildId:
     def of(cls, obj: Mapping[str, Any]) -> ChildId:
         """The id of ``obj``, a Kubernetes object as a dict (missing parts read as ``""``)."""
         meta = obj.get("metadata") or {}
-        group, _, version = str(obj.get("apiVersion") or "").rpartition("/")
-        return cls(
-            group,
-            version,
+        return cls.at(
+            str(obj.get("apiVersion") or ""),
             str(obj.get("kind") or ""),
             str(meta.get("namespace") or ""),
             str(meta.get("name") or ""),
         )
+
+    @classmethod
+    def at(cls, api_version: str, kind: str, namespace: str, name: str) -> ChildId:
+        """The id of the object ``kind`` ``namespace/name`` at ``api_version``."""
+        group, version = apis.split_api_version(api_version)
+        return cls(group, version, kind, namespace, name)
 
     @property
     def api_version(self) -> str:

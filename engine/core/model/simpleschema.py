@@ -33,6 +33,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from engine.core.model import apis
 from engine.core.model.crds import formats, structural
 from engine.core.model.documents import Document, FieldPath
 
@@ -154,7 +155,7 @@ _RESERVED_GROUP = re.compile(r"(^|\.)(k8s|kubernetes)\.io$")
 def crd(document: Document, api_version: str, kind: str) -> dict[str, Any]:
     """The CRD of ``kind`` at ``api_version`` from the ``schema:`` of ``document`` (kind.yaml)."""
     given: dict[str, Any] = document.data["schema"]
-    group, _, version = api_version.rpartition("/")
+    group, version = apis.split_api_version(api_version)
     if not group or _RESERVED_GROUP.search(group):
         why = (
             "the core group has no custom resources"

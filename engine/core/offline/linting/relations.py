@@ -327,9 +327,8 @@ def _hpa(child: Child, known: _Known) -> list[Problem]:
     ref = _get(child, ("spec", "scaleTargetRef"))
     if not isinstance(ref, Mapping) or ref.get("name") is None:
         return []
-    group = str(ref.get("apiVersion") or "").rpartition("/")[0]
     namespace = ChildId.of(child).namespace
-    target = ChildId(group, "", str(ref.get("kind")), namespace, str(ref["name"]))
+    target = ChildId.at(str(ref.get("apiVersion") or ""), str(ref.get("kind")), namespace, str(ref["name"]))
     missing = known.missing(target, "scaleTargetRef")
     if missing is None:
         return []
