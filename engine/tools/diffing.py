@@ -48,11 +48,7 @@ def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
         }
     uid = parent["metadata"].get("uid") or placement.NO_UID
     parent = {**parent, "metadata": {**parent["metadata"], "uid": uid}}
-    # The child kinds to look for: those the templates spell out, and those a first render
-    # (before anything is observed) yields; then the real render, with the children seen.
-    first = rendering.render(kind, parent, [], is_namespaced=kube.is_namespaced)
-    child_kinds = rbac.spelled_child_kinds(kind) | {(c["apiVersion"], c["kind"]) for c in first}
-    observed = _live_children(kube, child_kinds, uid) if live_parent is not None else []
+    observed = live_children(kube, kind, parent) if live_parent is not None else []
     desired = rendering.render(kind, parent, observed, is_namespaced=kube.is_namespaced)
     reach = planning.Reach(
         parent["metadata"].get("namespace") or "", kind.placement.namespaces, kind.placement.cluster_scoped
@@ -70,7 +66,16 @@ def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
     return changes
 
 
-def _live_children(kube: Kube, child_kinds: set[tuple[str, str]], uid: str) -> list[Obj]:
+def live_children(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Obj]:
+    """The children ``parent`` (as it is in the cluster, with its uid) controls now: of the kinds the
+    templates spell out and those a first render (before anything is observed) yields, labelled with
+    its uid and owned by it (as ``engine.runtime.reconciling.children`` indexes them)."""
+    uid = parent["metadata"]["uid"]
+    try:
+        first = rendering.render(kind, parent, [], is_namespaced=kube.is_namespaced)
+    except errors.StencilError:
+        first = []  # a parent that does not render (now) still has the children it had
+    child_kinds = rbac.spelled_child_kinds(kind) | {(c["apiVersion"], c["kind"]) for c in first}
     found: list[Obj] = []
     for api_version, child_kind in sorted(child_kinds):
         try:

@@ -90,3 +90,49 @@ def graph(kind_dir: Path, output_format: str, output: Path | None) -> None:
     picture = graphs.picture(kinds.load_kind(kind_dir))
     text = pictures.mermaid(picture) if output_format == "mermaid" else pictures.dot(picture)
     write(text, output_format, output)
+
+
+@main.command("tree")
+@click.argument("parent", metavar="KIND/NAME")
+@options.namespace("default", "Namespace of the parent.", short=True)
+@options.templates("Folder of kind folders; the one serving KIND is used.")
+@options.kubeconfig("Kubeconfig (default: $KUBECONFIG or ~/.kube/config).")
+@_format_option(
+    ("text", "dot", "mermaid", "svg", "png"), "text: an indented tree; dot, mermaid, svg, png: a picture."
+)
+@_output_option
+def tree(
+    parent: str,
+    namespace: str,
+    templates_dir: Path,
+    kubeconfig: str | None,
+    output_format: str,
+    output: Path | None,
+) -> None:
+    """Show a parent's children, references and related objects as a tree, each with its health.
+
+    Read-only.  Each child is judged as the engine judges it for ChildrenReady
+    (its template's readyWhen, else kstatus), with the reason it is not ready;
+    the parent's line is its Ready condition and reason.  KIND is the parent's
+    kind or its folder's name, in any case: DeployWebService/nginx.
+    """
+    from engine.core.model import kinds
+    from engine.core.offline import family, pictures
+    from engine.runtime.cluster.kube import Kube
+    from engine.tools import families
+
+    kind_name, _, name = parent.partition("/")
+    if not kind_name or not name:
+        raise click.UsageError(f"{parent!r} is not KIND/NAME, such as DeployWebService/nginx")
+    loaded = list(kinds.load_kinds(templates_dir)[0].values())
+    kind = families.find_kind(loaded, kind_name)
+    found = family.members(families.gather(Kube.from_kubeconfig(kubeconfig), kind, name, namespace))
+    if output_format == "text":
+        write(family.text(found), output_format, output)
+        return
+    picture = family.picture(found)
+    write(
+        pictures.mermaid(picture) if output_format == "mermaid" else pictures.dot(picture),
+        output_format,
+        output,
+    )

@@ -1,0 +1,85 @@
+"""``stencil tree``: a parent's family read from a cluster, for ``engine.core.offline.family`` to judge.
+
+Read-only and the engine's way: the children are those labelled with the parent's uid that
+it controls (``diffing.live_children``), the references are looked for where
+``decisions.referencing`` says, the related objects are those of the kind's ``observe:``
+kinds labelled with the parent's uid, and the templates are rendered against what was
+found, so each child is known by the template that makes it.  A render that fails now
+(a reference missing, say) leaves the children as they are, judged by kstatus: the
+parent's own Ready condition says why.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from engine.core.decisions import conditions, referencing
+from engine.core.model import errors, kinds, placement
+from engine.core.model.identity import ChildId
+from engine.core.offline import family
+from engine.core.templating import rendering
+from engine.runtime.cluster.kube import Kube, Obj
+from engine.tools import diffing
+
+
+def find_kind(loaded: list[kinds.Kind], name: str) -> kinds.Kind:
+    """The kind whose parent kind (or folder) is ``name``, in any case: ``DeployWebService``,
+    ``deploywebservice``."""
+    for kind in loaded:
+        if name.lower() in (kind.kind.lower(), kind.name.lower()):
+            return kind
+    known = ", ".join(sorted(kind.kind for kind in loaded)) or "none"
+    raise errors.StencilError(f"no kind folder serves {name} (the folders serve: {known})")
+
+
+def gather(kube: Kube, kind: kinds.Kind, name: str, namespace: str) -> family.Family:
+    """What the cluster holds of the parent ``name`` now, and what its templates render for it."""
+    namespaced = kube.is_namespaced(kind.api_version, kind.kind)
+    where = namespace if namespaced else None
+    parent = kube.get(kube.resource(kind.api_version, kind.kind), name, where)
+    if parent is None:
+        raise errors.StencilError(f"{kind.kind} {f'{where}/' if where else ''}{name} not found")
+    observed = diffing.live_children(kube, kind, parent)
+    try:
+        targets = referencing.targets(kind, parent, kube.is_namespaced)
+    except errors.StencilError:
+        targets = ()  # refused: the parent's Ready says so
+    found = {target.id: _lookup(kube, target) for target in targets}
+    resolved = referencing.resolve(targets, lambda target: found[target.id])
+    try:
+        located = rendering.render_located(
+            kind, dict(parent), observed, is_namespaced=kube.is_namespaced, references=resolved.values
+        )
+        rendered = [(one.template.id, ChildId.of(one.child)) for one in located]
+    except errors.StencilError:
+        rendered = []
+    related = [
+        obj
+        for api_version, observed_kind in kind.observe
+        for obj in _labelled(kube, api_version, observed_kind, parent["metadata"]["uid"])
+    ]
+    now = conditions.timestamp(datetime.datetime.now(datetime.UTC))
+    references = [(target, found[target.id]) for target in targets]
+    return family.Family(kind, parent, rendered, observed, references, related, now)
+
+
+def _lookup(kube: Kube, target: referencing.Target) -> list[Obj]:
+    try:
+        res = kube.resource(target.where.api_version, target.where.kind)
+    except errors.NotFound:
+        return []
+    namespace = target.where.namespace or None
+    if target.selector:
+        selector = ",".join(f"{key}={value}" for key, value in target.selector)
+        return kube.list(res, namespace, label_selector=selector)[0]
+    found = kube.get(res, target.where.name, namespace)
+    return [found] if found is not None else []
+
+
+def _labelled(kube: Kube, api_version: str, kind: str, uid: str) -> list[Obj]:
+    try:
+        res = kube.resource(api_version, kind)
+    except errors.NotFound:
+        return []
+    items = kube.list(res, label_selector=f"{placement.PARENT_UID_LABEL}={uid}")[0]
+    return sorted(items, key=lambda obj: (ChildId.of(obj).namespace, ChildId.of(obj).name))
