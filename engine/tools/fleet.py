@@ -10,7 +10,9 @@ The child kinds listed are those the folder may write (``rendering.allowed_child
 and every built-in kind the server serves: a template the new folder removed leaves
 children of a kind it no longer names, which must still be found to be shown as pruned.
 A custom child kind the new folder no longer names is not listed (say so in the docs).
-A kind the credentials may not list is skipped and said in ``notes``.
+An object counts as a child only if the engine applied it (it carries the applied hash):
+labels are copied by other controllers.  A kind the credentials may not list is skipped,
+and said in ``notes`` when the folder may write it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from engine.core.decisions import referencing
+from engine.core.decisions import planning, referencing
 from engine.core.model import apis, errors, kinds
 from engine.core.model.identity import ChildId
 from engine.core.offline import fleet, fleetreport
@@ -83,10 +85,16 @@ def read(kube: Kube, kind: kinds.Kind, namespace: str | None) -> Fleet:
             if child_kind in {k for _, k in rendering.allowed_child_kinds(kind)}:
                 notes.append(f"{child_kind} ({api_version}) not listed: {error}")
             continue
-        objects.extend(listed)
+        objects.extend(obj for obj in listed if _applied(obj))
     found = Fleet.of(parents, objects)
     found.notes = notes
     return found
+
+
+def _applied(obj: Obj) -> bool:
+    """Whether the engine applied ``obj``: its hash says so.  Labels alone do not (the endpoints
+    controller copies a Service's labels, parent uid included, onto the Endpoints it makes)."""
+    return planning.HASH_ANNOTATION in ((obj.get("metadata") or {}).get("annotations") or {})
 
 
 def _child_kinds(kube: Kube, kind: kinds.Kind) -> set[tuple[str, str]]:
