@@ -4,7 +4,20 @@ One module a command (or a family of them); each registers itself on ``main``
 when imported here.
 """
 
-from engine.tools.cli import cluster, crd, dev, lint, pictures, rbac, render, run, shards, test
+from engine.tools.cli import cluster, crd, dev, lint, pictures, plan, rbac, render, run, shards, test
 from engine.tools.cli._common import main
 
-__all__ = ["cluster", "crd", "dev", "lint", "main", "pictures", "rbac", "render", "run", "shards", "test"]
+__all__ = [
+    "cluster",
+    "crd",
+    "dev",
+    "lint",
+    "main",
+    "pictures",
+    "plan",
+    "rbac",
+    "render",
+    "run",
+    "shards",
+    "test",
+]

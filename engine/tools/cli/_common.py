@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
-    from engine.core.model import kinds
+    from engine.core.model import documents, kinds
     from engine.core.offline import admission
 
 
@@ -74,6 +75,7 @@ def read_crs(
     """The kind, the CRDs, and each CR of the kind in the files as the API server would keep it
     (validated, defaulted, namespaced), with where it was read (``file:line``).
 
+    A ``List`` (``kubectl get -o yaml`` of several objects) counts as its items.
     A check that cannot run offline (a CEL rule this library cannot evaluate, a
     CRD that is not there) is said on stderr: a CR is never passed silently."""
     from engine.core.model import documents, errors, kinds
@@ -92,7 +94,7 @@ def read_crs(
     parents = []
     first: dict[tuple[str | None, str], str] = {}  # where each CR is, by namespace and name
     for file in files:
-        for document in documents.Document.read_all(file, errors.StencilError):
+        for document in opened_lists(documents.Document.read_all(file, errors.StencilError)):
             problems, notes = crds.problems(document, kind, namespace)
             if problems:
                 raise problems[0]
@@ -113,6 +115,26 @@ def read_crs(
     if not parents:
         raise errors.StencilError(f"no {kind.kind} ({kind.api_version}) in {', '.join(map(str, files))}")
     return kind, crds, parents
+
+
+def opened_lists(found: list[documents.Document]) -> list[documents.Document]:
+    """The documents, each ``List`` replaced by its items, each item a document of its own node (so
+    an error in it names its own line)."""
+    import yaml
+
+    opened = []
+    for document in found:
+        data, node = document.data, document.node
+        items = data.get("items") if isinstance(data, dict) else None
+        if not (str(data.get("kind", "")).endswith("List") and isinstance(items, list)) or not isinstance(
+            node, yaml.MappingNode
+        ):
+            opened.append(document)
+            continue
+        nodes = next(value.value for key, value in node.value if key.value == "items")
+        for item, item_node in zip(items, nodes, strict=True):
+            opened.append(dataclasses.replace(document, node=item_node, data=item))
+    return opened
 
 
 def parent_crds_dir(kind: kinds.Kind) -> Path:

@@ -60,10 +60,11 @@ def kubeconfig_to_write(help: str) -> Decorator:
     )
 
 
-def namespace(default: str, help: str, *, short: bool = False) -> Decorator:
-    """``--namespace`` (``-n`` too with ``short``, as kubectl has it): one namespace, with a default."""
+def namespace(default: str | None, help: str, *, short: bool = False) -> Decorator:
+    """``--namespace`` (``-n`` too with ``short``, as kubectl has it): one namespace, with a default
+    (None: the command's own, said in ``help``)."""
     flags = ("-n", "--namespace") if short else ("--namespace",)
-    return click.option(*flags, default=default, show_default=True, help=help)
+    return click.option(*flags, default=default, show_default=default is not None, help=help)
 
 
 def cr_files(help: str, *, required: bool = False) -> Decorator:

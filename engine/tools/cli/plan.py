@@ -1,0 +1,145 @@
+"""``stencil plan``: what a kind folder would change across every parent of its kind, before it is loaded."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from engine.tools.cli import options
+from engine.tools.cli._common import main, opened_lists, read_crs
+
+if TYPE_CHECKING:
+    from engine.core.offline import fleetreport
+
+# Exit codes, documented in `stencil plan --help` and docs/plan.md.
+CHANGES = 1  # with --exit-code: some parent would change
+BAD_INPUT = 2  # the plan could not be made: bad input, an unreachable cluster
+BROKEN = 3  # some parent would fail to render, or a sampled apply was refused
+
+
+@main.command("plan")
+@click.argument("kind_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@options.cr_files(
+    "Plan these parents, as `kubectl get -o yaml` prints them (a List, or one object a document; "
+    "repeatable), without a cluster; other objects in the files are read as their children."
+)
+@click.option(
+    "--observed",
+    "observed_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="With -f: the parents' children as `kubectl get -o yaml` prints them (repeatable) "
+    "[default: none, so every child counts as created].",
+)
+@options.namespace(
+    None, "Only the parents in this namespace [default: all]; with -f, that of a CR naming none.", short=True
+)
+@options.crds(
+    "With -f: CRDs giving the parent kind its defaults and validation "
+    "[default: the first of KIND_DIR/crds/ and crds/ beside the templates folder that holds it].",
+    default=None,
+)
+@options.kubeconfig("Kubeconfig (default: $KUBECONFIG or ~/.kube/config).")
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--sample",
+    default=5,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Applies a server dry run is asked about, per distinct shape of change (kind and fields).",
+)
+@click.option(
+    "--exit-code", is_flag=True, help="Exit 1 when some parent would change, as `git diff --exit-code`."
+)
+def plan(
+    kind_dir: Path,
+    files: tuple[Path, ...],
+    observed_files: tuple[Path, ...],
+    namespace: str | None,
+    crds_dir: Path | None,
+    kubeconfig: str | None,
+    output: str,
+    sample: int,
+    exit_code: bool,
+) -> None:
+    """Show what KIND_DIR would change for every parent of its kind, summed up for a review.
+
+    Every live parent of the kind (read-only, as the kubeconfig's user) is
+    rendered with KIND_DIR and compared with its live children: how many parents
+    change, which child fields change for how many, which parents fail to render
+    (file, line, message), which children would be created or pruned, and what
+    the API server refuses in a dry run of a sample of the applies.  With -f, the
+    parents (and their children) come from files and no cluster is contacted.
+
+    Exits 0 when the plan is made and no parent would fail; 1 with --exit-code
+    when some parent would change; 2 when the plan cannot be made (bad input, no
+    cluster); 3 when some parent would fail to render or a sampled apply was refused.
+    """
+    from engine.core.model import errors
+
+    if observed_files and not files:
+        raise click.UsageError("--observed gives the children of the parents of -f files: give those too")
+    try:
+        if files:
+            summary = _offline(kind_dir, files, observed_files, namespace, crds_dir)
+        else:
+            summary = _live(kind_dir, namespace, kubeconfig, sample)
+    except errors.StencilError as error:
+        click.echo(f"error: {error}", err=True)
+        raise SystemExit(BAD_INPUT) from error
+    _print(summary, output)
+    if summary.broken:
+        raise SystemExit(BROKEN)
+    raise SystemExit(CHANGES if exit_code and summary.changed else 0)
+
+
+def _live(kind_dir: Path, namespace: str | None, kubeconfig: str | None, sample: int) -> fleetreport.Summary:
+    from engine.core.model import kinds
+    from engine.core.offline import fleetreport
+    from engine.runtime.cluster.kube import Kube
+    from engine.tools import fleet
+
+    kind = kinds.load_kind(kind_dir)
+    kube = Kube.from_kubeconfig(kubeconfig)
+    found = fleet.read(kube, kind, namespace)
+    for note in found.notes:
+        click.echo(f"note: {note}", err=True)
+    plans = found.plan(kind, kube.is_namespaced, fleet.lookup(kube))
+    chosen = fleetreport.sample(plans, sample)
+    return fleetreport.summarize(kind.kind, plans, fleet.dry_run(kube, chosen), sampled=len(chosen))
+
+
+def _offline(
+    kind_dir: Path,
+    files: tuple[Path, ...],
+    observed_files: tuple[Path, ...],
+    namespace: str | None,
+    crds_dir: Path | None,
+) -> fleetreport.Summary:
+    """The plan of the parents in ``files``, each CR checked and defaulted as ``stencil render`` does."""
+    from engine.core.model import documents, errors
+    from engine.core.offline import fleetreport
+    from engine.tools import fleet
+
+    kind, crds, parents = read_crs(kind_dir, files, namespace or "default", crds_dir)
+    objects: list[dict[str, Any]] = []
+    for file in (*files, *observed_files):
+        for document in opened_lists(documents.Document.read_all(file, errors.StencilError)):
+            data = document.data
+            named = isinstance(data, dict) and isinstance(data.get("metadata"), dict)
+            if named and (data.get("apiVersion"), data.get("kind")) != (kind.api_version, kind.kind):
+                objects.append(data)
+    found = fleet.Fleet.of([parent for _, parent in parents], objects)
+    return fleetreport.summarize(kind.kind, found.plan(kind, crds.is_namespaced))
+
+
+def _print(summary: fleetreport.Summary, output: str) -> None:
+    from engine.core.offline import fleetreport
+
+    if output == "json":
+        click.echo(json.dumps(fleetreport.as_json(summary), indent=2))
+    else:
+        click.echo(fleetreport.text(summary), nl=False)

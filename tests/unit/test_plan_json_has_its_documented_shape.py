@@ -1,0 +1,37 @@
+from engine.core.model.identity import ChildId
+from engine.core.offline import fleet, fleetreport
+
+
+def test_plan_json_has_its_documented_shape() -> None:
+    child = ChildId.at("apps/v1", "Deployment", "ns", "a-web")
+    plans = [
+        fleet.ParentPlan("ns/a", updates=(fleet.Update(child, ("spec.replicas",)),)),
+        fleet.ParentPlan("ns/b", failure=fleet.Failure("t.yaml:3", "spec.x", "boom", "RenderFailed")),
+    ]
+    refused = [fleetreport.Refusal("ns/a", str(child), "spec.replicas: Invalid value: -1")]
+
+    found = fleetreport.as_json(fleetreport.summarize("Web", plans, refused, sampled=1))
+
+    assert found == {
+        "schema": 1,
+        "kind": "Web",
+        "parents": {"total": 2, "changed": 1, "unchanged": 0, "failed": 1},
+        "fields": [{"kind": "Deployment", "field": "spec.replicas", "parents": 1, "examples": ["ns/a"]}],
+        "failures": [
+            {"where": "t.yaml:3", "field": "spec.x", "message": "boom", "parents": 1, "examples": ["ns/b"]}
+        ],
+        "creates": [],
+        "prunes": [],
+        "conflicts": [],
+        "dryRun": {
+            "sampled": 1,
+            "refused": [
+                {
+                    "parent": "ns/a",
+                    "child": "Deployment ns/a-web",
+                    "message": "spec.replicas: Invalid value: -1",
+                }
+            ],
+        },
+    }
+    assert fleetreport.as_json(fleetreport.summarize("Web", plans))["dryRun"] is None
