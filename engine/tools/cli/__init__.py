@@ -1,10 +1,30 @@
 """The ``stencil`` command line: the outermost layer, wiring options to the engine.
 
 One module a command (or a family of them); each registers itself on ``main``
-when imported here.
+when imported here.  ``kubectl_plugin`` is the same group as the ``kubectl-stencil``
+command, which kubectl runs for ``kubectl stencil ...`` when it is on PATH.
 """
 
 from engine.tools.cli import cluster, crd, dev, lint, rbac, render, run, shards, test
 from engine.tools.cli._common import main
 
-__all__ = ["cluster", "crd", "dev", "lint", "main", "rbac", "render", "run", "shards", "test"]
+
+def kubectl_plugin() -> None:
+    """``kubectl stencil ...``: kubectl passes the arguments after the plugin's name as they are
+    given; only the name in the usage lines is kubectl's."""
+    main(prog_name="kubectl stencil")
+
+
+__all__ = [
+    "cluster",
+    "crd",
+    "dev",
+    "kubectl_plugin",
+    "lint",
+    "main",
+    "rbac",
+    "render",
+    "run",
+    "shards",
+    "test",
+]
