@@ -2,8 +2,8 @@
 with one INFO line, not a warning; a warm-up that lasts, or storage that says why it is not ready
 (etcd down), is a warning.
 
-A fresh or restarted kube-apiserver answers a streamed list (a watch) with 429 "Too many requests:
-storage is (re)initializing" and a Retry-After until its cacher has listed etcd
+A fresh or restarted kube-apiserver answers a streamed list (a watch), or a list of a CRD just
+established, with 429 "storage is (re)initializing" and a Retry-After until its cacher has listed etcd
 (k8s.io/apiserver's ``cacher.Watch``); the engine's own start against a new control plane meets it
 for every informer, and handles it by waiting.
 """
@@ -24,7 +24,7 @@ RETRY = 0.01  # the server's pace, short so the test is quick
 
 def initializing(why: str = "") -> errors.ApiError:
     """The answer transport.error makes of the cacher's 429 (its Status body, its Retry-After)."""
-    message = "Too many requests: storage is (re)initializing" + why
+    message = "storage is (re)initializing" + why
     body = {"kind": "Status", "message": message, "reason": "TooManyRequests", "code": 429}
     return errors.api_error(429, body, "watch configmaps", RETRY)
 
@@ -54,8 +54,7 @@ def test_a_warming_server_is_one_info_line_and_no_warning(caplog: pytest.LogCapt
     assert said([initializing()] * 4, caplog) == [
         (
             logging.INFO,
-            "configmaps: cannot streamed list: 429 Too many requests: storage is (re)initializing;"
-            f" retrying every {RETRY:g} s",
+            f"configmaps: cannot streamed list: 429 storage is (re)initializing; retrying every {RETRY:g} s",
         )
     ]
 
