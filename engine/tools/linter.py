@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import documents, kinds
+from engine.core.model import apis, documents, kinds
 from engine.core.model.errors import KindError, StencilError
 from engine.core.offline import admission, linting, rbac
-from engine.core.offline.linting import Finding
+from engine.core.offline.linting import Finding, columns
 
 # A CR that names no namespace is linted where `stencil render` would put it.
 _NAMESPACE = "default"
@@ -230,6 +230,38 @@ def _crd(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[F
     return [Finding(str(file), line, None, "warning", message, "no-crd")]
 
 
+def _columns(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    """A warning where the parent's CRD (a file of the kind's CRDs, or the one its ``schema:``
+    writes) has no Ready printer column."""
+    kind = known.kind
+    if known.schema is None:
+        return []
+    version = apis.split_api_version(kind.api_version)[1]
+    if kind.crd is not None:
+        file = kind.directory / kinds.KIND_FILE
+        index = columns.missing_ready(kind.crd, kind.api_version, kind.kind)
+        found = (
+            [] if index is None else [(str(file), documents.Document.read(file).line_of(("schema",)), index)]
+        )
+    else:
+        found = [
+            (str(document.file), document.line_of(("spec", "versions", index, "name")), index)
+            for document in admission.crd_documents(Path(known.crd_place))
+            if (index := columns.missing_ready(document.data, kind.api_version, kind.kind)) is not None
+        ]
+    return [
+        Finding(
+            file,
+            line,
+            None,
+            "warning",
+            f"spec.versions[{index}].additionalPrinterColumns: {columns.advice(kind.kind, version)}",
+            "printer-columns",
+        )
+        for file, line, index in found
+    ]
+
+
 def _templates(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
     return linting.check_templates(known.kind, known.schema, known.child_kinds)
 
@@ -280,6 +312,7 @@ def _coverage(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> l
 
 _CHECKS: tuple[Check, ...] = (
     _crd,
+    _columns,
     _templates,
     _placement,
     _controller_fields,

@@ -79,7 +79,15 @@ spec:
   image: nginx:1.27
 """
 
-WEB_CRD = """\
+# What `kubectl get webs` shows: Ready, its reason and the age.
+READY_COLUMNS = """\
+      additionalPrinterColumns:
+        - {name: Ready, type: string, jsonPath: '.status.conditions[?(@.type=="Ready")].status'}
+        - {name: Reason, type: string, jsonPath: '.status.conditions[?(@.type=="Ready")].reason'}
+        - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
+"""
+WEB_CRD = (
+    """\
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -93,6 +101,9 @@ spec:
       served: true
       storage: true
       subresources: {status: {}}
+"""
+    + READY_COLUMNS
+    + """\
       schema:
         openAPIV3Schema:
           type: object
@@ -129,6 +140,7 @@ spec:
               type: object
               x-kubernetes-preserve-unknown-fields: true
 """
+)
 
 WEB: dict[str, str] = {
     "templates/web/kind.yaml": WEB_KIND,

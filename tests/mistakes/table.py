@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from tests.mistakes.base import UNTAKEN, WEB_CRD, WEB_KIND
+from tests.mistakes.base import READY_COLUMNS, UNTAKEN, WEB_CRD, WEB_KIND
 
 Where = Literal["taken", "untaken", "once"]
 Severity = Literal["error", "warning"]
@@ -444,6 +444,21 @@ MISTAKES: tuple[Mistake, ...] = (
                 "once",
                 (Edit("crds/web.yaml", WEB_CRD, None),),
                 (KIND, "kind: Web"),
+            ),
+        ),
+        severity="warning",
+        why_once=_NO_BRANCH_CRD,
+    ),
+    Mistake(
+        "no-ready-column",
+        "A CRD whose `kubectl get` does not show Ready",
+        "additionalPrinterColumns",
+        (
+            Placement(
+                "once",
+                (Edit("crds/web.yaml", READY_COLUMNS, ""),),
+                ("crds/web.yaml", "- name: v1"),
+                snippet="    - name: v1\n      served: true\n      storage: true\n      schema: ...\n",
             ),
         ),
         severity="warning",

@@ -21,14 +21,26 @@ from tests.unit import _kinds
 # The fields every object has, typed as a structural schema must; and a field that keeps anything.
 OBJECT_FIELDS = {"apiVersion": {"type": "string"}, "kind": {"type": "string"}, "metadata": {"type": "object"}}
 PRESERVED = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+# What `kubectl get` shows of every CRD here, so that lint has no printer-columns warning to give.
+READY_COLUMNS = [
+    {"name": "Ready", "type": "string", "jsonPath": '.status.conditions[?(@.type=="Ready")].status'},
+    {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"},
+]
 
 
 def definition(
     group: str, names: dict[str, str], schema: dict[str, Any], *, version: str = "v1", **more: Any
 ) -> dict[str, Any]:
-    """A namespaced CRD of ``group`` whose one version (served and stored) has ``schema``;
-    ``more`` adds to that version (``subresources``)."""
-    served = {"name": version, "served": True, "storage": True, **more, "schema": {"openAPIV3Schema": schema}}
+    """A namespaced CRD of ``group`` whose one version (served and stored) has ``schema`` and shows
+    Ready in ``kubectl get``; ``more`` adds to that version (``subresources``) or replaces its columns."""
+    served = {
+        "name": version,
+        "served": True,
+        "storage": True,
+        "additionalPrinterColumns": READY_COLUMNS,
+        **more,
+        "schema": {"openAPIV3Schema": schema},
+    }
     return {
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",

@@ -221,10 +221,11 @@ def read_crds(directory: Path) -> list[dict[str, Any]]:
     such folder.  A document that is not a mapping, a CRD without versions and a second CRD for
     one kind are errors at their line: a CRD is never skipped, so a CR is never left unchecked.
     The one reader of CRD files: offline rendering, RBAC derivation and installing CRDs all ask it."""
-    return [document.data for document in _crd_documents(directory)]
+    return [document.data for document in crd_documents(directory)]
 
 
-def _crd_documents(directory: Path) -> list[documents.Document]:
+def crd_documents(directory: Path) -> list[documents.Document]:
+    """``read_crds``, each CRD with its file and lines (for a finding that names them)."""
     if not directory.is_dir():
         return []
     files = sorted(p for p in directory.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
@@ -261,7 +262,7 @@ def with_generated(directory: Path | None, kinds_: Iterable[kinds.Kind]) -> list
         if kind.crd is None:
             continue
         places = {place.resolve() for place in (directory, *crd_places(kind.directory)) if place is not None}
-        found = [document for place in sorted(places) for document in _crd_documents(place)]
+        found = [document for place in sorted(places) for document in crd_documents(place)]
         for document in found:
             spec = document.data["spec"]
             if (spec["group"], spec["names"]["kind"]) == (kind.crd["spec"]["group"], kind.kind):

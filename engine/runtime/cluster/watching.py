@@ -11,7 +11,10 @@ layers so that the logic worth testing needs no cluster:
   other errors.  While the server does not serve it (away, restarting, or turning
   it away under priority and fairness), it says so once for each reason and once
   when a list or watch gets through again, not on every retry and not only when
-  the next watch ends minutes later.  Handlers run on that thread, one event at a
+  the next watch ends minutes later.  A server still filling its watch cache (a
+  fresh or restarted one answers 429 or 503 "storage is (re)initializing") is waited
+  for, which is no one's fault: one INFO line, and a warning only if it lasts.
+  Handlers run on that thread, one event at a
   time and in order; a separate timer thread delivers ``SYNC`` events for every
   cached object each ``resync_period``, serialised with the others by one dispatch
   lock.
@@ -63,10 +66,15 @@ _SHORT_WATCH = 1.0
 # The bookmark that ends a streamed list's objects, and the statuses of a server that cannot stream.
 INITIAL_EVENTS_END = "k8s.io/initial-events-end"
 _CANNOT_STREAM = (400, 422)
+# The API server's answer while its watch cache fills (k8s.io/apiserver's cacher, as 429 or 503).
+_WARMING_UP = "storage is (re)initializing"
 
 
 class Informer:
     """One resource (optionally one namespace and label selector), cached and watched."""
+
+    # How long a server may warm up before waiting for it is worth a warning.
+    warm_up_limit = 60.0
 
     def __init__(
         self,
@@ -241,23 +249,32 @@ class Informer:
 
         The kinds are what a reader acts on: the server away, then back but turning the
         informer away (429) or refusing it (403 while its RBAC cache fills), each said once;
-        the same failure on every retry, a second apart for minutes, is not.
+        the same failure on every retry, a second apart for minutes, is not.  A server
+        warming up is only waited for: said at INFO, and warned of once it outlasts
+        ``warm_up_limit``.
         """
+        now = time.monotonic()
         if self._failing_since is None:
-            self._failing_since = time.monotonic()
+            self._failing_since = now
             self._told.clear()
+        level = logging.WARNING
         kind = f"{type(error).__name__} {getattr(error, 'status', '')}"
+        if _warming_up(error):
+            slow = now - self._failing_since >= self.warm_up_limit
+            level, kind = (logging.WARNING, "still warming up") if slow else (logging.INFO, "warming up")
         if kind in self._told:
             return
         self._told.add(kind)
         retrying = f"retrying every {pause:g} s" if pause is not None else "retrying with a growing backoff"
-        log.warning("%s: cannot %s: %s; %s", self._describe(), step, error, retrying)
+        log.log(level, "%s: cannot %s: %s; %s", self._describe(), step, error, retrying)
 
     def _got_through(self) -> None:
-        """A list or watch got an answer: say so once if they had been failing."""
+        """A list or watch got an answer: say so once if they had been failing (a server that
+        was only warming up was said once already: its end is a debug line)."""
         if self._failing_since is not None:
             took = time.monotonic() - self._failing_since
-            log.warning("%s: lists and watches get through again, after %.0f s", self._describe(), took)
+            level = logging.DEBUG if self._told <= {"warming up"} else logging.WARNING
+            log.log(level, "%s: lists and watches get through again, after %.0f s", self._describe(), took)
             self._failing_since = None
 
     def _relist(self) -> None:
@@ -360,6 +377,15 @@ class Informer:
 
 def _cannot_stream(error: errors.StencilError) -> bool:
     return isinstance(error, errors.ApiError) and error.status in _CANNOT_STREAM
+
+
+def _warming_up(error: errors.StencilError) -> bool:
+    """The server's watch cache is filling; not when it says why (etcd down is a failure)."""
+    return (
+        isinstance(error, errors.ApiError)
+        and error.status in (429, 503)
+        and error.message.rstrip().endswith(_WARMING_UP)
+    )
 
 
 __all__ = [

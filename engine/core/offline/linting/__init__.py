@@ -19,7 +19,9 @@ module of its own beside it, read in this order:
 * ``long_names``: the examples rendered again under the longest names
   their CRD allows;
 * ``branches`` and ``coverage``: which branches no example takes, each
-  tried once with a parent made up to take it.
+  tried once with a parent made up to take it;
+* ``columns``: whether ``kubectl get`` shows the parent's Ready (its CRD's
+  printer columns).
 
 ``engine.tools.linter`` reads the folders and CRDs and gathers the findings.
 """
