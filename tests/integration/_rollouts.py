@@ -22,7 +22,9 @@ ROLLOUT = "rollout:\n  maxUnavailable: 10%\n  progressDeadline: {deadline}\n"
 def network_kind(root: Path, name: str, *, deadline: str = "60s") -> Path:
     """The shipped Network kind as ``root/name``, declaring a rollout of 10% at once."""
     folder = root / name
-    shutil.copytree(ROOT / "templates" / "network", folder, ignore=shutil.ignore_patterns("examples", "tests"))
+    shutil.copytree(
+        ROOT / "templates" / "network", folder, ignore=shutil.ignore_patterns("examples", "tests")
+    )
     kind_yaml = folder / "kind.yaml"
     kind_yaml.write_text(kind_yaml.read_text() + ROLLOUT.format(deadline=deadline))
     return folder
@@ -59,7 +61,9 @@ def revision_of(parent: dict[str, Any]) -> int | None:
 def ready(parent: dict[str, Any]) -> bool:
     found = conditions(parent).get("Ready") or {}
     generation = parent["metadata"].get("generation")
-    return found.get("status") == "True" and (parent.get("status") or {}).get("observedGeneration") == generation
+    return (
+        found.get("status") == "True" and (parent.get("status") or {}).get("observedGeneration") == generation
+    )
 
 
 def all_at(kube: Kube, networks: Resource, namespace: str, revision: int, timeout: float = 120.0) -> None:
@@ -88,6 +92,7 @@ class Watch:
     """The Networks sampled every 0.2 s while a rollout runs: how many moved and not Ready yet."""
 
     samples: list[tuple[float, int, int]] = field(default_factory=list)  # (seconds, moving, at target)
+    records: dict[str, set[tuple[int | None, str]]] = field(default_factory=dict)  # each kindRevision seen
 
     @property
     def most_moving(self) -> int:
@@ -103,6 +108,11 @@ def sampling(kube: Kube, networks: Resource, namespace: str, target: int) -> Ite
         while not stop.is_set():
             items, _ = kube.list(networks, namespace)
             at = [p for p in items if revision_of(p) == target]
+            for p in items:
+                record = (p.get("status") or {}).get("kindRevision") or {}
+                watch.records.setdefault(p["metadata"]["name"], set()).add(
+                    (revision_of(p), record.get("since", ""))
+                )
             watch.samples.append((time.monotonic() - start, sum(not ready(p) for p in at), len(at)))
             stop.wait(0.2)
 

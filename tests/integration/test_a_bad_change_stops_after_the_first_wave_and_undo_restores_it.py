@@ -30,12 +30,18 @@ def test_a_bad_change_stops_after_the_first_wave_and_undo_restores_it(
         with running_engine(kube, tmp_path / "kinds", namespace, revisions_namespace=namespace, workers=4):
             r.create_networks(kube, networks, namespace)
             r.all_at(kube, networks, namespace, 1)
-            before = {name: c["metadata"]["resourceVersion"] for name, c in r.configmaps(kube, namespace).items()}
+            before = {
+                name: c["metadata"]["resourceVersion"] for name, c in r.configmaps(kube, namespace).items()
+            }
 
-            r.change(folder, "  cidr: {{ spec.cidr }}", "  cidr: {{ spec.cidr }}\n  zone: {{ spec.zone.name }}")
+            r.change(
+                folder, "  cidr: {{ spec.cidr }}", "  cidr: {{ spec.cidr }}\n  zone: {{ spec.zone.name }}"
+            )
             paused = eventually(
-                lambda: (r.kind_rollout(kube, KIND) or {}).get("spec", {}).get("paused")
-                and r.kind_rollout(kube, KIND),
+                lambda: (
+                    (r.kind_rollout(kube, KIND) or {}).get("spec", {}).get("paused")
+                    and r.kind_rollout(kube, KIND)
+                ),
                 what="the rollout paused",
             )
             time.sleep(3)  # long enough for a rollout that did not stop to move the next wave
@@ -47,7 +53,9 @@ def test_a_bad_change_stops_after_the_first_wave_and_undo_restores_it(
                     assert conditions(parent)["TemplatesRendered"]["status"] == "False"
                 else:
                     assert r.revision_of(parent) == 1 and r.ready(parent)
-            after = {name: c["metadata"]["resourceVersion"] for name, c in r.configmaps(kube, namespace).items()}
+            after = {
+                name: c["metadata"]["resourceVersion"] for name, c in r.configmaps(kube, namespace).items()
+            }
             assert after == before  # nobody's children changed: the moved ones failed to render
 
             failure = paused["status"]["failure"]
@@ -63,10 +71,14 @@ def test_a_bad_change_stops_after_the_first_wave_and_undo_restores_it(
             assert undone.exit_code == 0, undone.output
             assert "rolling back to revision 1" in undone.output
             r.all_at(kube, networks, namespace, 1)
-            assert {n: c["metadata"]["resourceVersion"] for n, c in r.configmaps(kube, namespace).items()} == before
+            assert {
+                n: c["metadata"]["resourceVersion"] for n, c in r.configmaps(kube, namespace).items()
+            } == before
             restored = eventually(
-                lambda: (r.kind_rollout(kube, KIND) or {}).get("status", {}).get("updatedParents") == r.PARENTS
-                and r.kind_rollout(kube, KIND),
+                lambda: (
+                    (r.kind_rollout(kube, KIND) or {}).get("status", {}).get("updatedParents") == r.PARENTS
+                    and r.kind_rollout(kube, KIND)
+                ),
                 what="the KindRollout complete at revision 1",
             )
             assert restored["status"]["updateRevision"] == 1 and not restored["spec"].get("paused")

@@ -35,13 +35,18 @@ def test_a_changed_kind_reaches_200_parents_in_waves_within_its_bound(
             after = r.configmaps(kube, namespace)
             assert len(after) == r.PARENTS and all(c["data"].get("wave") == "2" for c in after.values())
             said = eventually(
-                lambda: (r.kind_rollout(kube, KIND) or {}).get("status", {}).get("currentRevision") == 2
-                and r.kind_rollout(kube, KIND),
+                lambda: (
+                    (r.kind_rollout(kube, KIND) or {}).get("status", {}).get("currentRevision") == 2
+                    and r.kind_rollout(kube, KIND)
+                ),
                 what="the KindRollout at revision 2",
             )
             status = said["status"]
             assert status["updatedParents"] == r.PARENTS and status["updateRevision"] == 2
-            assert {c["type"]: c["status"] for c in status["conditions"]} == {"Progressing": "True", "Ready": "True"}
+            assert {c["type"]: c["status"] for c in status["conditions"]} == {
+                "Progressing": "True",
+                "Ready": "True",
+            }
     finally:
         r.delete_kind_rollout(kube, KIND)
 
