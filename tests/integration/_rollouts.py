@@ -19,12 +19,11 @@ PARENTS = 200
 ROLLOUT = "rollout:\n  maxUnavailable: 10%\n  progressDeadline: {deadline}\n"
 
 
-def network_kind(root: Path, name: str, *, deadline: str = "60s") -> Path:
-    """The shipped Network kind as ``root/name``, declaring a rollout of 10% at once."""
+def network_kind(root: Path, name: str, *, deadline: str = "60s", shipped: str = "network") -> Path:
+    """A shipped kind (the Network by default) as ``root/name``, declaring a rollout of 10% at once."""
     folder = root / name
-    shutil.copytree(
-        ROOT / "templates" / "network", folder, ignore=shutil.ignore_patterns("examples", "tests")
-    )
+    ignored = shutil.ignore_patterns("examples", "tests")
+    shutil.copytree(ROOT / "templates" / shipped, folder, ignore=ignored)
     kind_yaml = folder / "kind.yaml"
     kind_yaml.write_text(kind_yaml.read_text() + ROLLOUT.format(deadline=deadline))
     return folder
