@@ -52,7 +52,7 @@ def load(document: Document) -> Policy | None:
     if isinstance(unavailable, str) and int(unavailable[:-1]) > 100:
         raise _error(document, "maxUnavailable", f"{unavailable!r} is more than 100%")
     deadline = data.get("progressDeadline", DEFAULT_PROGRESS_DEADLINE)
-    seconds = float(deadline) if isinstance(deadline, int) else duration(str(deadline))
+    seconds = float(deadline) if isinstance(deadline, (int, float)) else duration(str(deadline))
     if seconds is None or seconds <= 0:
         raise _error(document, "progressDeadline", f"{deadline!r} is not a duration like 90s, 5m or 1h30m")
     return Policy(unavailable, seconds)
