@@ -29,6 +29,26 @@ def running_engine(
         engine.stop()
 
 
+@contextlib.contextmanager
+def cordon(kube: Kube) -> Iterator[list[str]]:
+    """Every node marked unschedulable, so no new pod starts, until the block ends (whatever happens)."""
+    nodes = kube.resource("v1", "Node")
+    names = [n["metadata"]["name"] for n in kube.list(nodes)[0]]
+    assert names, "the local plane has no nodes"
+
+    def schedulable(value: bool) -> None:
+        for name in names:
+            kube.patch_json(
+                nodes, name, None, [{"op": "add", "path": "/spec/unschedulable", "value": not value}]
+            )
+
+    schedulable(False)
+    try:
+        yield names
+    finally:
+        schedulable(True)
+
+
 def eventually(probe: Callable[[], T | None], timeout: float = 60.0, what: str = "condition") -> T:
     """The first truthy value ``probe`` returns, polling; fails the test after ``timeout``."""
     return wait_until(probe, timeout=timeout, what=what)

@@ -8,7 +8,7 @@ import pytest
 
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
-from tests.integration._engine import ROOT
+from tests.integration._engine import ROOT, cordon
 
 
 @pytest.fixture(scope="session")
@@ -43,18 +43,5 @@ def other_namespace(kube: Kube) -> Iterator[str]:
 def cordoned(kube: Kube) -> Iterator[list[str]]:
     """Every node marked unschedulable, so no new pod starts, until the test uncordons them;
     uncordoned again on the way out whatever happens."""
-    nodes = kube.resource("v1", "Node")
-    names = [n["metadata"]["name"] for n in kube.list(nodes)[0]]
-    assert names, "the local plane has no nodes"
-
-    def schedulable(value: bool) -> None:
-        for name in names:
-            kube.patch_json(
-                nodes, name, None, [{"op": "add", "path": "/spec/unschedulable", "value": not value}]
-            )
-
-    schedulable(False)
-    try:
+    with cordon(kube) as names:
         yield names
-    finally:
-        schedulable(True)

@@ -23,4 +23,4 @@ def test_a_referenced_kind_is_granted_reads_only() -> None:
     read = [r for r in rules if r["verbs"] == ["get", "list", "watch"] and r["apiGroups"] == [""]]
     assert [r["resources"] for r in read] == [["configmaps", "secrets"]]
     written = {resource for r in rules if "create" in r["verbs"] for resource in r["resources"]}
-    assert written == {"events", "services"}
+    assert written == {"events", "services", "kindrollouts"}  # the engine's own KindRollouts beside

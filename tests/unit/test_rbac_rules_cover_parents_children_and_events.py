@@ -41,6 +41,9 @@ metadata: {name: "{{ name }}-config"}
 """
 
 
+ROLLOUT_VERBS = ["create", "get", "list", "patch", "watch"]
+
+
 def test_rules_for_a_kind_with_three_child_kinds(tmp_path: Path) -> None:
     (tmp_path / "crds").mkdir()
     (tmp_path / "crds" / "web.yaml").write_text(CRD)
@@ -66,4 +69,7 @@ def test_rules_for_a_kind_with_three_child_kinds(tmp_path: Path) -> None:
         {"apiGroups": ["example.com"], "resources": ["webs"], "verbs": ["get", "list", "watch"]},
         {"apiGroups": ["example.com"], "resources": ["webs/finalizers"], "verbs": ["update"]},
         {"apiGroups": ["example.com"], "resources": ["webs/status"], "verbs": ["get", "patch", "update"]},
+        # The engine's own KindRollouts, one for each kind it serves.
+        {"apiGroups": ["stencil.dev"], "resources": ["kindrollouts"], "verbs": ROLLOUT_VERBS},
+        {"apiGroups": ["stencil.dev"], "resources": ["kindrollouts/status"], "verbs": ["patch"]},
     ]

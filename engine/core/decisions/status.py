@@ -53,6 +53,7 @@ CHILDREN_APPLIED = "ChildrenApplied"
 WAITING_FOR_DEPENDENCIES = "WaitingForDependencies"
 CONTESTED_FIELD = "ContestedField"
 CHILDREN_READY = "ChildrenReady"
+KIND_REVISION = "kindRevision"  # the revision of the kind the children come from, and since when
 BUILTIN_CONDITIONS = (READY, TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY)
 
 _MAX_MESSAGE = 4096  # a condition message is read in `kubectl describe`, not a log
@@ -72,6 +73,7 @@ class Outcome:
     contested: tuple[contention.Contest, ...] = ()  # fields another writer keeps changing back
     references: Mapping[str, Any] | None = None  # what the kind references reads: references.<id>
     missing: tuple[referencing.Missing, ...] = ()  # required references not found: nothing rendered
+    revision: int | None = None  # the kind's revision the children were rendered from, if it has some
 
 
 def derive_status(
@@ -124,7 +126,15 @@ def derive_status(
     if generation is not None:
         status["observedGeneration"] = generation
     status["conditions"] = manager.to_list()
+    _record_revision(status, outcome.revision, now)
     return status
+
+
+def _record_revision(status: dict[str, Any], revision: int | None, now: str) -> None:
+    """``status.kindRevision``: the revision the children come from, and since when it is."""
+    record = status.get(KIND_REVISION)
+    if revision is not None and not (isinstance(record, Mapping) and record.get("number") == revision):
+        status[KIND_REVISION] = {"number": revision, "since": now}
 
 
 def only_progress(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> bool:

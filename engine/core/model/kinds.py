@@ -35,7 +35,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import dependencies, documents, expressions, references, shapes, simpleschema
+from engine.core.model import dependencies, documents, expressions, references, rollouts, shapes, simpleschema
 from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
 from engine.core.model.expressions import Expression
@@ -140,6 +140,7 @@ class Kind:
     # The CRD ``schema:`` writes (``simpleschema``); None: a hand-written one.
     crd: dict[str, Any] | None = field(default=None, compare=False)
     references: tuple[Reference, ...] = ()  # objects it reads but does not own
+    rollout: rollouts.Policy | None = None  # how a change reaches its parents; None: all at once
 
 
 @dataclass(frozen=True)
@@ -194,16 +195,13 @@ def load_kind(directory: Path) -> Kind:
         fields=fields,
         examples=tuple(sorted(p for p in (directory / EXAMPLES_DIR).glob("*.yaml") if p.is_file())),
         digest=digest(directory),
-        service_account=_service_account(data.get("serviceAccount")),
+        service_account=(sa["namespace"], sa["name"]) if (sa := data.get("serviceAccount")) else None,
         observe=tuple((o["apiVersion"], o["kind"]) for o in data.get("observe", ())),
         delete_when=delete_when,
         references=referenced,
+        rollout=rollouts.load(document),
         crd=simpleschema.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
     )
-
-
-def _service_account(value: dict[str, str] | None) -> tuple[str, str] | None:
-    return (value["namespace"], value["name"]) if value else None
 
 
 def kind_folders(root: Path) -> list[Path]:

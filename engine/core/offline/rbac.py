@@ -129,6 +129,9 @@ def derive_rules(kinds: Iterable[Kind], resources: Resources, defaults: Defaults
     grants: list[tuple[str, str, Iterable[str]]] = [
         ("", "events", EVENT_VERBS),
         ("events.k8s.io", "events", EVENT_VERBS),
+        # Each kind's KindRollout (cluster-scoped, named after the kind): its rollout's state.
+        ("stencil.dev", "kindrollouts", ("get", "list", "watch", "create", "patch")),
+        ("stencil.dev", "kindrollouts/status", ("patch",)),
     ]
     accounts: set[str] = set()
     for kind in kinds:
@@ -174,7 +177,8 @@ def derive_rules(kinds: Iterable[Kind], resources: Resources, defaults: Defaults
 
 
 def namespace_rules(lease_name: str, *, sharded: bool = False) -> list[Rule]:
-    """The rules the engine needs in its own namespace: its leader Lease and the kind ConfigMaps;
+    """The rules the engine needs in its own namespace: its leader Lease, the kind ConfigMaps and
+    the kinds' revisions;
     ``sharded``, also every replica's own Lease (named after its pod, so not by name) and the
     listing of them all that the sharder reads.
 
@@ -183,6 +187,12 @@ def namespace_rules(lease_name: str, *, sharded: bool = False) -> list[Rule]:
     """
     rules: list[Rule] = [
         {"apiGroups": [""], "resources": ["configmaps"], "verbs": ["get", "list", "watch"]},
+        # The kinds' revisions (``stencil run --revisions-namespace``).
+        {
+            "apiGroups": ["apps"],
+            "resources": ["controllerrevisions"],
+            "verbs": ["get", "list", "create", "patch"],
+        },
         {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create"]},
         {
             "apiGroups": ["coordination.k8s.io"],

@@ -36,7 +36,7 @@ from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED
-from engine.runtime.reconciling import applying, events, handover, reporting
+from engine.runtime.reconciling import applying, events, handover, reporting, rollouts
 from engine.runtime.reconciling.deletion import Deletion
 from engine.runtime.reconciling.host import Host, key_of
 from engine.runtime.reconciling.host import Result as Result  # what a reconcile asks of the queue
@@ -66,6 +66,7 @@ class Seen:
     related: list[Obj]
     complete: frozenset[tuple[str, str]]  # the child kinds whose caches were complete at the read
     referenced: referencing.Resolved = referencing.NOTHING  # what the kind's references read
+    revision: rollouts.Choice = rollouts.FROM_FOLDER  # the revision of the kind it is rendered from
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,7 @@ class KindController:
         )
         self.deletion = Deletion(host, resource, self.parents)
         self._contention = contention.Contention()  # fields another writer keeps changing back
+        self.rollout = rollouts.Rollout(host, self.name, self.parents, self.queue)  # its revisions
 
     # -- wiring -------------------------------------------------------------
 
@@ -236,9 +238,13 @@ class KindController:
         seen = self._observe(parent)
         if self.kind is None:  # a broken kind folder: say so on every parent, change nothing else
             raise self._broken(parent, seen)
-        # 3. Render the desired children (pure; a template error is terminal until the input changes);
-        #    none while an object the kind references is missing: its creation wakes the parent.
-        rendered = self._render(self.kind, parent, seen)
+        # 3. Render the desired children from the revision of the kind the parent is on (pure; a
+        #    template error is terminal until the input changes); a parent the rollout moves records
+        #    its move first; none while an object the kind references is missing: its creation wakes it.
+        seen = dataclasses.replace(seen, revision=self.rollout.choose(parent))
+        if seen.revision.move and seen.revision.number is not None:
+            return self.reports.record_move(parent, seen.revision.number, _now())
+        rendered = self._render(seen.revision.kind or self.kind, parent, seen)
         if isinstance(rendered, Result):
             return rendered
         desired = [child for _, child in rendered]
@@ -274,9 +280,8 @@ class KindController:
         return Seen(reach, observed, planning.owned(observed, uid, reach), related, complete, referenced)
 
     def _caches_complete(self, key: str, desired: list[Obj]) -> bool:
-        """Whether every desired child's kind is cached: plan only against complete caches, since a
-        child kind whose first listing is still under way (or failing) would look like missing
-        children.  Its sync wakes nobody, so the reconcile looks again after ``CACHE_WAIT``."""
+        """Whether every desired child's kind is cached (a listing under way would look like missing
+        children).  Its sync wakes nobody, so the reconcile looks again after ``CACHE_WAIT``."""
         if self.host.children.watch(desired):
             return True
         log.info("waiting for the caches of its child kinds", extra={"kind": self.name, "key": key})
@@ -386,9 +391,11 @@ class KindController:
         """Write the parent's status (``reporting``); once the parent says it, delete the parent
         if the kind's ``deleteWhen`` rule holds (``deletion``).  When to reconcile again, or None."""
         assert self.kind is not None or self.broken is not None
-        kind = self.kind or _placeholder(self.broken)
+        kind = seen.revision.kind or self.kind or _placeholder(self.broken)
         now = _now()
-        outcome = dataclasses.replace(outcome, references=seen.referenced.values)
+        outcome = dataclasses.replace(
+            outcome, references=seen.referenced.values, revision=seen.revision.number
+        )
         report = self.reports.write(
             kind, parent, seen.mine, seen.related, outcome, now, may_wait=progress_may_wait
         )

@@ -19,6 +19,7 @@ from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import events, memory
 from engine.runtime.reconciling.children import Children
 from engine.runtime.reconciling.options import Options
+from engine.runtime.reconciling.revisions import Revisions
 
 if TYPE_CHECKING:
     from engine.runtime.telemetry.observability import Metrics
@@ -97,3 +98,6 @@ class Host(Protocol):
 
     @property
     def counts(self) -> Counts: ...
+
+    @property
+    def revisions(self) -> Revisions: ...

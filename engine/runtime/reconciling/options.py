@@ -25,6 +25,8 @@ class Options:
     metrics: Metrics | None = None
     bundle_namespace: str | None = None  # also serve kinds from labelled ConfigMaps in this namespace
     run_workers: bool = True  # False: keep caches warm but reconcile nothing (a standby replica)
+    # Where kind revisions are kept (ControllerRevisions); None: in the engine's memory only.
+    revisions_namespace: str | None = None
     shard: str | None = None  # this replica's shard identity: reconcile only the parents labelled with it
     # Namespaces (shell patterns) no kind may write a child in; None: kube-* and bundle_namespace.
     protected_namespaces: tuple[str, ...] | None = None

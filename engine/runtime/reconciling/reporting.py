@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.decisions import status
+from engine.core.decisions import rollout, status
 from engine.core.model import errors, kinds
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Obj, Resource
@@ -107,6 +107,14 @@ class StatusWriter:
             if later is not None:
                 return Report(Fate.WAITS, new, later)
         return self._patch(parent, new, ops)
+
+    def record_move(self, parent: Obj, revision: int, now: str) -> Result:
+        """Record the parent's move to ``revision`` of its kind before its children change
+        (``rollout.moved``); the reconcile goes on at once from there."""
+        new = rollout.moved(parent, revision, now)
+        ops = status.status_patch(parent, new)
+        report = self._patch(parent, new, ops) if ops is not None else None
+        return report.again if report is not None and report.again is not None else Result(requeue_after=0.0)
 
     def _later(self, parent: Obj, new: Mapping[str, Any]) -> Result | None:
         """When a status that can wait is written, if not now."""

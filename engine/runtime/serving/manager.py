@@ -15,6 +15,7 @@ that could write into that namespace could write kinds.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import logging
 import re
 import shutil
@@ -27,14 +28,16 @@ from pathlib import Path
 
 from engine.core.model import errors, kinds, placement
 from engine.runtime.cluster.informers import InformerSet
+from engine.runtime.cluster.kube import Obj
 from engine.runtime.cluster.seam import Api
-from engine.runtime.cluster.watching import Informer
+from engine.runtime.cluster.watching import DELETED, Informer
 from engine.runtime.reconciling import children, events, memory
 from engine.runtime.reconciling.controller import UID_INDEX, KindController
 from engine.runtime.reconciling.host import Counts
 from engine.runtime.reconciling.options import (
     Options as Options,  # how an engine is run; read by its controllers
 )
+from engine.runtime.reconciling.revisions import Revisions
 from engine.runtime.serving import sharding
 
 log = logging.getLogger("stencil.controller")
@@ -60,6 +63,8 @@ class Engine:
         self.counts = Counts(self.counters, metrics)  # the controllers count their writes here, by name
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
         self.children = children.Children(self.kube, self.informers, self.options.namespaces, self._wake)
+        self.revisions = Revisions(self.kube, self.options.revisions_namespace, self._bounded)
+        self._rollouts: Informer | None = None  # the KindRollouts, when kept in the cluster
         self._digests: dict[str, str] | None = None  # of the kinds last served completely
         self._fingerprint: tuple[tuple[str, int, int], ...] | None = None  # of the files last served
         self._stop = threading.Event()
@@ -107,7 +112,7 @@ class Engine:
                 complete &= self._serve((b.api_version, b.kind), None, b)
                 seen.add((b.api_version, b.kind))
         for kind in loaded.values():
-            complete &= self._serve((kind.api_version, kind.kind), kind, None)
+            complete &= self._serve((kind.api_version, kind.kind), kind, None) and self._settle(kind)
             seen.add((kind.api_version, kind.kind))
             self.children.watch(children.known_child_kinds(kind), wait=0)
             self.children.watch_related(kind)
@@ -147,6 +152,43 @@ class Engine:
         if self._run_workers:
             controller.start(self.options.workers)
         return True
+
+    def _settle(self, kind: kinds.Kind) -> bool:
+        """Record the folder as a revision of the kind and tell its controller; False if the server
+        could not be asked (the next pass tries again)."""
+        try:
+            lineage = self.revisions.settle(kind)
+            self.controllers[(kind.api_version, kind.kind)].rollout.update(
+                lineage, self.revisions.rollout(kind.name)
+            )
+        except errors.ApiError as exc:
+            log.warning("kind %s: its revisions could not be read or written: %s", kind.name, exc)
+            return False
+        self._watch_rollouts()
+        return True
+
+    def _watch_rollouts(self) -> None:
+        """Follow the KindRollouts (``stencil rollout resume|undo`` edit them) once they are kept."""
+        if self.revisions.rollouts is not None and self._rollouts is None:
+            self._rollouts = self.informers.ensure(self.revisions.rollouts, on_event=self._rollout_changed)
+
+    def _rollout_changed(self, type_: str, obj: Obj, old: Obj | None) -> None:
+        if type_ == DELETED or (old is not None and _hand(old) == _hand(obj)):
+            return  # only the operator's hand matters here, not the engine's own status writes
+        for controller in list(self.controllers.values()):
+            if controller.name == obj["metadata"]["name"]:
+                controller.rollout.spec_changed(obj)
+
+    def tick(self) -> None:
+        """Move the kinds' rollouts on (``rollouts.Rollout.tick``): only the replica that reconciles."""
+        if not self._run_workers:
+            return
+        now = datetime.datetime.now(datetime.UTC)
+        for controller in list(self.controllers.values()):
+            try:
+                controller.rollout.tick(now)
+            except errors.ApiError as exc:
+                log.warning("kind %s: rollout step failed: %s", controller.name, exc)
 
     @property
     def parent_selector(self) -> str | None:
@@ -224,6 +266,7 @@ class Engine:
             try:
                 self._watch_bundles()
                 self.load()
+                self.tick()
             except Exception as exc:
                 log.warning(
                     "loading kinds failed: %s", exc, exc_info=not isinstance(exc, errors.StencilError)
@@ -296,3 +339,8 @@ def _fingerprint(roots: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
                     stat = path.stat()
                     found.append((str(path), stat.st_size, stat.st_mtime_ns))
     return tuple(sorted(found))
+
+
+def _hand(obj: Obj) -> tuple[object, object]:
+    """What an operator sets on a KindRollout: its spec and its annotations."""
+    return obj.get("spec"), (obj.get("metadata") or {}).get("annotations")

@@ -168,6 +168,16 @@ class Metrics:
             ["controller", "reason"],
             registry=r,
         )
+        # Rollouts of a changed kind (kind.yaml's rollout:).
+        self.rollout_parents = Gauge(
+            "stencil_rollout_parents",
+            "Parents of a kind in its rollout: updated (Ready at the update revision), moving, pending",
+            ["controller", "state"],
+            registry=r,
+        )
+        self.rollout_paused = Gauge(
+            "stencil_rollout_paused", "1 while a kind's rollout is paused", ["controller"], registry=r
+        )
         self.shard_handover_seconds = Histogram(
             "stencil_shard_handover_seconds",
             "From marking a parent draining to assigning it to its new owner",
@@ -240,6 +250,12 @@ class Metrics:
 
     def skipped(self, kind: str) -> None:
         self.apply_skips_total.labels(kind=kind).inc()
+
+    def rollout(self, controller: str, updated: int, moving: int, total: int, *, paused: bool) -> None:
+        """Where a kind's rollout stands."""
+        for state, count in (("updated", updated), ("moving", moving), ("pending", total - updated - moving)):
+            self.rollout_parents.labels(controller=controller, state=state).set(count)
+        self.rollout_paused.labels(controller=controller).set(1 if paused else 0)
 
     def event_dropped(self, cause: str) -> None:
         self.events_dropped_total.labels(cause=cause).inc()

@@ -5,7 +5,20 @@ when imported here.  ``kubectl_plugin`` is the same group as the ``kubectl-stenc
 command, which kubectl runs for ``kubectl stencil ...`` when it is on PATH.
 """
 
-from engine.tools.cli import cluster, crd, dev, lint, pictures, plan, rbac, render, run, shards, test
+from engine.tools.cli import (
+    cluster,
+    crd,
+    dev,
+    lint,
+    pictures,
+    plan,
+    rbac,
+    render,
+    rollout,
+    run,
+    shards,
+    test,
+)
 from engine.tools.cli._common import main
 
 
@@ -26,6 +39,7 @@ __all__ = [
     "plan",
     "rbac",
     "render",
+    "rollout",
     "run",
     "shards",
     "test",

@@ -86,6 +86,12 @@ GC_YOUNG_THRESHOLD = 50_000
     help="Also serve kinds from ConfigMaps labelled stencil.dev/kind-bundle=true here.",
 )
 @click.option(
+    "--revisions-namespace",
+    default=None,
+    help="Keep the kinds' revisions here (ControllerRevisions), so a rollout survives a restart "
+    "[default: $POD_NAMESPACE; without it, in memory].",
+)
+@click.option(
     "--protected-namespaces",
     default=None,
     help="Namespaces no kind may write a child in, whatever its placement allows: comma-separated "
@@ -123,6 +129,7 @@ def run(
     metrics_cert_path: Path | None,
     health_probe_bind_address: str,
     kind_configmaps_namespace: str | None,
+    revisions_namespace: str | None,
     protected_namespaces: str | None,
     leader_elect: bool,
     leader_elect_namespace: str | None,
@@ -158,6 +165,7 @@ def run(
         namespaces=namespaces,
         metrics=metrics,
         bundle_namespace=kind_configmaps_namespace,
+        revisions_namespace=revisions_namespace or os.environ.get("POD_NAMESPACE"),
         run_workers=not leader_elect,
         shard=identity if shards else None,
         protected_namespaces=_protected(protected_namespaces, kind_configmaps_namespace),

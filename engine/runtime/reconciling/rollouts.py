@@ -1,0 +1,172 @@
+"""One kind's rollout: which revision each parent is rendered from, and who moves next.
+
+The controller asks ``Rollout.choose`` which revision of the kind a parent is rendered
+from: the one it records (``status.kindRevision``), so that a parent the rollout has not
+reached keeps its children exactly as they are, even when its own spec changes; the target
+once the rollout moves it.  A kind that declares no ``rollout:`` moves every parent at
+once, as before: each is rendered from the target at its next reconcile.
+
+``Rollout.tick`` runs every second on the engine's reload thread while a rollout is under
+way: it reads where every cached parent stands, lets ``engine.core.decisions.rollout.step``
+decide who moves, queues them, pauses the rollout when a moved parent fails (spec.paused
+on the KindRollout, an Event, the log), and writes the KindRollout's status when it
+changed.  A parent moves by recording its move in its status before its children change
+(``moved``), so an engine killed at any point moves no parent twice and skips none.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.core.decisions import conditions, rollout
+from engine.core.model import kinds, rollouts
+from engine.runtime.cluster.kube import Obj
+from engine.runtime.reconciling import events
+from engine.runtime.reconciling.host import key_of
+from engine.runtime.reconciling.revisions import RESUMED_ANNOTATION, Lineage
+
+if TYPE_CHECKING:
+    from engine.runtime.cluster.informers import Across
+    from engine.runtime.reconciling.host import Host
+    from engine.runtime.reconciling.queue import WorkQueue
+
+log = logging.getLogger("stencil.controller")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The revision a parent is rendered from now, and whether this reconcile records its move."""
+
+    number: int | None = None  # None: the kind has no revisions (rendered from the folder as loaded)
+    kind: kinds.Kind | None = None
+    move: bool = False  # record the move to ``number`` first, then render
+
+
+FROM_FOLDER = Choice()  # a kind without revisions: rendered from the folder as loaded
+
+
+class Rollout:
+    """The revisions of one kind and the rollout between them."""
+
+    def __init__(self, host: Host, name: str, parents: Across, queue: WorkQueue) -> None:
+        self.host = host
+        self.name = name
+        self.parents = parents
+        self.queue = queue
+        self.lineage: Lineage | None = None
+        self.target: int | None = None  # the revision parents move to
+        self.current: int | None = None  # the revision every parent was on when the last rollout ended
+        self.paused = False
+        self.resumed = ""
+        self._admitted: set[str] = set()  # told to move; not yet recorded
+        self._settled = True  # every parent is on the target: nothing for ticks to do
+        self._said: dict[str, Any] | None = None  # the KindRollout status last written
+        self._object: Obj | None = None
+        self._lock = threading.Lock()
+
+    # -- what the engine tells it -------------------------------------------------
+
+    def update(self, lineage: Lineage, obj: Obj | None) -> None:
+        """The kind's revisions, as the folder just loaded left them, and its KindRollout."""
+        with self._lock:
+            self.lineage = lineage
+            spec = (obj or {}).get("spec") or {}
+            if lineage.superseded_pin and spec.get("revision") is not None:
+                log.info("kind %s: revision %d supersedes the pinned one", self.name, lineage.latest)
+                self.host.revisions.patch_spec(self.name, {"revision": None})
+                spec = {**spec, "revision": None}
+            said = (obj or {}).get("status") or {}
+            current = said.get("currentRevision")
+            self.current = current if current in lineage.kinds else None
+            self._said = dict(said) if said else None
+            self._follow(obj, spec)
+
+    def spec_changed(self, obj: Obj) -> None:
+        """Someone changed the KindRollout (``stencil rollout resume|undo``, kubectl)."""
+        with self._lock:
+            if self.lineage is not None:
+                self._follow(obj, obj.get("spec") or {})
+
+    def _follow(self, obj: Obj | None, spec: dict[str, Any]) -> None:
+        assert self.lineage is not None
+        self._object = obj
+        pinned = spec.get("revision")
+        target = pinned if pinned in self.lineage.kinds else self.lineage.latest
+        if self.current is None:
+            self.current = target  # the first revision this kind has: where every parent starts
+        self.paused = bool(spec.get("paused"))
+        self.resumed = str(
+            ((obj or {}).get("metadata") or {}).get("annotations", {}).get(RESUMED_ANNOTATION, "")
+        )
+        if target != self.target:
+            self.target = target
+            self._admitted.clear()
+        self._settled = False
+
+    @property
+    def policy(self) -> rollouts.Policy | None:
+        if self.lineage is None or self.target is None:
+            return None
+        return self.lineage.kinds[self.target].rollout
+
+    # -- what the controller asks --------------------------------------------------
+
+    def choose(self, parent: Obj) -> Choice:
+        """The revision ``parent`` is rendered from now (see the module docstring)."""
+        with self._lock:
+            lineage, target = self.lineage, self.target
+            if lineage is None or target is None:
+                return FROM_FOLDER
+            recorded = rollout.standing("", parent).revision
+            key = key_of(parent)
+            if recorded == target or self.policy is None:
+                self._admitted.discard(key)
+                return Choice(target, lineage.kinds[target])
+            if key in self._admitted:
+                return Choice(target, lineage.kinds[target], move=True)
+            number = recorded if recorded in lineage.kinds else self.current
+            assert number is not None
+            return Choice(number, lineage.kinds[number])
+
+    # -- the waves ------------------------------------------------------------------
+
+    def tick(self, now: datetime.datetime) -> rollout.Step | None:
+        """Decide who moves now (see the module docstring); the step taken, or None if idle."""
+        with self._lock:
+            policy, target = self.policy, self.target
+            if self._settled or policy is None or target is None:
+                return None
+            standings = [rollout.standing(key_of(p), p) for p in self.parents.list()]
+            admitted = frozenset(self._admitted)
+            step = rollout.step(
+                policy, target, standings, now, paused=self.paused, resumed=self.resumed, admitted=admitted
+            )
+            self._admitted.update(step.admit)
+            if step.failure is not None and not self.paused:
+                self._pause(step.failure)
+            if step.complete:
+                self.current, self._settled = target, True
+            said = rollout.summary(step, self.current, self.paused, self._said, conditions.timestamp(now))
+        for key in step.admit:
+            self.queue.add(key)
+        if said != self._said:
+            self._say(said, step)
+        return step
+
+    def _pause(self, failure: rollout.Failure) -> None:
+        self.paused = True
+        log.warning("kind %s: rollout paused: %s", self.name, failure, extra={"kind": self.name})
+        self.host.revisions.patch_spec(self.name, {"paused": True})
+        if self._object is not None:
+            self.host.recorder.emit(self._object, events.WARNING, "RolloutPaused", str(failure))
+
+    def _say(self, said: dict[str, Any], step: rollout.Step) -> None:
+        self.host.revisions.write_status(self.name, said)
+        self._said = said
+        metrics = self.host.options.metrics
+        if metrics:
+            metrics.rollout(self.name, step.updated, len(step.moving), step.total, paused=self.paused)

@@ -1,0 +1,86 @@
+"""A change whose template fails to render for every parent stops after the first wave: the 20
+parents it moved say why, the other 180 keep their children exactly as they were (same
+resourceVersion) and stay at revision 1, the rollout is paused with the failing parent named
+(KindRollout status, an Event, ``stencil rollout status``); ``stencil rollout undo`` then brings
+the 20 back to revision 1, Ready."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from engine.runtime.cluster.kube import Kube
+from engine.tools.cli import main
+from tests.integration import _rollouts as r
+from tests.integration._engine import conditions, eventually, running_engine
+
+KIND = "network-bad"
+
+
+def test_a_bad_change_stops_after_the_first_wave_and_undo_restores_it(
+    kube: Kube, namespace: str, crds_installed: list[str], tmp_path: Path, local_cluster: object
+) -> None:
+    kubeconfig = str(local_cluster.kubeconfig)  # type: ignore[attr-defined]
+    networks = kube.resource("samplecrd.k8s.io/v1", "Network")
+    folder = r.network_kind(tmp_path / "kinds", KIND)
+    cli = CliRunner()
+    try:
+        with running_engine(kube, tmp_path / "kinds", namespace, revisions_namespace=namespace, workers=4):
+            r.create_networks(kube, networks, namespace)
+            r.all_at(kube, networks, namespace, 1)
+            before = {
+                name: c["metadata"]["resourceVersion"] for name, c in r.configmaps(kube, namespace).items()
+            }
+
+            r.change(
+                folder, "  cidr: {{ spec.cidr }}", "  cidr: {{ spec.cidr }}\n  zone: {{ spec.zone.name }}"
+            )
+            paused = eventually(
+                lambda: (
+                    (r.kind_rollout(kube, KIND) or {}).get("spec", {}).get("paused")
+                    and r.kind_rollout(kube, KIND)
+                ),
+                what="the rollout paused",
+            )
+            time.sleep(3)  # long enough for a rollout that did not stop to move the next wave
+            items, _ = kube.list(networks, namespace)
+            moved = sorted(p["metadata"]["name"] for p in items if r.revision_of(p) == 2)
+            assert len(moved) == 20, moved
+            for parent in items:
+                if r.revision_of(parent) == 2:
+                    assert conditions(parent)["TemplatesRendered"]["status"] == "False"
+                else:
+                    assert r.revision_of(parent) == 1 and r.ready(parent)
+            after = {
+                name: c["metadata"]["resourceVersion"] for name, c in r.configmaps(kube, namespace).items()
+            }
+            assert after == before  # nobody's children changed: the moved ones failed to render
+
+            failure = paused["status"]["failure"]
+            assert failure["parent"].split("/")[1] in moved and failure["reason"] == "RenderFailed"
+            progressing = {c["type"]: c for c in paused["status"]["conditions"]}["Progressing"]
+            assert progressing["status"] == "False" and failure["parent"] in progressing["message"]
+            events, _ = kube.list(kube.resource("v1", "Event"), "default")
+            assert any(e["reason"] == "RolloutPaused" and e["involvedObject"]["name"] == KIND for e in events)
+            shown = cli.invoke(main, ["rollout", "status", KIND, "--kubeconfig", kubeconfig])
+            assert shown.exit_code == 0 and f"stopped by {failure['parent']}: RenderFailed" in shown.output
+
+            undone = cli.invoke(main, ["rollout", "undo", KIND, "--kubeconfig", kubeconfig])
+            assert undone.exit_code == 0, undone.output
+            assert "rolling back to revision 1" in undone.output
+            r.all_at(kube, networks, namespace, 1)
+            assert {
+                n: c["metadata"]["resourceVersion"] for n, c in r.configmaps(kube, namespace).items()
+            } == before
+            restored = eventually(
+                lambda: (
+                    (r.kind_rollout(kube, KIND) or {}).get("status", {}).get("updatedParents") == r.PARENTS
+                    and r.kind_rollout(kube, KIND)
+                ),
+                what="the KindRollout complete at revision 1",
+            )
+            assert restored["status"]["updateRevision"] == 1 and not restored["spec"].get("paused")
+    finally:
+        r.delete_kind_rollout(kube, KIND)

@@ -1,0 +1,27 @@
+"""A parent's standing in a rollout is read from its status: the revision it records, Ready only
+at its generation, and not Ready (nor failed) while it has recorded a move it has not reported
+from yet; a parent with no record stands nowhere yet."""
+
+from __future__ import annotations
+
+from engine.core.decisions import rollout
+from tests.unit import _rollouts as r
+
+
+def test_ready_at_its_revision() -> None:
+    assert rollout.standing("ns/a", r.parent("a", 3)) == rollout.Standing("ns/a", 3, r.T0, True, None)
+
+
+def test_ready_of_an_older_generation_is_not_ready() -> None:
+    assert not rollout.standing("ns/a", r.parent("a", 3, generation=2, observed=1)).ready
+
+
+def test_a_recorded_move_is_neither_ready_nor_failed() -> None:
+    failed = {"type": "TemplatesRendered", "status": "False", "reason": "RenderFailed", "message": "m"}
+    moving = r.parent("a", 3, ready="Unknown", reason=rollout.MOVING, more=(failed,))
+    assert rollout.standing("ns/a", moving) == rollout.Standing("ns/a", 3, r.T0, False, None)
+
+
+def test_no_record_stands_nowhere() -> None:
+    assert rollout.standing("ns/a", r.parent("a", None)).revision is None
+    assert rollout.standing("ns/a", {"metadata": {"name": "a"}}).revision is None
