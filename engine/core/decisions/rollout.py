@@ -220,3 +220,28 @@ def summary(
             "message": step.failure.message,
         }
     return said
+
+
+INVALID = "InvalidKind"
+
+
+def invalid(old: Mapping[str, Any] | None, error: str, now: str) -> dict[str, Any]:
+    """A KindRollout's status once its folder no longer loads: what it said, with both conditions
+    False for that reason (its parents stay on the revisions they are on)."""
+    said = dict(old or {})
+    said["conditions"] = _conditions(
+        old, (conditions.FALSE, INVALID, error), (conditions.FALSE, INVALID, error), now
+    )
+    return said
+
+
+def _conditions(
+    old: Mapping[str, Any] | None, progressing: tuple[str, str, str], ready: tuple[str, str, str], now: str
+) -> list[dict[str, Any]]:
+    found = [dict(c) for c in (old or {}).get("conditions") or ()]
+    for type_, (state, reason, message) in ((PROGRESSING, progressing), (READY, ready)):
+        reason = conditions.reason_from(reason, "Unknown")
+        found = conditions.set_condition(
+            found, conditions.Condition(type_, state, reason, message[:4096]), now
+        )
+    return found

@@ -66,6 +66,7 @@ class Rollout:
         self._settled = True  # every parent is on the target: nothing for ticks to do
         self._said: dict[str, Any] | None = None  # the KindRollout status last written
         self._object: Obj | None = None
+        self._invalid: str | None = None  # why the kind's folder no longer loads, if it does not
         self._lock = threading.Lock()
 
     # -- what the engine tells it -------------------------------------------------
@@ -73,7 +74,7 @@ class Rollout:
     def update(self, lineage: Lineage, obj: Obj | None) -> None:
         """The kind's revisions, as the folder just loaded left them, and its KindRollout."""
         with self._lock:
-            self.lineage = lineage
+            self.lineage, self._invalid = lineage, None
             spec = (obj or {}).get("spec") or {}
             if lineage.superseded_pin and spec.get("revision") is not None:
                 log.info("kind %s: revision %d supersedes the pinned one", self.name, lineage.latest)
@@ -113,6 +114,22 @@ class Rollout:
             return None
         return self.lineage.kinds[self.target].rollout
 
+    def hold(self, broken: kinds.BrokenKind) -> bool:
+        """The kind's folder no longer loads: with a rollout, every parent stays on the revision it
+        is on and the KindRollout says why (True); without one, False (the parents say it)."""
+        with self._lock:
+            if self.policy is None:
+                return False
+            now = conditions.timestamp(datetime.datetime.now(datetime.UTC))
+            self._invalid = str(broken.error)  # said until the folder loads again
+            said = rollout.invalid(self._said, self._invalid, now)
+        log.error("kind %s: its folder does not load; its parents stay where they are", self.name)
+        self.host.revisions.write_status(self.name, said)
+        self._said = said
+        if self._object is not None:
+            self.host.recorder.emit(self._object, events.WARNING, "InvalidKind", str(broken.error))
+        return True
+
     # -- what the controller asks --------------------------------------------------
 
     def choose(self, parent: Obj) -> Choice:
@@ -151,6 +168,8 @@ class Rollout:
             if step.complete:
                 self.current, self._settled = target, True
             said = rollout.summary(step, self.current, self.paused, self._said, conditions.timestamp(now))
+            if self._invalid is not None:
+                said = rollout.invalid(said, self._invalid, conditions.timestamp(now))
         for key in step.admit:
             self.queue.add(key)
         if said != self._said:

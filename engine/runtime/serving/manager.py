@@ -109,7 +109,11 @@ class Engine:
         for name, b in broken.items():
             log.error("kind %s is broken: %s", name, b.error, extra={"kind": name})
             if b.api_version and b.kind:
-                complete &= self._serve((b.api_version, b.kind), None, b)
+                held = self.controllers.get((b.api_version, b.kind))
+                # A kind with a rollout keeps its parents on the revisions they are on, and says so
+                # on its KindRollout; any other says it on every parent.
+                if held is None or not held.rollout.hold(b):
+                    complete &= self._serve((b.api_version, b.kind), None, b)
                 seen.add((b.api_version, b.kind))
         for kind in loaded.values():
             complete &= self._serve((kind.api_version, kind.kind), kind, None) and self._settle(kind)
