@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+import math
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -47,6 +48,9 @@ class Choice:
 
 
 FROM_FOLDER = Choice()  # a kind without revisions: rendered from the folder as loaded
+AT_ONCE = rollouts.Policy(
+    "100%", math.inf
+)  # a kind without rollout: every parent moves at its next reconcile
 
 
 class Rollout:
@@ -154,19 +158,30 @@ class Rollout:
     def tick(self, now: datetime.datetime) -> rollout.Step | None:
         """Decide who moves now (see the module docstring); the step taken, or None if idle."""
         with self._lock:
-            policy, target = self.policy, self.target
-            if self._settled or policy is None or target is None:
+            target = self.target
+            if self._settled or target is None:
                 return None
             standings = [rollout.standing(key_of(p), p) for p in self.parents.list()]
             admitted = frozenset(self._admitted)
             step = rollout.step(
-                policy, target, standings, now, paused=self.paused, resumed=self.resumed, admitted=admitted
+                self.policy or AT_ONCE,
+                target,
+                standings,
+                now,
+                paused=self.paused,
+                resumed=self.resumed,
+                admitted=admitted,
             )
             self._admitted.update(step.admit)
-            if step.failure is not None and not self.paused:
+            if step.failure is not None and not self.paused and self.policy is not None:
                 self._pause(step.failure)
             if step.complete:
-                self.current, self._settled = target, True
+                self.current = target
+            # Nothing left to do until something changes: every parent Ready at the target; paused
+            # (a spec change wakes it); without a rollout, every parent on the target (each says
+            # whether it is Ready itself).
+            arrived = all(s.revision == target for s in standings)
+            self._settled = step.complete or self.paused or (self.policy is None and arrived)
             said = rollout.summary(step, self.current, self.paused, self._said, conditions.timestamp(now))
             if self._invalid is not None:
                 said = rollout.invalid(said, self._invalid, conditions.timestamp(now))
