@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from engine.core.decisions import planning, referencing
@@ -77,18 +78,31 @@ def read(kube: Kube, kind: kinds.Kind, namespace: str | None) -> Fleet:
     parents, _ = kube.list(kube.resource(kind.api_version, kind.kind), namespace)
     objects: list[Obj] = []
     notes = []
-    for api_version, child_kind in sorted(_child_kinds(kube, kind)):
-        try:
-            res = kube.resource(api_version, child_kind)
-            listed, _ = kube.list(res, namespace if res.namespaced else None, label_selector=MANAGED_SELECTOR)
-        except errors.ApiError as error:
+    kinds_ = sorted(_child_kinds(kube, kind))
+    with ThreadPoolExecutor(max_workers=LISTINGS_AT_ONCE) as pool:  # a listing waits on the server
+        listings = list(pool.map(lambda kind_: _listed(kube, kind_, namespace), kinds_))
+    for (api_version, child_kind), listed in zip(kinds_, listings, strict=True):
+        if isinstance(listed, errors.ApiError):
             if child_kind in {k for _, k in rendering.allowed_child_kinds(kind)}:
-                notes.append(f"{child_kind} ({api_version}) not listed: {error}")
+                notes.append(f"{child_kind} ({api_version}) not listed: {listed}")
             continue
         objects.extend(obj for obj in listed if _applied(obj))
     found = Fleet.of(parents, objects)
     found.notes = notes
     return found
+
+
+LISTINGS_AT_ONCE = 8
+
+
+def _listed(kube: Kube, kind: tuple[str, str], namespace: str | None) -> list[Obj] | errors.ApiError:
+    """The Stencil-managed objects of one kind, or why they could not be listed."""
+    try:
+        res = kube.resource(*kind)
+        listed, _ = kube.list(res, namespace if res.namespaced else None, label_selector=MANAGED_SELECTOR)
+    except errors.ApiError as error:
+        return error
+    return listed
 
 
 def _applied(obj: Obj) -> bool:

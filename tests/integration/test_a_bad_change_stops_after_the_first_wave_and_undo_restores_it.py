@@ -1,7 +1,8 @@
 """A change whose template fails to render for every parent stops after the first wave: the 20
 parents it moved say why, the other 180 keep their children exactly as they were (same
 resourceVersion) and stay at revision 1, the rollout is paused with the failing parent named
-(KindRollout status, an Event, ``stencil rollout status``); ``stencil rollout undo`` then brings
+(KindRollout status, an Event, ``stencil rollout status``); a parent not yet moved renders its
+own spec change from revision 1; ``stencil rollout undo`` then brings
 the 20 back to revision 1, Ready."""
 
 from __future__ import annotations
@@ -66,6 +67,24 @@ def test_a_bad_change_stops_after_the_first_wave_and_undo_restores_it(
             assert any(e["reason"] == "RolloutPaused" and e["involvedObject"]["name"] == KIND for e in events)
             shown = cli.invoke(main, ["rollout", "status", KIND, "--kubeconfig", kubeconfig])
             assert shown.exit_code == 0 and f"stopped by {failure['parent']}: RenderFailed" in shown.output
+
+            # A parent not yet moved is rendered from its revision, its own spec change too.
+            kube.patch_json(
+                networks,
+                "net-150",
+                namespace,
+                [{"op": "replace", "path": "/spec/gateway", "value": "10.0.150.9"}],
+            )
+            changed = eventually(
+                lambda: (
+                    r.configmaps(kube, namespace)["net-150-network"]["data"]["gateway"] == "10.0.150.9"
+                    and r.configmaps(kube, namespace)["net-150-network"]
+                ),
+                what="the spec change of a parent not moved applied",
+            )
+            assert "zone" not in changed["data"]
+            assert r.revision_of(kube.get(networks, "net-150", namespace) or {}) == 1
+            before["net-150-network"] = changed["metadata"]["resourceVersion"]
 
             undone = cli.invoke(main, ["rollout", "undo", KIND, "--kubeconfig", kubeconfig])
             assert undone.exit_code == 0, undone.output
