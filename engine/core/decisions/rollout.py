@@ -17,7 +17,7 @@ rollout out.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -245,3 +245,14 @@ def _conditions(
             found, conditions.Condition(type_, state, reason, message[:4096]), now
         )
     return found
+
+
+HISTORY = 10  # revisions kept beyond those in use, newest first (a Deployment's revisionHistoryLimit)
+
+
+def unneeded(numbers: Iterable[int], in_use: Iterable[int], history: int = HISTORY) -> list[int]:
+    """The revisions nobody needs any more: not in use (a parent records it, or the rollout moves
+    from or to it) and older than the ``history`` newest of the others."""
+    used = set(in_use)
+    spare = sorted(n for n in set(numbers) if n not in used)
+    return spare[: max(0, len(spare) - history)]

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.core.decisions import rollout
 from engine.core.model import errors, kinds
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
@@ -121,6 +122,7 @@ class Revisions:
             data = item.get("data") or {}
             if isinstance(item.get("revision"), int) and isinstance(data.get("files"), dict):
                 found[item["revision"]] = {str(k): str(v) for k, v in data["files"].items()}
+        self._memory[name] = dict(found)
         return found
 
     def _write(self, name: str, number: int, digest: str, files: dict[str, str]) -> None:
@@ -141,6 +143,16 @@ class Revisions:
             }
         )
         log.info("kind %s: revision %d (%s) recorded", name, number, digest, extra={"kind": name})
+
+    def prune(self, name: str, in_use: set[int]) -> None:
+        """Delete the revisions of the kind nobody needs any more (``rollout.unneeded``)."""
+        known = self._memory.get(name, {})
+        for number in rollout.unneeded(known, in_use):
+            files = known.pop(number)
+            self._loaded.pop((name, number), None)
+            if self._controller_revisions is not None:
+                self.kube.delete(self._controller_revisions, f"{name}-{hash_of(files)}", self.namespace)
+            log.info("kind %s: revision %d deleted: no parent needs it", name, number, extra={"kind": name})
 
     def _kind(self, name: str, number: int, files: dict[str, str]) -> kinds.Kind | None:
         """An older revision, loaded from its files (once); None if it no longer loads."""

@@ -134,6 +134,13 @@ class Rollout:
             self.host.recorder.emit(self._object, events.WARNING, "InvalidKind", str(broken.error))
         return True
 
+    def in_use(self) -> set[int]:
+        """The revisions someone needs: those the parents record, and those the rollout moves between."""
+        with self._lock:
+            moving = {n for n in (self.current, self.target, self.lineage and self.lineage.latest) if n}
+        recorded = {rollout.standing("", p).revision for p in self.parents.list()}
+        return moving | {n for n in recorded if n is not None}
+
     # -- what the controller asks --------------------------------------------------
 
     def choose(self, parent: Obj) -> Choice:

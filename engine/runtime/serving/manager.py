@@ -162,9 +162,9 @@ class Engine:
         could not be asked (the next pass tries again)."""
         try:
             lineage = self.revisions.settle(kind)
-            self.controllers[(kind.api_version, kind.kind)].rollout.update(
-                lineage, self.revisions.rollout(kind.name)
-            )
+            rollout = self.controllers[(kind.api_version, kind.kind)].rollout
+            rollout.update(lineage, self.revisions.rollout(kind.name))
+            self.revisions.prune(kind.name, rollout.in_use())
         except errors.ApiError as exc:
             log.warning("kind %s: its revisions could not be read or written: %s", kind.name, exc)
             return False
