@@ -11,7 +11,10 @@ from tests.seam._harness import EMPTY_CONFIG_MAP_A, NAMESPACE, SPEC_VALUE_IN_CON
 
 
 def ready_counts(metrics: observability.Metrics) -> dict[str, float | None]:
-    return {ready: metrics.value("stencil_parents", controller="widget", ready=ready) for ready in ("True", "False")}
+    return {
+        ready: metrics.value("stencil_parents", controller="widget", ready=ready)
+        for ready in ("True", "False")
+    }
 
 
 def test_a_ready_parent_counts_once_and_not_after_it_is_deleted(tmp_path: Path) -> None:
