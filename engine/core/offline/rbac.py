@@ -216,6 +216,45 @@ def clusterrole(rules: list[Rule], name: str) -> dict[str, Any]:
     return {"apiVersion": RBAC_API_VERSION, "kind": "ClusterRole", "metadata": {"name": name}, "rules": rules}
 
 
+# -- roles for the people who use the kinds -------------------------------------
+
+# What each of Kubernetes' user-facing roles may do to a kind's parents; the status is the
+# engine's to write, so every role only reads it.
+USER_VERBS = {
+    "admin": ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"),
+    "edit": ("create", "delete", "get", "list", "patch", "update", "watch"),
+    "view": ("get", "list", "watch"),
+}
+AGGREGATE_LABEL = "rbac.authorization.k8s.io/aggregate-to-{role}"
+
+
+def user_roles(kinds: Iterable[Kind], resources: Resources) -> list[dict[str, Any]]:
+    """For each kind and each of ``admin``, ``edit`` and ``view``: ``{kind, role, rules}``, the
+    rules a ClusterRole aggregated into that built-in role grants on the kind's parents.  The
+    chart's ``files/user-roles.yaml`` (hack/sync-chart) and ``user_clusterroles`` read this one list."""
+    found = []
+    for kind in sorted(kinds, key=lambda k: k.name):
+        group, plural = resources(kind.api_version, kind.kind)
+        for role, verbs in USER_VERBS.items():
+            rules = [
+                {"apiGroups": [group], "resources": [plural], "verbs": list(verbs)},
+                {"apiGroups": [group], "resources": [f"{plural}/status"], "verbs": list(USER_VERBS["view"])},
+            ]
+            found.append({"kind": kind.name, "role": role, "rules": rules})
+    return found
+
+
+def user_clusterroles(roles: Iterable[dict[str, Any]], name: str = "stencil") -> list[dict[str, Any]]:
+    """``user_roles`` as the ClusterRoles ``<name>-<kind>-<role>``, each labelled to aggregate into
+    the built-in role of its name (what the chart installs, and ``stencil rbac --user-roles`` prints)."""
+    documents = []
+    for entry in roles:
+        document = clusterrole(entry["rules"], f"{name}-{entry['kind']}-{entry['role']}")
+        document["metadata"]["labels"] = {AGGREGATE_LABEL.format(role=entry["role"]): "true"}
+        documents.append(document)
+    return documents
+
+
 def role(rules: list[Rule], name: str, namespace: str) -> dict[str, Any]:
     return {
         "apiVersion": RBAC_API_VERSION,

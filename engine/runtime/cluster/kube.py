@@ -46,6 +46,7 @@ ANSWER_TIMEOUT = 60.0
 CREATE_ONLY_VERSION = "1"
 
 Obj = dict[str, Any]
+Answered = Callable[[str, str, int], None]  # (host, method, status code) of one answer
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class Kube:
         self._misses: dict[str, float] = {}  # api_version -> when it may be asked about again
         self._discovery_lock = threading.Lock()
         self._impersonate: str | None = None
+        self._answered: Answered | None = None
 
     # -- construction ---------------------------------------------------
 
@@ -138,6 +140,15 @@ class Kube:
         view._impersonate = user
         return view
 
+    def observe(self, answered: Answered) -> None:
+        """Tell ``answered`` the status code of every answer, watches' included: how metrics
+        count throttling (429) and writes by verb, with no metrics imported here."""
+        self._answered = answered
+
+    def _answer(self, method: str, response: urllib3.BaseHTTPResponse) -> None:
+        if self._answered is not None:
+            self._answered(urllib.parse.urlsplit(self._host).netloc, method, response.status)
+
     # -- transport ------------------------------------------------------
 
     def request(
@@ -168,6 +179,7 @@ class Kube:
                 retries=False,
             )
             payload = response.data
+        self._answer(method, response)
         if response.status >= 400:
             raise transport.error(response, payload, f"{method} {path}")
         if not payload:
@@ -321,6 +333,7 @@ class Kube:
                 timeout=urllib3.Timeout(connect=10.0, read=self._answer_timeout),
                 retries=False,
             )
+        self._answer("GET", response)
         try:
             if response.status >= 400:
                 with transport.reaching(f"watch {res.plural}"):

@@ -66,6 +66,8 @@ class Counts:
 
     def status_written(self, kind: str) -> None:
         self._add("status", kind)
+        if self._metrics:
+            self._metrics.status_written(kind)
 
     def _add(self, what: str, kind: str) -> None:
         with self._lock:

@@ -17,12 +17,14 @@ The pacing reads the engine's clock (``Options.clock``), so a test moves time by
 
 from __future__ import annotations
 
+import collections
 import enum
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.decisions import rollout, status
+from engine.core.decisions import conditions, rollout, status
 from engine.core.model import errors, kinds
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Obj, Resource
@@ -77,11 +79,26 @@ class StatusWriter:
         self.clock = clock
         self._written: dict[str, float] = {}  # parent uid -> when its status was last written
         self._waiting: dict[str, float] = {}  # parent uid -> since when its report has waited
+        self._ready: dict[str, str] = {}  # parent uid -> its Ready status, as last written or found
+        self._ready_lock = threading.Lock()
 
     def forget(self, uid: str) -> None:
         """A parent is gone: its pacing with it."""
         self._written.pop(uid, None)
         self._waiting.pop(uid, None)
+        with self._ready_lock:
+            self._ready.pop(uid, None)
+
+    def readiness(self) -> dict[str, int]:
+        """How many parents stand at each status of Ready, as their last reconcile left it: the
+        ``stencil_parents`` gauge, counted from what this writer knows, reading no cache."""
+        with self._ready_lock:
+            return dict(collections.Counter(self._ready.values()))
+
+    def _stands(self, parent: Obj, new: Mapping[str, Any]) -> None:
+        ready = conditions.find_in(new.get("conditions") or (), "Ready")
+        with self._ready_lock:
+            self._ready[parent["metadata"]["uid"]] = str(ready.get("status")) if ready else "Unknown"
 
     def write(
         self,
@@ -101,6 +118,7 @@ class StatusWriter:
         ops = status.status_patch(parent, new)
         if ops is None:
             self._waiting.pop(parent["metadata"]["uid"], None)  # nothing left to report
+            self._stands(parent, new)
             return Report(Fate.UNCHANGED, new)
         if may_wait and status.can_wait(parent.get("status"), new):
             later = self._later(parent, new)
@@ -143,6 +161,7 @@ class StatusWriter:
         self._written[meta["uid"]] = self.clock()
         self._waiting.pop(meta["uid"], None)
         self.host.counts.status_written(self.controller)
+        self._stands(parent, new)
         return Report(Fate.WRITTEN, new)
 
     def _refresh(self, parent: Obj) -> None:

@@ -151,6 +151,8 @@ class Engine:
             return False
         controller = KindController(self, kind, broken, resource)
         self.controllers[gvk] = controller
+        if self.options.metrics:
+            self.options.metrics.readiness(controller.name, controller.reports.readiness)
         if self.options.shard and self.options.metrics:
             self.options.metrics.shard_holds(controller.name, lambda: len(controller.parents.versions()))
         if self._run_workers:

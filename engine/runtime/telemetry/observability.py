@@ -20,9 +20,10 @@ with each scrape's token judged by the API server (``engine.runtime.telemetry.de
 
 from __future__ import annotations
 
+import functools
 import ssl
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
@@ -42,6 +43,7 @@ RECONCILE_BUCKETS = (
 # client-go's workqueue buckets: ExponentialBuckets(10e-9, 10, 12), 10ns .. 1000s.
 QUEUE_BUCKETS = tuple(float(f"1e{exponent}") for exponent in range(-8, 4))
 
+READY_STATUSES = ("True", "False", "Unknown")  # a Ready condition's status (metav1.Condition)
 ReconcileResult = Literal["success", "error", "requeue", "requeue_after"]
 
 
@@ -137,6 +139,19 @@ class Metrics:
             "stencil_apply_skips_total",
             "Applies not sent because the cached child already matched, per child kind",
             ["kind"],
+            registry=r,
+        )
+        self.status_writes_total = Counter(
+            "stencil_status_writes_total", "Parent statuses written, per parent kind", ["kind"], registry=r
+        )
+        self.parents = Gauge(
+            "stencil_parents", "Parents by Ready status, last reconciled", ["controller", "ready"], registry=r
+        )
+        # client-go's series, as controller-runtime exports it: throttling (429), writes by verb.
+        self.rest_client_requests_total = Counter(
+            "rest_client_requests_total",
+            "Number of HTTP requests, partitioned by status code, method, and host.",
+            ["code", "method", "host"],
             registry=r,
         )
         self.events_dropped_total = Counter(
@@ -251,6 +266,18 @@ class Metrics:
     def skipped(self, kind: str) -> None:
         self.apply_skips_total.labels(kind=kind).inc()
 
+    def status_written(self, kind: str) -> None:
+        self.status_writes_total.labels(kind=kind).inc()
+
+    def readiness(self, controller: str, count: Callable[[], Mapping[str, int]]) -> None:
+        """Report ``count()`` (read at each scrape: parents by Ready status) for ``controller``."""
+        for ready in READY_STATUSES:
+            gauge = self.parents.labels(controller=controller, ready=ready)
+            gauge.set_function(functools.partial(_of, count, ready))
+
+    def answered(self, host: str, method: str, code: int) -> None:  # Kube.observe
+        self.rest_client_requests_total.labels(code=str(code), method=method, host=host).inc()
+
     def rollout(self, controller: str, updated: int, moving: int, total: int, *, paused: bool) -> None:
         """Where a kind's rollout stands."""
         for state, count in (("updated", updated), ("moving", moving), ("pending", total - updated - moving)):
@@ -270,6 +297,10 @@ class Metrics:
         """The current value of one sample, or None if it was never recorded."""
         found: float | None = self.registry.get_sample_value(name, labels)
         return found
+
+
+def _of(count: Callable[[], Mapping[str, int]], key: str) -> int:
+    return count().get(key, 0)
 
 
 class QueueMetrics:

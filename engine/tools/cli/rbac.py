@@ -15,8 +15,15 @@ from engine.tools.cli._common import main
 @options.crds()
 @click.option("--name", default="stencil", show_default=True, help="Name of the ClusterRole and Role.")
 @options.namespace("stencil-system", "The engine's namespace.")
-def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None:
-    """Print the least-privilege RBAC the engine needs for these kinds."""
+@click.option(
+    "--user-roles",
+    is_flag=True,
+    help="Print instead, for each kind, the ClusterRoles <name>-<kind>-admin|edit|view that aggregate "
+    "into Kubernetes' admin, edit and view roles: for the people who use the kinds.",
+)
+def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str, user_roles: bool) -> None:
+    """Print the least-privilege RBAC the engine needs for these kinds (or, with --user-roles,
+    the roles of the people who use them)."""
     from engine.core.model import kinds
     from engine.core.offline import admission
     from engine.core.offline import rbac as rbac_rules
@@ -24,10 +31,15 @@ def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str) -> None
     loaded, broken = kinds.load_kinds(templates_dir)
     for kind_name, b in broken.items():
         raise click.ClickException(f"kind {kind_name} is broken: {b.error}")
+    resources = rbac_rules.offline_resources(crds_dir, loaded.values())
+    if user_roles:
+        users = rbac_rules.user_clusterroles(rbac_rules.user_roles(loaded.values(), resources), name)
+        click.echo(rbac_rules.dump(users), nl=False)
+        return
     defaults = admission.OfflineCrds.read(crds_dir, loaded.values()).defaulted
     roles = rbac_rules.documents(
         loaded.values(),
-        rbac_rules.offline_resources(crds_dir, loaded.values()),
+        resources,
         name=name,
         defaults=defaults,
         namespace=namespace,

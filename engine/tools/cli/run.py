@@ -156,6 +156,7 @@ def run(
     scrapes = _address("--metrics-bind-address", metrics_bind_address)
     stopping = stop_event()
     kube = Kube.auto(kubeconfig)
+    kube.observe(metrics.answered)
     servers = _serve(kube, metrics, health, probes, scrapes, metrics_secure, metrics_cert_path)
     identity = (shard_identity or os.environ.get("POD_NAME") or socket.gethostname()).lower()
     leader_elect = leader_elect or shards  # with shards, the leader is the sharder
