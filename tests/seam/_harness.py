@@ -11,7 +11,7 @@ from typing import Any
 from engine.core.model import placement
 from engine.runtime.reconciling import controller
 from engine.runtime.serving import manager
-from engine.runtime.telemetry import observability
+from engine.runtime.telemetry import observability, tracing
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 
@@ -37,11 +37,12 @@ def engine_for(
     kind_yaml_extra: str = "",
     metrics: observability.Metrics | None = None,
     clock: Callable[[], float] = time.monotonic,
+    tracer: tracing.Tracer = tracing.OFF,
 ) -> Iterator[controller.KindController]:
     """The Widget kind's controller, caches synced, stopped on the way out; ``clock`` paces its
     status reports."""
     templates = write_kind(tmp_path / "templates", {"children.yaml": template}, kind_yaml_extra)
-    options = manager.Options(run_workers=False, metrics=metrics, clock=clock)
+    options = manager.Options(run_workers=False, metrics=metrics, clock=clock, tracer=tracer)
     engine = manager.Engine(fake, templates, options)
     try:
         engine.load()

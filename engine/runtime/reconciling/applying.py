@@ -24,6 +24,7 @@ from engine.runtime.cluster.kube import FIELD_MANAGER, Obj
 from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import events
 from engine.runtime.reconciling.host import Host
+from engine.runtime.telemetry import tracing
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Write:
     created: bool = False
     conflict: planning.Conflict | None = None
     contests: tuple[contention.Contest, ...] = ()
+    noop: bool = False  # nothing written: the object the name holds says it already
 
 
 @dataclass(frozen=True)
@@ -75,10 +77,16 @@ class Applier:
         created: list[Obj] = []
         try:
             for apply in plan.applies:
-                if holding := self._held(apply):
-                    contests.extend(holding)
-                    continue
-                write = self._write(apply)
+                meta = apply.obj["metadata"]
+                about = _child(apply.obj["kind"], meta.get("namespace"), meta["name"])
+                with self.host.options.tracer.span("apply", create=apply.create, **about) as span:
+                    if holding := self._held(apply):
+                        contests.extend(holding)
+                        span.set(noop=True, held=True)
+                        continue
+                    write = self._write(apply)
+                    conflict = write.conflict is not None
+                    span.set(noop=write.noop or conflict, conflict=conflict)
                 contests.extend(write.contests)
                 if write.created:
                     created.append(apply.obj)
@@ -136,7 +144,7 @@ class Applier:
                 why = f"already exists and is not controlled by this {self.parent['kind']}"
                 return Write(conflict=planning.Conflict(ChildId.of(child), why))
             if planning.contains(existing, child):
-                return Write()
+                return Write(noop=True)
             return self._update(child, existing)
         self.host.children.remember(made)
         self.host.counts.applied(self.controller)
@@ -179,16 +187,23 @@ class Applier:
 
     def prune(self, prune: planning.Prune) -> None:
         """Delete a child no longer rendered, if it is still the object the plan meant (its uid)."""
+        about = _child(prune.kind, prune.namespace, prune.name)
+        with self.host.options.tracer.span("prune", **about) as span:
+            span.set(noop=not self._delete(prune))
+
+    def _delete(self, prune: planning.Prune) -> bool:
+        """``prune``'s deletion; whether this call deleted it."""
         res = self.writer.resource(prune.api_version, prune.kind)
         try:
             if not self.writer.delete(res, prune.name, prune.namespace or None, uid=prune.uid):
-                return  # already gone
+                return False  # already gone
         except errors.Conflict:
-            return  # the uid precondition failed: that object is not the one we meant
+            return False  # the uid precondition failed: that object is not the one we meant
         self.host.counts.pruned(self.controller)
         self.host.recorder.emit(
             self.parent, events.NORMAL, "Pruned", f"Deleted {prune.kind} {prune.name}: no longer rendered"
         )
+        return True
 
     def _emit_written(self, verb: str, written: list[Obj], fields: list[str] | None = None) -> None:
         """The event of writes; an update says which rendered fields it restored (at most five)."""
@@ -197,6 +212,11 @@ class Applier:
             more = f" and {len(fields) - 5} more" if len(fields) > 5 else ""
             message += ": " + ", ".join(fields[:5]) + more
         self.host.recorder.emit(self.parent, events.NORMAL, verb, message)
+
+
+def _child(kind: str, namespace: str | None, name: str) -> dict[str, tracing.Attribute]:
+    """A child as its spans name it."""
+    return {"child_kind": kind, "child_namespace": namespace or "", "child_name": name}
 
 
 def restoring(current: Obj, child: Obj) -> list[contention.Path]:

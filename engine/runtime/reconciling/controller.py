@@ -25,7 +25,6 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.core.decisions import conditions, contention, ordering, planning, referencing, status
 from engine.core.model import errors, kinds
@@ -41,9 +40,7 @@ from engine.runtime.reconciling.deletion import Deletion
 from engine.runtime.reconciling.host import Host, key_of
 from engine.runtime.reconciling.host import Result as Result  # what a reconcile asks of the queue
 from engine.runtime.reconciling.queue import WorkQueue
-
-if TYPE_CHECKING:
-    from engine.runtime.telemetry.observability import ReconcileResult
+from engine.runtime.telemetry import turns
 
 log = logging.getLogger("stencil.controller")
 
@@ -181,42 +178,34 @@ class KindController:
           every parent with a long backoff once the server is back;
         - any other error: again after the key's exponential backoff.
         """
-        metrics = self.host.options.metrics
-        started = time.monotonic()
-        outcome: ReconcileResult = "success"
-        terminal = False
-        if metrics:
-            metrics.worker_started(self.name)
-        try:
-            namespace, _, name = key.partition("/")
-            with self.host.memory.admit(self.parents.size(namespace or None, name)):  # the memory bound
-                result = self.reconcile(key)
-            self.queue.forget(key)
-            if result.when_idle:
-                outcome = "requeue_after"
-                self.queue.add_when_idle(key, result.requeue_after or reporting.REPORT_WAIT)
-            elif result.requeue_after is not None:
-                outcome = "requeue_after"
-                self.queue.add_after(key, result.requeue_after)
-        except errors.StencilError as exc:
-            outcome = "error"
-            terminal = exc.terminal
-            log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": key})
-            if terminal:
+        options = self.host.options
+        with turns.Turn(options.metrics, options.tracer, self.name, key) as turn:
+            try:
+                namespace, _, name = key.partition("/")
+                with self.host.memory.admit(self.parents.size(namespace or None, name)):  # the memory bound
+                    result = self.reconcile(key)
                 self.queue.forget(key)
-            elif exc.retry_after is not None:
-                self.queue.add_after(key, exc.retry_after)
-            else:
+                if result.when_idle:
+                    turn.outcome = "requeue_after"
+                    self.queue.add_when_idle(key, result.requeue_after or reporting.REPORT_WAIT)
+                elif result.requeue_after is not None:
+                    turn.outcome = "requeue_after"
+                    self.queue.add_after(key, result.requeue_after)
+            except errors.StencilError as exc:
+                turn.failed(exc, terminal=exc.terminal)
+                log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": key})
+                if exc.terminal:
+                    self.queue.forget(key)
+                elif exc.retry_after is not None:
+                    self.queue.add_after(key, exc.retry_after)
+                else:
+                    self.queue.add_rate_limited(key)
+            except Exception as exc:  # a bug or a surprise: retried with backoff, with its traceback
+                turn.failed(exc)
+                log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": key}, exc_info=True)
                 self.queue.add_rate_limited(key)
-        except Exception as exc:  # a bug or a surprise: retried with backoff, with its traceback
-            outcome = "error"
-            log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": key}, exc_info=True)
-            self.queue.add_rate_limited(key)
-        finally:
-            self.queue.done(key)
-            if metrics:
-                metrics.worker_finished(self.name)
-                metrics.reconciled(self.name, outcome, time.monotonic() - started, terminal=terminal)
+            finally:
+                self.queue.done(key)
 
     # -- the reconcile ----------------------------------------------------------
 
@@ -231,6 +220,7 @@ class KindController:
         parent = self.parents.get(namespace or None, name)
         if parent is None or not self._ours(parent):  # sharded: another replica's, or handed over now
             return Result()
+        self.host.options.tracer.annotate(uid=parent["metadata"]["uid"])
         if parent["metadata"].get("deletionTimestamp"):  # its children beyond owner references go first
             self.deletion.clean_up(parent, self.kind, self._applier(parent), self._reach(parent))
             return Result()
@@ -309,13 +299,15 @@ class KindController:
             if seen.referenced.missing:
                 waiting = status.Outcome(missing=seen.referenced.missing)
                 return self._write_status_then_delete_when_done(parent, seen, waiting) or Result()
-            located = rendering.render_located(
-                kind,
-                parent,
-                seen.mine,
-                is_namespaced=self.host.kube.is_namespaced,
-                references=seen.referenced.values,
-            )
+            with self.host.options.tracer.span("render") as span:
+                located = rendering.render_located(
+                    kind,
+                    parent,
+                    seen.mine,
+                    is_namespaced=self.host.kube.is_namespaced,
+                    references=seen.referenced.values,
+                )
+                span.set(children=len(located))
         except errors.StencilError as exc:
             self._write_status_then_delete_when_done(parent, seen, status.Outcome(render_error=exc))
             self.host.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
@@ -326,8 +318,10 @@ class KindController:
         """Step 4: what differs from the cache, what to prune, what belongs to someone else.  A child
         whose ``after:`` templates are not all healthy yet is not planned (its dependency's events
         wake the parent)."""
-        gate = ordering.gate(rendered, seen.mine, _now())
-        plan = planning.plan(gate.ready, seen.observed, parent["metadata"]["uid"], seen.reach)
+        with self.host.options.tracer.span("plan") as span:
+            gate = ordering.gate(rendered, seen.mine, _now())
+            plan = planning.plan(gate.ready, seen.observed, parent["metadata"]["uid"], seen.reach)
+            span.set(applies=len(plan.applies), prunes=len(plan.prunes), unchanged=len(plan.unchanged))
         for _ in plan.unchanged:
             self.host.counts.skipped(self.name)
         return Planned(rendered, gate, plan)

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.runtime.telemetry import tracing
+
 if TYPE_CHECKING:
     from engine.runtime.telemetry.observability import Metrics
 
@@ -23,6 +25,7 @@ class Options:
     namespaces: tuple[str, ...] = ()  # the namespaces to watch; none given: all
     reload_interval: float = 1.0  # how often the templates folder is checked for changes
     metrics: Metrics | None = None
+    tracer: tracing.Tracer = tracing.OFF  # each reconcile a trace, or (OFF) nothing at no cost
     bundle_namespace: str | None = None  # also serve kinds from labelled ConfigMaps in this namespace
     run_workers: bool = True  # False: keep caches warm but reconcile nothing (a standby replica)
     # Where kind revisions are kept (ControllerRevisions); None: in the engine's memory only.

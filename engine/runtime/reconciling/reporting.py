@@ -114,7 +114,14 @@ class StatusWriter:
         """Derive the parent's status and write it, once, only if it changed.  With ``may_wait``
         (a reconcile that will be looked at again, not one ending in an error), a status that
         only says how far things got may wait (see the module docstring)."""
-        new = status.derive_status(kind, parent, observed, outcome, now, related)
+        with self.host.options.tracer.span("status") as span:
+            new = status.derive_status(kind, parent, observed, outcome, now, related)
+            report = self._report(parent, new, may_wait)
+            span.set(fate=report.fate.value)
+        return report
+
+    def _report(self, parent: Obj, new: Mapping[str, Any], may_wait: bool) -> Report:
+        """The derived status written, or left to wait, or found already said."""
         ops = status.status_patch(parent, new)
         if ops is None:
             self._waiting.pop(parent["metadata"]["uid"], None)  # nothing left to report

@@ -147,7 +147,7 @@ def run(
 
     from engine.runtime.cluster.kube import Kube
     from engine.runtime.serving import manager
-    from engine.runtime.telemetry import logs, observability
+    from engine.runtime.telemetry import logs, observability, tracing
 
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)
     logs.configure_logging("json" if log_format == "json" else "text", log_level)
@@ -165,6 +165,7 @@ def run(
         resync=resync,
         namespaces=namespaces,
         metrics=metrics,
+        tracer=tracing.from_environment(),  # the OTEL_* variables: each reconcile a trace
         bundle_namespace=kind_configmaps_namespace,
         revisions_namespace=revisions_namespace or os.environ.get("POD_NAMESPACE"),
         run_workers=not leader_elect,
