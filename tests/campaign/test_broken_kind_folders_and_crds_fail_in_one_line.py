@@ -131,7 +131,7 @@ CRDS: dict[str, tuple[str, str]] = {
     ),
     "two-for-one-kind": (
         changed(lambda crd: None) + "---\n" + changed(lambda crd: crd["metadata"].update(name="x")),
-        "38: spec.names.kind: a second CRD for Web",
+        "45: spec.names.kind: a second CRD for Web",
     ),
 }
 

@@ -37,9 +37,9 @@ def definition(
         "name": version,
         "served": True,
         "storage": True,
-        "additionalPrinterColumns": READY_COLUMNS,
-        **more,
         "schema": {"openAPIV3Schema": schema},
+        "additionalPrinterColumns": READY_COLUMNS,  # after the schema: its lines stay where they were
+        **more,
     }
     return {
         "apiVersion": "apiextensions.k8s.io/v1",

@@ -125,10 +125,9 @@ def opened_lists(found: list[documents.Document]) -> list[documents.Document]:
     opened = []
     for document in found:
         data, node = document.data, document.node
-        items = data.get("items") if isinstance(data, dict) else None
-        if not (str(data.get("kind", "")).endswith("List") and isinstance(items, list)) or not isinstance(
-            node, yaml.MappingNode
-        ):
+        a_list = isinstance(data, dict) and str(data.get("kind", "")).endswith("List")
+        items = data.get("items") if a_list else None
+        if not isinstance(items, list) or not isinstance(node, yaml.MappingNode):
             opened.append(document)
             continue
         nodes = next(value.value for key, value in node.value if key.value == "items")
