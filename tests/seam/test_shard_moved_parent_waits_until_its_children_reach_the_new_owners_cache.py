@@ -27,7 +27,8 @@ from tests.seam.test_shard_handover_old_owner_stops_before_new_owner_starts impo
     lease,
 )
 
-TWO_CONFIGMAPS = {"data.yaml": VALUE_CONFIGMAP, "more.yaml": configmap("  also: here\n", name="{{ name }}-more")}
+MORE_CONFIGMAP = configmap("  also: here\n", name="{{ name }}-more")
+TWO_CONFIGMAPS = {"data.yaml": VALUE_CONFIGMAP, "more.yaml": MORE_CONFIGMAP}
 
 
 class HeldChildWatch(Replica):
@@ -74,7 +75,7 @@ def test_the_new_owner_writes_nothing_until_every_child_handed_over_is_in_its_ca
             engine.load()
         (a,), (b,) = (list(engines[who].controllers.values()) for who in ("a", "b"))
         sharder = shards.Sharder(engines["a"], namespace=NAMESPACE)
-        wait_until(lambda: sharder.tick() == 0 and a.parents.get(NAMESPACE, name), timeout=5, what="a owning it")
+        wait_until(lambda: sharder.tick() == 0 and a.parents.get(NAMESPACE, name), timeout=5, what="a's")
         a.reconcile(key)
         for child in children:  # each child is labelled with its parent's owner, so only a caches it
             labels = sharding.labels_of(fake.objects[("v1", "ConfigMap", NAMESPACE, child)])
@@ -95,7 +96,7 @@ def test_the_new_owner_writes_nothing_until_every_child_handed_over_is_in_its_ca
         a.reconcile(key)
         record = sharding.HANDED_OVER
         assert fake.objects[(WIDGET, "Widget", NAMESPACE, name)]["metadata"]["annotations"][record] == "b/2"
-        wait_until(lambda: sharder.tick() == 0 and b.parents.get(NAMESPACE, name), timeout=5, what="b's parent")
+        wait_until(lambda: sharder.tick() == 0 and b.parents.get(NAMESPACE, name), timeout=5, what="b's")
 
         # The parent is in b's cache, its children are not: b waits, and writes nothing.
         before = len(fake.writes())

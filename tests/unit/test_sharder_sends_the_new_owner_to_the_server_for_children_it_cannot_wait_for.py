@@ -43,3 +43,13 @@ def test_a_new_parent_is_assigned_with_nothing_to_wait_for() -> None:
     fresh = assigned(parent(None, status=False), frozenset({"b"}))
     assert sharding.arrival(fresh, "b") == 0
     assert "annotations" not in fresh["metadata"]
+
+
+def test_a_parent_whose_owner_died_letting_go_has_its_children_read_by_their_parent() -> None:
+    thing = parent("a", status=True)
+    thing["metadata"]["labels"][sharding.DRAIN_LABEL] = "c"
+    decision = sharding.decide("a", True, "b", frozenset({"b", "c"}))
+    ops = sharding.sharder_patch(thing, decision)
+    assert ops is not None
+    moved = jsonpatch.apply_patch(thing, ops)
+    assert moved["metadata"]["annotations"][sharding.HANDED_OVER] == ""  # some may be labelled c by now

@@ -49,7 +49,8 @@ DRAIN_LABEL = "shard.stencil.dev/drain"
 LEASE_LABEL = "shard.stencil.dev/member"  # on each replica's Lease, so the sharder can list them
 LEASE_PREFIX = "stencil-shard-"
 # On a parent: "<replica>/<count>", the children its last owner relabelled for <replica> when it let
-# go; "<replica>" alone, the owner that died holding it; "" when none is known (made unsharded).
+# go; "<replica>" alone, the owner that died holding it; "" when none is known (made unsharded, or
+# its owner died letting go).
 HANDED_OVER = "shard.stencil.dev/handed-over"
 
 # A DNS label: ``stencil-shard-<identity>`` is then a valid Lease name, and the identity a valid
@@ -162,10 +163,11 @@ def sharder_patch(parent: Mapping[str, Any], decision: Decision) -> list[dict[st
         ops.append({"op": "add", "path": _path(OWNER_LABEL), "value": decision.to})
         if DRAIN_LABEL in labels:
             ops.append({"op": "remove", "path": _path(DRAIN_LABEL)})
-        # The children of a parent whose owner died are still labelled with it; those of a parent
-        # reconciled before sharding, with nobody: the new owner must find them on the server.
+        # The children of a parent whose owner died are still labelled with it (or some, if it died
+        # letting go, with another); those of a parent reconciled before sharding, with nobody:
+        # the new owner must find them on the server.
         if decision.owner is not None or (HANDED_OVER not in _annotations(parent) and "status" in parent):
-            ops.extend(_annotate(parent, decision.owner or ""))
+            ops.extend(_annotate(parent, "" if DRAIN_LABEL in labels else decision.owner or ""))
         return ops
     if decision.step is Step.DRAIN:
         assert decision.to is not None
@@ -224,13 +226,6 @@ def arrival(parent: Mapping[str, Any], identity: str) -> int | None:
         return 0
     to, _, count = record.partition("/")
     return int(count) if to == identity and count.isdigit() else None
-
-
-def arrived_patch(parent: Mapping[str, Any], identity: str, children: int) -> list[dict[str, Any]]:
-    """The new owner's record that it found and labelled ``children`` of the parent, sent only if the
-    parent is still its own: ``arrival`` then asks for them again after a restart, not the server."""
-    test = {"op": "test", "path": _path(OWNER_LABEL), "value": identity}
-    return [test, *_annotate(parent, handed(identity, children))]
 
 
 def _annotations(obj: Mapping[str, Any]) -> Mapping[str, str]:

@@ -16,7 +16,7 @@
   in.  When the record names another replica (the sharder gave the parent elsewhere, or the
   owner died holding it, or it was reconciled before sharding), or the children have not come
   within ``ARRIVAL_PATIENCE``, the owner reads them from the server by their parent-uid label,
-  relabels those that are not its own and records the count, once.
+  relabels those that are not its own, once (again after a restart, writing nothing then).
 
 The sharder that marks parents is ``engine.runtime.serving.sharding``.
 """
@@ -64,6 +64,9 @@ class Handover:
         self._arrived: dict[str, str] = {}  # parent uid -> the hand-over record its children matched
         self._since: dict[str, float] = {}  # parent uid -> when it was first found waiting
         self._handed: dict[str, set[ChildId]] = {}  # parent uid -> children relabelled, until released
+        # The children a dead owner left, listed once for all the parents it left (by parent uid,
+        # as stubs), and when: its parents reach this replica in one pass of the sharder.
+        self._left: dict[tuple[str, Resource, str | None], tuple[float, dict[str, list[Obj]]]] = {}
 
     def ours(self, parent: Obj) -> bool:
         """Whether this replica reconciles the parent: unsharded, or sharded and its owner.  One
@@ -120,7 +123,8 @@ class Handover:
             return None
         expected = sharding.arrival(parent, identity)
         if expected is None:  # handed to another replica, or by one that died: they will not come
-            return self._adopt(parent, identity, kind)
+            self._adopt(parent, identity, kind)
+            return None
         if self.host.children.count(uid) >= expected:
             self._arrived[uid] = record
             self._since.pop(uid, None)
@@ -131,33 +135,58 @@ class Handover:
                 extra={"kind": self.controller, "key": _key(parent), "expected": expected},
             )
             return Result(requeue_after=ARRIVAL_WAIT)
-        return self._adopt(parent, identity, kind)
+        self._adopt(parent, identity, kind)
+        return None
 
-    def _adopt(self, parent: Obj, identity: str, kind: kinds.Kind | None) -> Result | None:
+    def _adopt(self, parent: Obj, identity: str, kind: kinds.Kind | None) -> None:
         """Read the parent's children from the server, relabel those not labelled with this
-        replica, cache them, and record how many there are; a changed parent is looked at again."""
+        replica, and cache them.  Nothing is written to the parent: after a restart they are read
+        again (and, all labelled by then, not written)."""
         meta, writer = parent["metadata"], self._writer()
-        selector = f"{children.MANAGED_SELECTOR},{placement.PARENT_UID_LABEL}={meta['uid']}"
+        record = (meta.get("annotations") or {}).get(sharding.HANDED_OVER, "")
         count, watched = 0, self.host.options.namespaces or (None,)
         for resource in self.host.children.resources(kind):
             for namespace in {n if resource.namespaced else None for n in watched}:
-                for page, _ in writer.pages(resource, namespace, selector):
-                    for child in filter(lambda found: children.owner_index(found) == [meta["uid"]], page):
-                        mine = sharding.labels_of(child).get(sharding.OWNER_LABEL) == identity
-                        labelled = child if mine else _relabel(writer, child, identity)
-                        if labelled is not None:
-                            self.host.children.remember(labelled)
-                            count += 1
-        ops = sharding.arrived_patch(parent, identity, count)
-        try:
-            written = self.host.kube.patch_json(self.resource, meta["name"], meta.get("namespace"), ops)
-        except (errors.Invalid, errors.Conflict, errors.NotFound):
-            return Result()  # no longer ours, or changed: its event queues it again
-        self.parents.observe(written)
-        self._arrived[meta["uid"]] = sharding.handed(identity, count)
+                for child in self._children_of(meta["uid"], record, resource, namespace):
+                    mine = sharding.labels_of(child).get(sharding.OWNER_LABEL) == identity
+                    labelled = child if mine else _relabel(writer, child, identity)
+                    if labelled is not None:
+                        self.host.children.remember(labelled)
+                        count += 1
+        self._arrived[meta["uid"]] = record
         self._since.pop(meta["uid"], None)
         log.info("adopted children", extra={"kind": self.controller, "key": _key(parent), "children": count})
-        return None
+
+    def _children_of(self, uid: str, record: str, resource: Resource, namespace: str | None) -> list[Obj]:
+        """The parent's children of ``resource`` as the server has them.  Those of a dead owner
+        (``record`` names it) come from one listing of all it left, kept ``ARRIVAL_PATIENCE``."""
+        writer, now = self._writer(), self._clock()
+        if not record or "/" in record:
+            selector = f"{children.MANAGED_SELECTOR},{placement.PARENT_UID_LABEL}={uid}"
+            return [
+                c for page, _ in writer.pages(resource, namespace, selector) for c in page if _of(c) == uid
+            ]
+        self._left = {key: at for key, at in self._left.items() if now - at[0] < ARRIVAL_PATIENCE}
+        if (record, resource, namespace) not in self._left:
+            by_parent: dict[str, list[Obj]] = {}
+            selector = f"{children.MANAGED_SELECTOR},{sharding.OWNER_LABEL}={record}"
+            for page, _ in writer.pages(resource, namespace, selector):
+                for child in page:
+                    by_parent.setdefault(_of(child), []).append(_stub(child))
+            self._left[(record, resource, namespace)] = (now, by_parent)
+        return self._left[(record, resource, namespace)][1].pop(uid, [])
+
+
+def _of(child: Obj) -> str:
+    """The uid of the parent a child belongs to, as the caches index it."""
+    return next(iter(children.owner_index(child)), "")
+
+
+def _stub(child: Obj) -> Obj:
+    """What a relabel needs of a child: a listing of many is not kept whole."""
+    meta = child["metadata"]
+    kept = {key: meta[key] for key in ("name", "namespace", "uid", "labels") if key in meta}
+    return {"apiVersion": child["apiVersion"], "kind": child["kind"], "metadata": kept}
 
 
 def _relabel(writer: Api, child: Obj, to: str) -> Obj | None:
