@@ -31,6 +31,26 @@ MORE_CONFIGMAP = configmap("  also: here\n", name="{{ name }}-more")
 TWO_CONFIGMAPS = {"data.yaml": VALUE_CONFIGMAP, "more.yaml": MORE_CONFIGMAP}
 
 
+def widget(fake: FakeKube, name: str) -> str:
+    """A Widget ``name`` whose children are the two ConfigMaps; its uid."""
+    meta = {"name": name, "namespace": NAMESPACE}
+    uid: str = fake.add({"apiVersion": WIDGET, "kind": "Widget", "metadata": meta, "spec": {"value": "1"}})[
+        "metadata"
+    ]["uid"]
+    return uid
+
+
+def loaded(views: dict[str, Replica], templates: Path) -> dict[str, manager.Engine]:
+    """One engine per replica, each sharded under its name, its kinds loaded; no workers."""
+    engines = {
+        who: manager.Engine(view, templates, manager.Options(run_workers=False, shard=who))
+        for who, view in views.items()
+    }
+    for engine in engines.values():
+        engine.load()
+    return engines
+
+
 class HeldChildWatch(Replica):
     """A replica whose watch of ConfigMaps delivers nothing while ``flowing`` is clear."""
 
@@ -56,23 +76,10 @@ def test_the_new_owner_writes_nothing_until_every_child_handed_over_is_in_its_ca
     )
     key, children = f"{NAMESPACE}/{name}", (f"{name}-data", f"{name}-more")
     lease(fake, "a")
-    uid = fake.add(
-        {
-            "apiVersion": WIDGET,
-            "kind": "Widget",
-            "metadata": {"name": name, "namespace": NAMESPACE},
-            "spec": {"value": "1"},
-        }
-    )["metadata"]["uid"]
-    templates = write_kind(tmp_path / "templates", TWO_CONFIGMAPS)
+    uid = widget(fake, name)
     views = {"a": Replica(fake, "a", log), "b": HeldChildWatch(fake, "b", log)}
-    engines = {
-        who: manager.Engine(view, templates, manager.Options(run_workers=False, shard=who))  # type: ignore[arg-type]
-        for who, view in views.items()
-    }
+    engines = loaded(views, write_kind(tmp_path / "templates", TWO_CONFIGMAPS))
     try:
-        for engine in engines.values():
-            engine.load()
         (a,), (b,) = (list(engines[who].controllers.values()) for who in ("a", "b"))
         sharder = shards.Sharder(engines["a"], namespace=NAMESPACE)
         wait_until(lambda: sharder.tick() == 0 and a.parents.get(NAMESPACE, name), timeout=5, what="a's")

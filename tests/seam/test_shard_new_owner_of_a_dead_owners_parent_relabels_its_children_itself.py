@@ -7,19 +7,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.core.decisions import sharding
-from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards
 from engine.testing import wait_until
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 from tests.seam.test_shard_handover_old_owner_stops_before_new_owner_starts import (
     NAMESPACE,
-    WIDGET,
     Replica,
     lease,
 )
 from tests.seam.test_shard_moved_parent_waits_until_its_children_reach_the_new_owners_cache import (
     TWO_CONFIGMAPS,
+    loaded,
+    widget,
 )
 
 
@@ -28,22 +28,12 @@ def test_the_new_owner_relabels_the_dead_owners_children_and_creates_none(tmp_pa
     log: list[tuple[str, str, str]] = []
     name, children = "w", ("w-data", "w-more")
     lease(fake, "a")
-    fake.add(
-        {
-            "apiVersion": WIDGET,
-            "kind": "Widget",
-            "metadata": {"name": name, "namespace": NAMESPACE},
-            "spec": {"value": "1"},
-        }
+    uid = widget(fake, name)
+    engines = loaded(
+        {who: Replica(fake, who, log) for who in ("a", "b")},
+        write_kind(tmp_path / "templates", TWO_CONFIGMAPS),
     )
-    templates = write_kind(tmp_path / "templates", TWO_CONFIGMAPS)
-    engines = {
-        who: manager.Engine(Replica(fake, who, log), templates, manager.Options(run_workers=False, shard=who))  # type: ignore[arg-type]
-        for who in ("a", "b")
-    }
     try:
-        for engine in engines.values():
-            engine.load()
         (a,), (b,) = (list(engines[who].controllers.values()) for who in ("a", "b"))
         sharder = shards.Sharder(engines["b"], namespace=NAMESPACE)
         key = f"{NAMESPACE}/{name}"
@@ -59,10 +49,7 @@ def test_the_new_owner_relabels_the_dead_owners_children_and_creates_none(tmp_pa
         wait_until(
             lambda: sharder.tick() == 0 and b.parents.get(NAMESPACE, name), timeout=5, what="b's parent"
         )
-        assert (
-            engines["b"].children.count(fake.objects[(WIDGET, "Widget", NAMESPACE, name)]["metadata"]["uid"])
-            == 0
-        )
+        assert engines["b"].children.count(uid) == 0
 
         mark = len(log)
         assert b.reconcile(key).requeue_after is None
