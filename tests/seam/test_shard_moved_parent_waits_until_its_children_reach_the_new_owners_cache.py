@@ -18,7 +18,7 @@ from engine.runtime.reconciling import handover
 from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards
 from engine.testing import wait_until
-from tests.integration._widgets import VALUE_CONFIGMAP, configmap, write_kind
+from tests.integration._widgets import VALUE_CONFIGMAP, write_kind
 from tests.seam._fake import FakeKube
 from tests.seam.test_shard_handover_old_owner_stops_before_new_owner_starts import (
     NAMESPACE,
@@ -26,6 +26,7 @@ from tests.seam.test_shard_handover_old_owner_stops_before_new_owner_starts impo
     Replica,
     lease,
 )
+from tests.unit._kinds import configmap
 
 MORE_CONFIGMAP = configmap("  also: here\n", name="{{ name }}-more")
 TWO_CONFIGMAPS = {"data.yaml": VALUE_CONFIGMAP, "more.yaml": MORE_CONFIGMAP}
