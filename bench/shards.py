@@ -8,7 +8,8 @@ On one local control plane (etcd and kube-apiserver; Networks need no nodes), fo
    last ConfigMap holding its spec);
 2. **R sharded replicas**: ``stencil run --shards`` R times; once the sharder sees them all, the
    same N Networks in a fresh namespace; per replica the same figures, plus the parents it
-   holds (its ``stencil_shard_parents``) and the children it applied.
+   holds (its ``stencil_shard_parents``), the children its caches select (those labelled with
+   its name) and the children it applied.
 
 From these come the figures of docs/scaling.md: CPU seconds per parent converged, memory per
 cached parent and child, and each replica's share.  The replicas run on the same cores as the
@@ -37,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.workloads import ROOT
+from engine.core.decisions import sharding
 from engine.localcluster.plane import LocalCluster
 from engine.runtime.cluster.kube import Kube
 from engine.testing import write_requests
@@ -50,6 +52,7 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 class Replica:
     name: str
     parents: int  # parents it held at the end
+    children: int  # children its caches select: those labelled with its name (sharded), else all
     applied: int  # children it applied
     cpu_seconds: float  # while converging
     rss_idle_mib: float  # before any parent existed
@@ -132,6 +135,14 @@ def converged(kube: Kube, namespace: str, parents: int, cidr: str) -> bool:
     return sum(1 for c in items if (c.get("data") or {}).get("cidr") == cidr) == parents
 
 
+def children_of(kube: Kube, namespace: str, replica: str | None) -> int:
+    """The children a replica's caches select: Stencil's, labelled with its name if sharded."""
+    selector = "app.kubernetes.io/managed-by=stencil"
+    if replica is not None:
+        selector += f",{sharding.OWNER_LABEL}={replica}"
+    return len(kube.list(kube.resource("v1", "ConfigMap"), namespace, selector)[0])
+
+
 def one_run(
     kube: Kube, plane: list[int], kubeconfig: Path, logs: Path, parents: int, replicas: int, sharded: bool
 ) -> Run:
@@ -183,6 +194,7 @@ def one_run(
             Replica(
                 name,
                 int(metric(port, "stencil_shard_parents")) if sharded else parents,
+                children_of(kube, namespace, name if sharded else None),
                 int(metric(port, "stencil_applies_total")),
                 round(cpu(p.pid) - before[name], 2),
                 round(idle[name], 1),
@@ -224,7 +236,8 @@ def main(argv: list[str] | None = None) -> None:
         for r in run.replicas:
             grown = r.rss_mib - r.rss_idle_mib
             print(
-                f"  {r.name}: {r.parents} parents held, {r.applied} applied, {r.cpu_seconds} CPU s "
+                f"  {r.name}: {r.parents} parents and {r.children} children held, {r.applied} applied, "
+                f"{r.cpu_seconds} CPU s "
                 f"({1000 * r.cpu_seconds / max(r.applied, 1):.2f} ms/parent), "
                 f"RSS {r.rss_idle_mib} -> {r.rss_mib} MiB (+{grown:.1f})"
             )

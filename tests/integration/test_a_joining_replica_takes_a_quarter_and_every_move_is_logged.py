@@ -1,6 +1,8 @@
 """A fourth replica joining three: it takes about a quarter of the Networks, only those move,
 each handed over by its old owner (released, then assigned) and logged, and at no point is a
-Network left without an owner once the move is over."""
+Network left without an owner once the move is over.  Each Network's ConfigMap moves with it
+(its owner label follows the Network's), and the joiner, which caches only its own children,
+finds them in its cache: it writes none."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from tests.integration._shards import (
     network_resource,
     owners,
     wait_for_members,
+    writes,
 )
 
 PARENTS = 300
@@ -68,3 +71,15 @@ def test_the_joiner_takes_a_quarter_each_move_handed_over_and_logged(
         assert {entry["reason"] for entry in assigned} == {"handed-over"}
         handovers = sharder.metric("stencil_shard_handover_seconds_count", controller="network")
         assert handovers == [float(len(moved))]
+
+        # The children followed: each ConfigMap is labelled as its Network is, and the joiner
+        # reconciled its Networks against their children in its cache, writing none.
+        children, _ = kube.list(
+            kube.resource("v1", "ConfigMap"), namespace, "app.kubernetes.io/managed-by=stencil"
+        )
+        labelled = {
+            c["metadata"]["name"].removesuffix("-network"): sharding.labels_of(c).get(sharding.OWNER_LABEL)
+            for c in children
+        }
+        assert labelled == after
+        assert writes(joiner) == []

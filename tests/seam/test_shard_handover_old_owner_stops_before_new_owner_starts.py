@@ -123,11 +123,12 @@ def test_the_new_owner_writes_only_after_the_old_owner_released(tmp_path: Path) 
         assert b.parents.get(NAMESPACE, name) is None
         assert not [entry for entry in log if entry[0] == "b"]
 
-        # "a" takes the key again (the drain label woke it) and lets go instead of reconciling.
+        # "a" takes the key again (the drain label woke it) and lets go instead of reconciling:
+        # it relabels the child for "b", then releases the parent.
         released_at = len(log)
         while (queued := a.queue.get(timeout=0.5)) is not None:
             a.process(queued)
-        assert log[released_at:] == [("a", "patch", name)]
+        assert log[released_at:] == [("a", "patch", f"{name}-data"), ("a", "patch", name)]
         sharder.tick()
         wait_until(lambda: b.parents.get(NAMESPACE, name), timeout=5, what="b's cache holding the parent")
         assert (
@@ -140,6 +141,7 @@ def test_the_new_owner_writes_only_after_the_old_owner_released(tmp_path: Path) 
             timeout=5,
             what="the new spec in b's cache",
         )  # type: ignore[index]
+        wait_until(lambda: b.handover.arriving(b.parents.get(NAMESPACE, name), b.kind) is None, timeout=5)  # type: ignore[arg-type]
         b.reconcile(key)
         a.reconcile(key)
         child_writes = [who for who, verb, what in log if verb == "apply" and what == f"{name}-data"]

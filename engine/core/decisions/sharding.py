@@ -24,6 +24,15 @@ moves it.  The Lease and label I/O around them is ``engine.runtime.serving.shard
 Every write is a JSON patch that tests the resourceVersion (the sharder's) or the owner
 label (the owner's release), so a write based on a stale read fails instead of undoing
 a newer decision.
+
+**Children follow their parent.**  A sharded replica labels each child it writes with its own
+name too (``owned``), and caches only the children carrying it.  The owner that lets a parent
+go relabels the parent's children for the replica it drains towards first, then records on the
+parent, in its release, whom they were handed to and how many (``HANDED_OVER``, ``handed``); a
+parent whose owner died is assigned with the dead owner recorded instead.  The new owner
+reconciles the parent only once its cache holds that many of the parent's children
+(``arrival``); when the record names another replica, or the children never come, it reads
+them from the server and relabels them itself (``engine.runtime.reconciling.handover``).
 """
 
 from __future__ import annotations
@@ -39,6 +48,10 @@ OWNER_LABEL = "shard.stencil.dev/owner"
 DRAIN_LABEL = "shard.stencil.dev/drain"
 LEASE_LABEL = "shard.stencil.dev/member"  # on each replica's Lease, so the sharder can list them
 LEASE_PREFIX = "stencil-shard-"
+# On a parent: "<replica>/<count>", the children its last owner relabelled for <replica> when it let
+# go; "<replica>" alone, the owner that died holding it; "" when none is known (made unsharded, or
+# its owner died letting go).
+HANDED_OVER = "shard.stencil.dev/handed-over"
 
 # A DNS label: ``stencil-shard-<identity>`` is then a valid Lease name, and the identity a valid
 # label value; a pod's name (the default) is one.
@@ -133,8 +146,8 @@ def labels_of(obj: Mapping[str, Any]) -> Mapping[str, str]:
     return labels
 
 
-def _path(label: str) -> str:
-    return "/metadata/labels/" + label.replace("~", "~0").replace("/", "~1")
+def _path(label: str, field: str = "labels") -> str:
+    return f"/metadata/{field}/" + label.replace("~", "~0").replace("/", "~1")
 
 
 def sharder_patch(parent: Mapping[str, Any], decision: Decision) -> list[dict[str, Any]] | None:
@@ -150,6 +163,11 @@ def sharder_patch(parent: Mapping[str, Any], decision: Decision) -> list[dict[st
         ops.append({"op": "add", "path": _path(OWNER_LABEL), "value": decision.to})
         if DRAIN_LABEL in labels:
             ops.append({"op": "remove", "path": _path(DRAIN_LABEL)})
+        # The children of a parent whose owner died are still labelled with it (or some, if it died
+        # letting go, with another); those of a parent reconciled before sharding, with nobody:
+        # the new owner must find them on the server.
+        if decision.owner is not None or (HANDED_OVER not in _annotations(parent) and "status" in parent):
+            ops.extend(_annotate(parent, "" if DRAIN_LABEL in labels else decision.owner or ""))
         return ops
     if decision.step is Step.DRAIN:
         assert decision.to is not None
@@ -158,9 +176,10 @@ def sharder_patch(parent: Mapping[str, Any], decision: Decision) -> list[dict[st
     return None
 
 
-def release_patch(parent: Mapping[str, Any], identity: str) -> list[dict[str, Any]] | None:
+def release_patch(parent: Mapping[str, Any], identity: str, children: int = 0) -> list[dict[str, Any]] | None:
     """The owner's acknowledgement of a drain: remove the owner and drain labels, only if the
-    parent is still labelled with ``identity``; None if the parent is not draining from it."""
+    parent is still labelled with ``identity``, and record the ``children`` it relabelled for the
+    replica it drains towards; None if the parent is not draining from it."""
     labels = labels_of(parent)
     if labels.get(OWNER_LABEL) != identity or DRAIN_LABEL not in labels:
         return None
@@ -168,7 +187,58 @@ def release_patch(parent: Mapping[str, Any], identity: str) -> list[dict[str, An
         {"op": "test", "path": _path(OWNER_LABEL), "value": identity},
         {"op": "remove", "path": _path(OWNER_LABEL)},
         {"op": "remove", "path": _path(DRAIN_LABEL)},
+        *_annotate(parent, handed(labels[DRAIN_LABEL], children)),
     ]
+
+
+def handed(to: str, children: int) -> str:
+    """The ``HANDED_OVER`` record of ``children`` relabelled for the replica ``to``."""
+    return f"{to}/{children}"
+
+
+def owned(child: dict[str, Any], identity: str | None) -> dict[str, Any]:
+    """A rendered child as a sharded replica named ``identity`` writes it: labelled with its owner
+    (the hash of what is applied leaves the label out, so a move rewrites no child).  Unsharded
+    (None), the child is unchanged."""
+    if identity is None:
+        return child
+    meta = child["metadata"]
+    return {**child, "metadata": {**meta, "labels": {**(meta.get("labels") or {}), OWNER_LABEL: identity}}}
+
+
+def relabel_patch(child: Mapping[str, Any], to: str) -> list[dict[str, Any]]:
+    """The JSON patch that gives a child to the replica ``to``, if it is still the same object."""
+    meta = child["metadata"]
+    ops: list[dict[str, Any]] = [{"op": "test", "path": "/metadata/uid", "value": meta["uid"]}]
+    if not meta.get("labels"):
+        ops.append({"op": "add", "path": "/metadata/labels", "value": {}})
+    ops.append({"op": "add", "path": _path(OWNER_LABEL), "value": to})
+    return ops
+
+
+def arrival(parent: Mapping[str, Any], identity: str) -> int | None:
+    """How many of the parent's children a replica named ``identity`` must find in its cache
+    before reconciling it: 0 when nothing was handed over (its children were made under this
+    label), the count its last owner relabelled for ``identity``; None when they must be read from
+    the server (handed to another replica, left by an owner that died, or never labelled)."""
+    record = _annotations(parent).get(HANDED_OVER)
+    if record is None:
+        return 0
+    to, _, count = record.partition("/")
+    return int(count) if to == identity and count.isdigit() else None
+
+
+def _annotations(obj: Mapping[str, Any]) -> Mapping[str, str]:
+    annotations: Mapping[str, str] = (obj.get("metadata") or {}).get("annotations") or {}
+    return annotations
+
+
+def _annotate(parent: Mapping[str, Any], record: str) -> list[dict[str, Any]]:
+    """The ops that set the parent's ``HANDED_OVER`` record."""
+    ops: list[dict[str, Any]] = []
+    if not parent["metadata"].get("annotations"):
+        ops.append({"op": "add", "path": "/metadata/annotations", "value": {}})
+    return [*ops, {"op": "add", "path": _path(HANDED_OVER, "annotations"), "value": record}]
 
 
 class Holding(enum.Enum):

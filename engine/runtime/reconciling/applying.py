@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from engine.core.decisions import contention, planning
+from engine.core.decisions import contention, planning, sharding
 from engine.core.model import errors
 from engine.core.model.identity import ChildId
 from engine.runtime.cluster.kube import FIELD_MANAGER, Obj
@@ -127,7 +127,7 @@ class Applier:
     def _write(self, apply: planning.Apply) -> Write:
         """Create or server-side apply one child; a conflict instead if the name is held by an
         object this parent does not control."""
-        child = apply.obj
+        child = sharding.owned(apply.obj, self.host.options.shard)  # sharded: labelled with its owner
         if not apply.create:
             return self._update(child, apply.current)
         # Claim the name atomically: of two parents rendering one name, only one create-only

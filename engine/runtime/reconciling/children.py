@@ -1,7 +1,8 @@
 """The caches of children and related objects, and the routing of their events to parents.
 
 A child is cached by Stencil's managed-by label, so a cache holds only objects
-Stencil manages, not every Deployment in the cluster; one informer per child kind,
+Stencil manages, not every Deployment in the cluster (a sharded replica's, only those
+labelled with its name too: its own parents' children); one informer per child kind,
 made the first time a kind is rendered (or found in a kind's templates and examples
 at load time) and indexed by the uid of the parent that controls it.  Related
 objects (a kind's ``observe`` list, such as a StatefulSet's Pods) are cached when
@@ -20,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
-from engine.core.decisions import planning
+from engine.core.decisions import planning, sharding
 from engine.core.model import errors, kinds, placement
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
@@ -58,9 +59,16 @@ class Children:
     """Every child and related-object cache of one engine, shared by its controllers."""
 
     def __init__(
-        self, kube: Api, informers: InformerSet, namespaces: tuple[str, ...], wake: Callable[[str], None]
+        self,
+        kube: Api,
+        informers: InformerSet,
+        namespaces: tuple[str, ...],
+        wake: Callable[[str], None],
+        shard: str | None = None,
     ) -> None:
         self._kube = kube
+        # A sharded replica caches only the children labelled with its name: its parents' children.
+        self._selector = MANAGED_SELECTOR + (f",{sharding.OWNER_LABEL}={shard}" if shard else "")
         self._informers = informers
         self._namespaces = namespaces
         self._wake = wake
@@ -84,7 +92,7 @@ class Children:
         deadline = time.monotonic() + wait
         synced = True
         for gvk in sorted({(child["apiVersion"], child["kind"]) for child in children}):
-            cache = self._cache(self._children, gvk, MANAGED_SELECTOR, self._on_child_event, owner_index)
+            cache = self._cache(self._children, gvk, self._selector, self._on_child_event, owner_index)
             if cache is not None and not cache.wait_for_sync(max(deadline - time.monotonic(), 0.0)):
                 synced = False
         return synced
@@ -180,6 +188,10 @@ class Children:
             if cached is not None:
                 found[ChildId.of(cached)] = cached
         return list(found.values())
+
+    def count(self, uid: str) -> int:
+        """How many cached children ``uid`` controls (read from the index, nothing decoded)."""
+        return sum(len(cache.keys_by_index(OWNER_INDEX, uid)) for cache in list(self._children.values()))
 
     def remember(self, obj: Obj) -> None:
         """Put what the server answered into the cache at once, so the next reconcile reads its writes."""

@@ -121,6 +121,7 @@ class KindController:
         self.deletion = Deletion(host, resource, self.parents)
         self._contention = contention.Contention()  # fields another writer keeps changing back
         self.rollout = rollouts.Rollout(host, self.name, self.parents, self.queue)  # its revisions
+        self.handover = handover.Handover(host, self.name, resource, self.parents, lambda: self.writer)
 
     # -- wiring -------------------------------------------------------------
 
@@ -130,6 +131,7 @@ class KindController:
             self.host.recorder.forget(uid)
             self.reports.forget(uid)
             self._contention.forget(uid)
+            self.handover.forget(uid)
             self.host.children.wait_for_names(self.queue, key_of(obj), ())
             self.host.children.referenced.forget(self.queue, key_of(obj))
             return
@@ -218,9 +220,11 @@ class KindController:
         namespace, _, name = key.partition("/")
         # 1. Load the parent from the cache; a deleted parent's children go with it (owner references).
         parent = self.parents.get(namespace or None, name)
-        if parent is None or not self._ours(parent):  # sharded: another replica's, or handed over now
+        if parent is None or not self.handover.ours(parent):  # sharded: another replica's, or handed over now
             return Result()
         self.host.options.tracer.annotate(uid=parent["metadata"]["uid"])
+        if (arriving := self.handover.arriving(parent, self.kind)) is not None:  # its children not all cached
+            return arriving
         if parent["metadata"].get("deletionTimestamp"):  # its children beyond owner references go first
             self.deletion.clean_up(parent, self.kind, self._applier(parent), self._reach(parent))
             return Result()
@@ -253,10 +257,6 @@ class KindController:
         return self._report(key, parent, seen, planned, applied)
 
     # -- its steps ----------------------------------------------------------------
-
-    def _ours(self, parent: Obj) -> bool:
-        """Whether this replica reconciles the parent (``handover.ours``): sharded, only its own."""
-        return handover.ours(self.host, self.parents, self.resource, parent, self.name)
 
     def _observe(self, parent: Obj) -> Seen:
         """Step 2: the children this parent controls, and related objects, as the caches hold them:

@@ -62,7 +62,9 @@ class Engine:
         self.recorder = events.Recorder(self.kube, on_drop=metrics.event_dropped if metrics else None)
         self.counts = Counts(self.counters, metrics)  # the controllers count their writes here, by name
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
-        self.children = children.Children(self.kube, self.informers, self.options.namespaces, self._wake)
+        self.children = children.Children(
+            self.kube, self.informers, self.options.namespaces, self._wake, shard=self.options.shard
+        )
         self.revisions = Revisions(self.kube, self.options.revisions_namespace, self._bounded)
         self._rollouts: Informer | None = None  # the KindRollouts, when kept in the cluster
         self._digests: dict[str, str] | None = None  # of the kinds last served completely
