@@ -1,6 +1,6 @@
 """What ``python -m bench`` prints and keeps: one table with ratios, a JSON file and a PNG plot.
 
-The ratios Stencil/floor and Stencil/kro are taken within one run, on one plane, so they
+The ratios Stencil/Go floor, Stencil/floor and Stencil/kro are taken within one run, on one plane, so they
 hold on a noisy shared machine where the absolute figures do not travel.  The JSON keeps
 every figure of every run with the machine and versions it ran on; the plot (CR/s and peak
 memory against N, one line per contender) is drawn only when matplotlib is installed (the
@@ -20,12 +20,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench.backlog import Backlog, backlog_table
 from bench.coldstart import ColdStart
 from bench.converging import Result
 from bench.measure import table
 from bench.render_rate import Rate, render_table
 
-FLOOR, STENCIL, KRO = "floor", "stencil", "kro"
+FLOOR, GOFLOOR, STENCIL, KRO = "floor", "gofloor", "stencil", "kro"
 
 
 def machine() -> dict[str, Any]:
@@ -83,6 +84,7 @@ def convergence_table(results: Sequence[Result]) -> str:
         "contender",
         "makespan s",
         "CR/s",
+        "÷gofloor",
         "÷floor",
         "÷kro",
         "req/CR",
@@ -96,6 +98,7 @@ def convergence_table(results: Sequence[Result]) -> str:
     )
     rows = []
     for r in results:
+        vs_gofloor = ratio(results, r, GOFLOOR, "makespan") if r.contender != GOFLOOR else None
         vs_floor = ratio(results, r, FLOOR, "makespan") if r.contender != FLOOR else None
         vs_kro = ratio(results, r, KRO, "makespan") if r.contender.startswith(STENCIL) else None
         rows.append(
@@ -105,6 +108,7 @@ def convergence_table(results: Sequence[Result]) -> str:
                 r.contender,
                 r.makespan,
                 r.per_second,
+                _ratio(vs_gofloor),
                 _ratio(vs_floor),
                 _ratio(vs_kro),
                 r.requests_per_cr,
@@ -196,11 +200,15 @@ def write_json(
     rates: Sequence[Rate],
     cold: ColdStart | None,
     notes: dict[str, str],
+    backlogs: Sequence[Backlog] = (),
 ) -> None:
     document = {
         "machine": machine(),
         "runs": [{**dataclasses.asdict(r), "writes_total_per_cr": r.writes_total_per_cr} for r in results],
         "render": [dataclasses.asdict(rate) for rate in rates],
+        "backlog": [
+            {**dataclasses.asdict(b), "writes_total_per_cr": b.writes_total_per_cr} for b in backlogs
+        ],
         "cold_start": dataclasses.asdict(cold) if cold else None,
         "notes": notes,
     }
@@ -239,19 +247,30 @@ def plot(path: Path, results: Sequence[Result]) -> str | None:
 
 
 def print_all(
-    results: Sequence[Result], rates: Sequence[Rate], cold: ColdStart | None, notes: dict[str, str]
+    results: Sequence[Result],
+    rates: Sequence[Rate],
+    cold: ColdStart | None,
+    notes: dict[str, str],
+    backlogs: Sequence[Backlog] = (),
 ) -> None:
     out = sys.stdout
     if rates:
         out.write("\nOffline render, one core\n" + render_table(list(rates)) + "\n")
     if results:
         out.write(
-            "\nConvergence (÷floor, ÷kro: makespan ratios in this run)\n" + convergence_table(results) + "\n"
+            "\nConvergence (÷gofloor, ÷floor, ÷kro: makespan ratios in this run)\n"
+            + convergence_table(results)
+            + "\n"
         )
         out.write("\nWrites per CR, create → Ready\n" + writes_table(results) + "\n")
         out.write(
             "\nLatency (lag: child ready → parent Ready; change: spec change → child; "
             "paced: create → Ready at half the CR/s)\n" + latency_table(results) + "\n"
+        )
+    if backlogs:
+        out.write(
+            "\nBacklog: N parents there before the contender starts (times from its start; "
+            "÷: all-Ready ratios in this run)\n" + backlog_table(backlogs) + "\n"
         )
     if cold:
         out.write(
