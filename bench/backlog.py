@@ -23,12 +23,10 @@ of catching up.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bench import converging
 from bench.contenders import Contender, start
-from bench.measure import table
 from bench.workloads import KRO_GROUP, Workload
 from engine.testing import dispatched_requests, write_requests
 
@@ -110,48 +108,3 @@ def run(
         cpu_ms_per_cr=cpu * 1000 / n,
         peak_rss_mib=rss,
     )
-
-
-def ratio(runs: Sequence[Backlog], of: Backlog, to: str) -> float | None:
-    """``of``'s all-Ready time over that of contender ``to`` on the same workload and N."""
-    other = next((r for r in runs if r.contender == to and (r.workload, r.n) == (of.workload, of.n)), None)
-    return None if other is None or other is of or not other.all_ready else of.all_ready / other.all_ready
-
-
-def backlog_table(runs: Sequence[Backlog]) -> str:
-    headers = (
-        "workload",
-        "N",
-        "contender",
-        "synced s",
-        "all Ready s",
-        "÷gofloor",
-        "÷floor",
-        "÷kro",
-        "CR/s",
-        "req/CR",
-        "writes/CR",
-        "CPU ms/CR",
-        "RSS MiB",
-    )
-    rows = [
-        (
-            r.workload,
-            r.n,
-            r.contender,
-            r.synced,
-            r.all_ready,
-            *(_ratio(ratio(runs, r, to)) for to in ("gofloor", "floor", "kro")),
-            r.n / r.all_ready if r.all_ready > 0 else float("inf"),
-            r.requests_per_cr,
-            r.writes_total_per_cr,
-            r.cpu_ms_per_cr,
-            r.peak_rss_mib,
-        )
-        for r in runs
-    ]
-    return table(headers, rows)
-
-
-def _ratio(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"

@@ -20,13 +20,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench.backlog import Backlog, backlog_table
+from bench.backlog import Backlog
 from bench.coldstart import ColdStart
 from bench.converging import Result
 from bench.measure import table
 from bench.render_rate import Rate, render_table
 
 FLOOR, GOFLOOR, STENCIL, KRO = "floor", "gofloor", "stencil", "kro"
+RATIOS = {GOFLOOR: "÷gofloor", FLOOR: "÷floor", KRO: "÷kro"}  # the ratios' columns, in this order
+KEY = ("workload", "N", "contender")  # the first columns of every table of runs
 
 
 def machine() -> dict[str, Any]:
@@ -69,7 +71,7 @@ def _commit() -> str:
         return "unknown"
 
 
-def ratio(results: Sequence[Result], of: Result, to: str, field: str) -> float | None:
+def ratio(results: Sequence[Any], of: Result | Backlog, to: str, field: str) -> float | None:
     """``of``'s figure over the same run's figure of contender ``to`` (same workload and N)."""
     other = next((r for r in results if r.contender == to and (r.workload, r.n) == (of.workload, of.n)), None)
     if other is None or not getattr(other, field):
@@ -79,14 +81,10 @@ def ratio(results: Sequence[Result], of: Result, to: str, field: str) -> float |
 
 def convergence_table(results: Sequence[Result]) -> str:
     headers = (
-        "workload",
-        "N",
-        "contender",
+        *KEY,
         "makespan s",
         "CR/s",
-        "÷gofloor",
-        "÷floor",
-        "÷kro",
+        *RATIOS.values(),
         "req/CR",
         "writes/CR",
         "p50 s",
@@ -135,9 +133,7 @@ def writes_table(results: Sequence[Result]) -> str:
 def latency_table(results: Sequence[Result]) -> str:
     """Where the time goes: the contender's own lag, a spec change on an idle set, half saturation."""
     headers = (
-        "workload",
-        "N",
-        "contender",
+        *KEY,
         "lag p50 ms",
         "lag p99 ms",
         "change p50 ms",
@@ -166,6 +162,28 @@ def latency_table(results: Sequence[Result]) -> str:
 
 def _ratio(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
+
+
+def backlog_table(runs: Sequence[Backlog]) -> str:
+    columns = ("synced s", "all Ready s", *RATIOS.values(), "CR/s", "req/CR", "writes/CR", "CPU ms/CR")
+    headers = (*KEY, *columns, "RSS MiB")
+    rows = [
+        (
+            r.workload,
+            r.n,
+            r.contender,
+            r.synced,
+            r.all_ready,
+            *(_ratio(ratio(runs, r, to, "all_ready") if r.contender != to else None) for to in RATIOS),
+            r.n / r.all_ready if r.all_ready > 0 else float("inf"),
+            r.requests_per_cr,
+            r.writes_total_per_cr,
+            r.cpu_ms_per_cr,
+            r.peak_rss_mib,
+        )
+        for r in runs
+    ]
+    return table(headers, rows)
 
 
 def cold_table(cold: ColdStart) -> str:
