@@ -2,17 +2,21 @@
 
 One local control plane (etcd, kube-apiserver, controller-manager, scheduler and enough
 kwok nodes for every pod) is started; on it, one after another, for each workload and N,
-the floor, Stencil and kro each converge N parents (``bench.converging``), and the
-offline render rate of every shipped kind is measured (``bench.render_rate``).  The table
-is printed; the JSON and the plot go to ``--out`` (``bench/results/``), named by the date.
+the floors (Go and Python), Stencil and kro each converge N parents created while they run
+(``bench.converging``), then catch up on N parents that were there before they started
+(``bench.backlog``), and the offline render rate of every shipped kind is measured
+(``bench.render_rate``).  The tables are printed; the JSON and the plot go to ``--out``
+(``bench/results/``), named by the date.
 
-    python -m bench                 # N = 100, 1,000 and 3,000, both workloads, all contenders,
-                                    # then a cold start on 10,000 converged parents
-    python -m bench --quick         # N = 100 only, no cold start
-    python -m bench --sizes 10 --cold 10 --idle 5 --out /tmp/bench   # the smoke test's run
+    python -m bench                 # N = 100, 1,000 and 3,000, both workloads, all contenders;
+                                    # backlogs of 1,000, 3,000 and 10,000; a cold start on 10,000
+    python -m bench --quick         # N = 100 only, a backlog of 100, no cold start
+    python -m bench --backlog --backlog-sizes 1000 --workloads network   # backlogs alone
+    python -m bench --sizes 10 --backlog-sizes 10 --cold 10 --idle 5 --out /tmp/bench   # the smoke test's
 
-kro is built on first use (``engine.localcluster.binaries``); if it cannot be built or run,
-the reason goes into the notes and the run goes on without it.
+kro and the Go floor are built on first use (``engine.localcluster.binaries``); if kro
+cannot be built or run, or does not catch up within ``--backlog-timeout``, the reason goes
+into the notes and the run goes on without it.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import traceback
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import coldstart, converging, render_rate, report
+from bench import backlog, coldstart, converging, render_rate, report
 from bench.contenders import Contender
 from bench.workloads import ROOT, WORKLOADS
 from engine.localcluster import binaries
@@ -43,7 +47,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="N = 100 only")
     parser.add_argument("--sizes", default="100,1000,3000", help="comma-separated N (default: %(default)s)")
     parser.add_argument("--workloads", default=",".join(WORKLOADS), help="default: %(default)s")
-    parser.add_argument("--contenders", default="floor,stencil,kro", help="default: %(default)s")
+    parser.add_argument("--contenders", default="gofloor,floor,stencil,kro", help="default: %(default)s")
+    parser.add_argument("--backlog", action="store_true", help="backlogs alone: no --sizes, no --cold")
+    parser.add_argument("--backlog-sizes", default="1000,3000,10000", help="backlogs' N; '': none")
+    parser.add_argument(
+        "--backlog-timeout", type=float, default=backlog.TIMEOUT, help="seconds a contender has to catch up"
+    )
     parser.add_argument(
         "--workers",
         type=int,
@@ -72,7 +81,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=RESULTS, help="folder for the JSON and PNG")
     args = parser.parse_args(argv)
     if args.quick:
-        args.sizes, args.cold = "100", 0
+        args.sizes, args.backlog_sizes, args.cold = "100", "100", 0
+    if args.backlog:
+        args.sizes, args.cold = "", 0
     return args
 
 
@@ -90,7 +101,8 @@ def contenders(args: argparse.Namespace) -> list[Contender]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    sizes = [int(size) for size in args.sizes.split(",")]
+    sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
+    backlog_sizes = [int(size) for size in args.backlog_sizes.split(",") if size.strip()]
     workloads = [WORKLOADS[name.strip()] for name in args.workloads.split(",")]
     notes: dict[str, str] = {}
     rates = render_rate.measure(args.render_seconds) if args.render_seconds > 0 else []
@@ -102,8 +114,10 @@ def main(argv: list[str] | None = None) -> int:
             notes["kro"] = f"not built, left out: {error}"
             chosen = [c for c in chosen if c.program != "kro"]
     # A pod for every parent of a run, the paced ones too; the cold start's parents have none.
-    nodes = max(1, math.ceil(max(n + converging.paced_count(n) for n in sizes) / PODS_PER_NODE))
+    pods = max([n + converging.paced_count(n) for n in sizes] + backlog_sizes + [0])
+    nodes = max(1, math.ceil(pods / PODS_PER_NODE))
     results: list[converging.Result] = []
+    backlogs: list[backlog.Backlog] = []
     cold: coldstart.ColdStart | None = None
     with (
         tempfile.TemporaryDirectory(prefix="stencil-bench-") as scratch,
@@ -125,6 +139,18 @@ def main(argv: list[str] | None = None) -> int:
                             raise  # the floor and Stencil are what the benchmark is for
                         notes[f"kro {workload.name} N={n}"] = f"failed, left out: {error}"
                         traceback.print_exc()
+        for workload in workloads:
+            for n in backlog_sizes:
+                for contender in chosen:
+                    print(f"[bench] backlog {workload.name} N={n}: {contender.label}", file=sys.stderr)
+                    try:
+                        timeout = args.backlog_timeout
+                        backlogs.append(backlog.run(plane, contender, workload, n, args.settle, timeout))
+                    except Exception as error:
+                        if contender.program != "kro":
+                            raise
+                        notes[f"kro backlog {workload.name} N={n}"] = f"did not finish, left out: {error}"
+                        traceback.print_exc()
         if args.cold:
             print(f"[bench] cold start: {args.cold} parents", file=sys.stderr, flush=True)
             cold = coldstart.run(plane, args.cold, args.settle)
@@ -134,8 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     why_not = report.plot(png_path, results) if results else "no convergence runs: no plot"
     if why_not:
         notes["plot"] = why_not
-    report.write_json(json_path, results, rates, cold, notes)
-    report.print_all(results, rates, cold, notes)
+    report.write_json(json_path, results, rates, cold, notes, backlogs)
+    report.print_all(results, rates, cold, notes, backlogs)
     print(f"\nwritten: {json_path}" + ("" if why_not else f", {png_path}"))
     return 0
 

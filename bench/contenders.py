@@ -1,11 +1,12 @@
-"""The three contenders of ``python -m bench``, each run as a process of its own on the same plane.
+"""The contenders of ``python -m bench``, each run as a process of its own on the same plane.
 
-The floor (``bench.floor``), Stencil (``stencil run``) and kro's controller are started
+The floors (``bench.floor`` in Python, ``bench/gofloor`` in Go with client-go), Stencil
+(``stencil run``) and kro's controller are started
 the same way, from a command line and a kubeconfig of the benchmark's ServiceAccount,
 with their output in a file (a pipe nobody reads fills and blocks the writer), so their
 peak memory and CPU time are read alike from ``/proc`` and their requests alike from the
 API server's count for that account.  Each says when it is ready in its own way: Stencil
-and kro answer ``/readyz``, the floor prints ``ready``.
+and kro answer ``/readyz``, the floors print ``ready``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.workloads import Workload
+from engine.runtime.cluster.kube import Kube
 from engine.testing.process import run_command
+
+FLOORS = ("floor", "gofloor")  # the programs that send the fewest requests, and no spec change
 
 
 class ContenderError(RuntimeError):
@@ -31,16 +35,36 @@ class ContenderError(RuntimeError):
 
 @dataclass(frozen=True)
 class Contender:
-    """A way to converge a workload: ``floor``, ``stencil`` or ``kro``, with extra flags."""
+    """A way to converge a workload: ``floor``, ``gofloor``, ``stencil`` or ``kro``, with extra flags."""
 
     label: str  # as the table shows it: "stencil", "stencil --workers 8"
-    program: str  # "floor", "stencil" or "kro"
+    program: str  # "floor", "gofloor", "stencil" or "kro"
     args: tuple[str, ...] = ()
     workers: int = 4  # `stencil run`'s default, which the floor and kro are given too
 
-    def command(self, workload: Workload, kubeconfig: Path, namespace: str, port: int) -> list[str]:
+    def command(
+        self, workload: Workload, kubeconfig: Path, namespace: str, port: int, parents: int = 0
+    ) -> list[str]:
         """The command line; Stencil is given a templates folder with the workload's kind alone
-        (beside the kubeconfig), as kro is given only the workload's graph."""
+        (beside the kubeconfig), as kro is given only the workload's graph, and the Go floor
+        the rendering of the ``parents`` it will meet (``bench.floorfiles``)."""
+        if self.program == "gofloor":
+            from bench import floorfiles
+
+            kube = Kube.from_kubeconfig(str(kubeconfig))
+            rendered = kubeconfig.parent / f"gofloor-{namespace}-{parents}.json"
+            return [
+                str(floorfiles.binary()),
+                "--kubeconfig",
+                str(kubeconfig),
+                "--input",
+                str(floorfiles.write(kube, workload, namespace, parents, rendered)),
+                "--namespace",
+                namespace,
+                "--workers",
+                str(self.workers),
+                *self.args,
+            ]
         if self.program == "floor":
             return [
                 sys.executable,
@@ -103,13 +127,14 @@ class Running:
     process: subprocess.Popen[bytes]
     port: int
     log: Path
+    started_at: float  # time.monotonic() when the process was started
 
     def ready(self) -> bool:
         if self.process.poll() is not None:
             raise ContenderError(
                 f"{self.contender.label} exited with {self.process.returncode}:\n{self.tail()}"
             )
-        if self.contender.program == "floor":
+        if self.contender.program in FLOORS:
             return b"ready" in self.log.read_bytes()
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/readyz", timeout=2) as answer:
@@ -117,14 +142,16 @@ class Running:
         except (urllib.error.URLError, OSError):
             return False
 
-    def wait_ready(self, timeout: float = 120.0) -> None:
+    def wait_ready(self, timeout: float = 120.0) -> float:
+        """Wait until the contender says it is ready; when (``time.monotonic()``) it was seen to."""
         deadline = time.monotonic() + timeout
         while not self.ready():
             if time.monotonic() > deadline:
                 raise ContenderError(
                     f"{self.contender.label} not ready after {timeout:.0f} s:\n{self.tail()}"
                 )
-            time.sleep(0.2)
+            time.sleep(0.1)
+        return time.monotonic()
 
     def peak_rss_mib(self) -> float:
         """The process's peak resident memory (``VmHWM``) so far."""
@@ -158,16 +185,21 @@ class Running:
         return self.log.read_text(errors="replace")[-chars:]
 
 
-def start(contender: Contender, workload: Workload, kubeconfig: Path, namespace: str, log: Path) -> Running:
+def start(
+    contender: Contender, workload: Workload, kubeconfig: Path, namespace: str, log: Path, parents: int = 0
+) -> Running:
+    """Start ``contender``; ``parents`` is how many the harness creates (the Go floor's input)."""
     port = _free_port()
+    command = contender.command(workload, kubeconfig, namespace, port, parents)
+    started_at = time.monotonic()
     with log.open("ab") as sink:
         process = subprocess.Popen(
-            contender.command(workload, kubeconfig, namespace, port),
+            command,
             stdout=sink,
             stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
-    return Running(contender, process, port, log)
+    return Running(contender, process, port, log, started_at)
 
 
 def _free_port() -> int:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import accounts, latency
-from bench.contenders import Contender, Running, start
+from bench.contenders import FLOORS, Contender, Running, start
 from bench.workloads import KRO_GROUP, Workload
 from engine.core.model import documents, errors
 from engine.runtime.cluster.kube import Kube, Resource
@@ -107,11 +107,11 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
     admin.request("POST", "/api/v1/namespaces", {"metadata": {"name": namespace}})
     kubeconfig = contender_kubeconfig(plane)
     log = plane.scratch / f"{namespace}-{contender.label.replace(' ', '_')}.log"
-    running = start(contender, workload, kubeconfig, namespace, log)
+    running = start(contender, workload, kubeconfig, namespace, log, n + paced_count(n))
     try:
         running.wait_ready()
         if kro:
-            _wait_for_kro_kind(admin, workload)
+            wait_for_kro_kind(admin, workload)
         resource = admin.resource(
             KRO_GROUP if kro else workload.api_version, workload.kro_kind if kro else workload.kind
         )
@@ -134,7 +134,7 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         # 4. Restart.
         restart_before, restart_writes_before = dispatched_requests(admin, FLOW_SCHEMA), write_requests(admin)
         running.stop()
-        running = start(contender, workload, kubeconfig, namespace, log)
+        running = start(contender, workload, kubeconfig, namespace, log, n + paced_count(n))
         running.wait_ready()
         time.sleep(settle)
         restart_requests = dispatched_requests(admin, FLOW_SCHEMA) - restart_before
@@ -142,7 +142,7 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         # 5. Spec changes, one at a time, each on the idle set.
         lag = latency.lags(watch.ready_at, children.ready_at)
         changes = None
-        if contender.program != "floor":
+        if contender.program not in FLOORS:
             names = sorted(created)[: min(n, CHANGES)]
             changes = latency.spec_changes(admin, resource, workload, namespace, names, children, watch)
         # 6. Paced: half of the rate phase 1 reached.
@@ -153,10 +153,10 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         children.stop()
         watch.stop()
         # The parents go while the contender runs: kro holds a finalizer on each of its instances.
-        _delete_parents(admin, resource, namespace)
+        delete_parents(admin, resource, namespace)
     finally:
         running.stop()
-    _delete_namespace(admin, namespace)
+    delete_namespace(admin, namespace)
 
     to_ready = sorted(watch.ready_at[name] - created[name] for name in created)
     return Result(
@@ -274,7 +274,7 @@ def create(kube: Kube, parents: list[dict[str, Any]]) -> dict[str, float]:
     return created
 
 
-def _wait_for_kro_kind(admin: Kube, workload: Workload, timeout: float = 120.0) -> None:
+def wait_for_kro_kind(admin: Kube, workload: Workload, timeout: float = 120.0) -> None:
     """kro serves an instance kind once its graph is Active and the CRD it made is established."""
     admin.apply(_rgd(workload))
     graphs = admin.resource("kro.run/v1alpha1", "ResourceGraphDefinition")
@@ -298,7 +298,7 @@ def _rgd(workload: Workload) -> dict[str, Any]:
     return graph
 
 
-def _delete_parents(admin: Kube, resource: Resource, namespace: str, timeout: float = 900.0) -> None:
+def delete_parents(admin: Kube, resource: Resource, namespace: str, timeout: float = 900.0) -> None:
     admin.request("DELETE", resource.path(namespace))
     deadline = time.monotonic() + timeout
     while admin.list(resource, namespace)[0]:
@@ -307,7 +307,7 @@ def _delete_parents(admin: Kube, resource: Resource, namespace: str, timeout: fl
         time.sleep(1.0)
 
 
-def _delete_namespace(admin: Kube, namespace: str, timeout: float = 900.0) -> None:
+def delete_namespace(admin: Kube, namespace: str, timeout: float = 900.0) -> None:
     """Delete the run's namespace and wait until it is gone, so the next run starts on a quiet plane."""
     namespaces = admin.resource("v1", "Namespace")
     admin.delete(namespaces, namespace)

@@ -1,6 +1,6 @@
 """What ``python -m bench`` prints and keeps: one table with ratios, a JSON file and a PNG plot.
 
-The ratios Stencil/floor and Stencil/kro are taken within one run, on one plane, so they
+The ratios Stencil/Go floor, Stencil/floor and Stencil/kro are taken within one run, on one plane, so they
 hold on a noisy shared machine where the absolute figures do not travel.  The JSON keeps
 every figure of every run with the machine and versions it ran on; the plot (CR/s and peak
 memory against N, one line per contender) is drawn only when matplotlib is installed (the
@@ -20,12 +20,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench.backlog import Backlog
 from bench.coldstart import ColdStart
 from bench.converging import Result
 from bench.measure import table
 from bench.render_rate import Rate, render_table
 
-FLOOR, STENCIL, KRO = "floor", "stencil", "kro"
+FLOOR, GOFLOOR, STENCIL, KRO = "floor", "gofloor", "stencil", "kro"
+RATIOS = {GOFLOOR: "÷gofloor", FLOOR: "÷floor", KRO: "÷kro"}  # the ratios' columns, in this order
+KEY = ("workload", "N", "contender")  # the first columns of every table of runs
 
 
 def machine() -> dict[str, Any]:
@@ -68,7 +71,7 @@ def _commit() -> str:
         return "unknown"
 
 
-def ratio(results: Sequence[Result], of: Result, to: str, field: str) -> float | None:
+def ratio(results: Sequence[Any], of: Result | Backlog, to: str, field: str) -> float | None:
     """``of``'s figure over the same run's figure of contender ``to`` (same workload and N)."""
     other = next((r for r in results if r.contender == to and (r.workload, r.n) == (of.workload, of.n)), None)
     if other is None or not getattr(other, field):
@@ -78,13 +81,10 @@ def ratio(results: Sequence[Result], of: Result, to: str, field: str) -> float |
 
 def convergence_table(results: Sequence[Result]) -> str:
     headers = (
-        "workload",
-        "N",
-        "contender",
+        *KEY,
         "makespan s",
         "CR/s",
-        "÷floor",
-        "÷kro",
+        *RATIOS.values(),
         "req/CR",
         "writes/CR",
         "p50 s",
@@ -96,6 +96,7 @@ def convergence_table(results: Sequence[Result]) -> str:
     )
     rows = []
     for r in results:
+        vs_gofloor = ratio(results, r, GOFLOOR, "makespan") if r.contender != GOFLOOR else None
         vs_floor = ratio(results, r, FLOOR, "makespan") if r.contender != FLOOR else None
         vs_kro = ratio(results, r, KRO, "makespan") if r.contender.startswith(STENCIL) else None
         rows.append(
@@ -105,6 +106,7 @@ def convergence_table(results: Sequence[Result]) -> str:
                 r.contender,
                 r.makespan,
                 r.per_second,
+                _ratio(vs_gofloor),
                 _ratio(vs_floor),
                 _ratio(vs_kro),
                 r.requests_per_cr,
@@ -131,9 +133,7 @@ def writes_table(results: Sequence[Result]) -> str:
 def latency_table(results: Sequence[Result]) -> str:
     """Where the time goes: the contender's own lag, a spec change on an idle set, half saturation."""
     headers = (
-        "workload",
-        "N",
-        "contender",
+        *KEY,
         "lag p50 ms",
         "lag p99 ms",
         "change p50 ms",
@@ -162,6 +162,28 @@ def latency_table(results: Sequence[Result]) -> str:
 
 def _ratio(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
+
+
+def backlog_table(runs: Sequence[Backlog]) -> str:
+    columns = ("synced s", "all Ready s", *RATIOS.values(), "CR/s", "req/CR", "writes/CR", "CPU ms/CR")
+    headers = (*KEY, *columns, "RSS MiB")
+    rows = [
+        (
+            r.workload,
+            r.n,
+            r.contender,
+            r.synced,
+            r.all_ready,
+            *(_ratio(ratio(runs, r, to, "all_ready") if r.contender != to else None) for to in RATIOS),
+            r.n / r.all_ready if r.all_ready > 0 else float("inf"),
+            r.requests_per_cr,
+            r.writes_total_per_cr,
+            r.cpu_ms_per_cr,
+            r.peak_rss_mib,
+        )
+        for r in runs
+    ]
+    return table(headers, rows)
 
 
 def cold_table(cold: ColdStart) -> str:
@@ -196,11 +218,15 @@ def write_json(
     rates: Sequence[Rate],
     cold: ColdStart | None,
     notes: dict[str, str],
+    backlogs: Sequence[Backlog] = (),
 ) -> None:
     document = {
         "machine": machine(),
         "runs": [{**dataclasses.asdict(r), "writes_total_per_cr": r.writes_total_per_cr} for r in results],
         "render": [dataclasses.asdict(rate) for rate in rates],
+        "backlog": [
+            {**dataclasses.asdict(b), "writes_total_per_cr": b.writes_total_per_cr} for b in backlogs
+        ],
         "cold_start": dataclasses.asdict(cold) if cold else None,
         "notes": notes,
     }
@@ -239,19 +265,30 @@ def plot(path: Path, results: Sequence[Result]) -> str | None:
 
 
 def print_all(
-    results: Sequence[Result], rates: Sequence[Rate], cold: ColdStart | None, notes: dict[str, str]
+    results: Sequence[Result],
+    rates: Sequence[Rate],
+    cold: ColdStart | None,
+    notes: dict[str, str],
+    backlogs: Sequence[Backlog] = (),
 ) -> None:
     out = sys.stdout
     if rates:
         out.write("\nOffline render, one core\n" + render_table(list(rates)) + "\n")
     if results:
         out.write(
-            "\nConvergence (÷floor, ÷kro: makespan ratios in this run)\n" + convergence_table(results) + "\n"
+            "\nConvergence (÷gofloor, ÷floor, ÷kro: makespan ratios in this run)\n"
+            + convergence_table(results)
+            + "\n"
         )
         out.write("\nWrites per CR, create → Ready\n" + writes_table(results) + "\n")
         out.write(
             "\nLatency (lag: child ready → parent Ready; change: spec change → child; "
             "paced: create → Ready at half the CR/s)\n" + latency_table(results) + "\n"
+        )
+    if backlogs:
+        out.write(
+            "\nBacklog: N parents there before the contender starts (times from its start; "
+            "÷: all-Ready ratios in this run)\n" + backlog_table(backlogs) + "\n"
         )
     if cold:
         out.write(

@@ -21,6 +21,7 @@ go.mod.  etcd's server module has the same problem for the same reason.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -31,7 +32,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,26 +138,65 @@ class _Log:
 
 
 def _build(component: Component, log: _Log) -> None:
-    go = go_version()
-    target = component_dir(component, go)
-    log(f"building {component.key} with {go} into {target} (a cold build takes minutes)")
+    builder = {
+        KUBERNETES.key: _build_kubernetes,
+        ETCD.key: _build_etcd,
+        KWOK.key: _build_kwok,
+        HELM.key: _build_helm,
+        KRO.key: _build_kro,
+    }[component.key]
+    _build_into(component_dir(component), component.key, builder, log)
+
+
+def _build_into(target: Path, what: str, builder: Callable[[Path, _Log], None], log: _Log) -> None:
+    """Run ``builder`` into a staging folder beside ``target``, then put it in place whole."""
+    log(f"building {what} into {target} (a cold build takes minutes)")
     started = time.monotonic()
-    staging = Path(tempfile.mkdtemp(prefix=f".{component.key}-", dir=_ensure_dir(target.parent)))
+    staging = Path(tempfile.mkdtemp(prefix=f".{what}-", dir=_ensure_dir(target.parent)))
     try:
-        builder = {
-            KUBERNETES.key: _build_kubernetes,
-            ETCD.key: _build_etcd,
-            KWOK.key: _build_kwok,
-            HELM.key: _build_helm,
-            KRO.key: _build_kro,
-        }[component.key]
         builder(staging, log)
         if target.exists():
             shutil.rmtree(target)
         staging.rename(target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    log(f"built {component.key} in {time.monotonic() - started:.0f}s")
+    log(f"built {what} in {time.monotonic() - started:.0f}s")
+
+
+def ensure_module(name: str, source: Path, log: _Log | None = None) -> Path:
+    """The binary ``name`` built from the Go main module in the folder ``source``.
+
+    For a program of this checkout's own (the benchmark's Go floor) rather than a
+    published component: its go.mod and go.sum pin the modules, which come from the
+    module proxy like the plane's; the build is cached by the digest of the module's
+    files and the Go version, so an edit rebuilds it.  ``STENCIL_<NAME>`` overrides.
+    """
+    explicit = os.environ.get(_env_name(name))
+    if explicit:
+        if not Path(explicit).is_file():
+            raise BuildError(f"{_env_name(name)}={explicit} is not a file")
+        return Path(explicit)
+    target = cache_root() / "bin" / f"{name}-{module_digest(source)}-{go_version()}"
+    if not (target / name).is_file():
+
+        def compile_module(out: Path, log: _Log) -> None:
+            # -mod=readonly: the checkout's go.mod and go.sum are read, never rewritten.
+            args = ["build", "-trimpath", "-ldflags", "-s -w", "-o", str(out / name), "."]
+            _go(args, source, f"compile {name}", log, env={"GOFLAGS": "-mod=readonly -buildvcs=false"})
+
+        _build_into(target, name, compile_module, log or _Log())
+    return target / name
+
+
+def module_digest(source: Path) -> str:
+    """A digest of a Go module's go.mod, go.sum and Go files, names and contents."""
+    digest = hashlib.sha256()
+    files = sorted(p for p in source.iterdir() if p.name in ("go.mod", "go.sum") or p.suffix == ".go")
+    if not any(p.name == "go.mod" for p in files):
+        raise BuildError(f"{source}: no go.mod, not a Go module")
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
 
 
 def _ensure_dir(path: Path) -> Path:
@@ -371,8 +411,14 @@ def _interrupted(signum: int, frame: object) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Build (or find) every binary and print where each one is."""
-    names = list(argv if argv is not None else sys.argv[1:]) or list(ALL_BINARIES)
+    """Build (or find) every binary and print where each one is.
+
+    An argument ``NAME=FOLDER`` names a Go main module of the checkout (``ensure_module``);
+    with only those, no control-plane binary is built.
+    """
+    given = list(argv if argv is not None else sys.argv[1:])
+    modules = dict(arg.split("=", 1) for arg in given if "=" in arg)
+    names = [arg for arg in given if "=" not in arg] or ([] if modules else list(ALL_BINARIES))
     unknown = [n for n in names if n not in _BY_BINARY]
     if unknown:
         print(f"error: unknown binaries {unknown}; known: {', '.join(ALL_BINARIES)}", file=sys.stderr)
@@ -380,6 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupted)  # unwind, so a running go build is stopped too
     try:
         paths = ensure(names)
+        paths.update({name: ensure_module(name, Path(folder)) for name, folder in modules.items()})
     except BuildError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
