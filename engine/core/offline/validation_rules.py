@@ -71,10 +71,12 @@ class Rules:
     """The rules of one schema, found and compiled once (per CRD, not per CR).
 
     ``check`` then walks only the parts of a value whose schema holds a rule somewhere below.
+    With ``native`` (the default) each rule is tried first by the C++ runtime (``cel_native``);
+    without, by cel-python alone: the answers are the same, only slower.
     """
 
-    def __init__(self, schema: structural.Schema) -> None:
-        self._root = _plan(schema)
+    def __init__(self, schema: structural.Schema, *, native: bool = True) -> None:
+        self._root = _plan(schema, native)
 
     def __bool__(self) -> bool:
         return self._root is not None
@@ -126,11 +128,11 @@ class _Node:
     items: _Node | None
 
 
-def _plan(schema: Any) -> _Node | None:
+def _plan(schema: Any, native: bool) -> _Node | None:
     if not isinstance(schema, dict):
         return None
     rules = tuple(
-        _Rule(entry, _native(entry["rule"]))
+        _Rule(entry, _native(entry["rule"]) if native else None)
         for entry in schema.get("x-kubernetes-validations") or ()
         if isinstance(entry, dict)
         and isinstance(entry.get("rule"), str)
@@ -138,9 +140,9 @@ def _plan(schema: Any) -> _Node | None:
         and not ("oldSelf" in entry["rule"] and not entry.get("optionalOldSelf"))
     )
     named = schema.get("properties") or {}
-    properties = {key: node for key, sub in named.items() if (node := _plan(sub)) is not None}
-    extra = _plan(schema.get("additionalProperties"))
-    items = _plan(schema.get("items"))
+    properties = {key: node for key, sub in named.items() if (node := _plan(sub, native)) is not None}
+    extra = _plan(schema.get("additionalProperties"), native)
+    items = _plan(schema.get("items"), native)
     if not (rules or properties or extra or items):
         return None
     return _Node(schema, rules, frozenset(named), properties, extra, items)
