@@ -148,13 +148,27 @@ def _plan(schema: Any, native: bool) -> _Node | None:
     return _Node(schema, rules, frozenset(named), properties, extra, items)
 
 
+# cel-python evaluates by recursion, so a rule nested deeper than this may be past what it can
+# run; such a rule is left to it, so that its note stands ("nests too deeply for cel-python").
+_NATIVE_DEPTH = 200  # cel-python runs out of stack at about 450 (Python allows 1,000 frames)
+
+
 def _native(rule: str) -> Any:
     """The rule for the C++ first pass, only if cel-python takes it too (else its note stands)."""
     try:
-        _compiled(rule)
+        tree = _compiled(rule)
     except _CannotEvaluate:
         return None
-    return cel_native.program(rule)
+    return cel_native.program(rule) if _depth(tree) <= _NATIVE_DEPTH else None
+
+
+def _depth(tree: Any) -> int:
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack += [(child, depth + 1) for child in getattr(node, "children", ()) if hasattr(child, "children")]
+    return deepest
 
 
 def _nodes(node: _Node, value: Any, path: FieldPath) -> Iterator[tuple[FieldPath, _Node, Any]]:
