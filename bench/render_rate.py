@@ -6,16 +6,25 @@ would keep them (validated, defaulted, given a uid) and rendered again and again
 figure is children over process time (best of a few rounds, ``measure.cpu_seconds``), so
 another process on a shared machine inflates it less than wall time would.
 
+``through_cli`` measures what a user's CI sees: ``stencil render`` of 4,000 DeployWebServices
+in one file, as a process, with each CR checked against its CRD and without (an empty
+``--crds`` folder), children over the process's CPU time.
+
     python -m bench.render_rate [SECONDS_PER_KIND]      # alone; `python -m bench` runs it too
     python -m bench.render_rate --profile KIND          # cProfile of rendering KIND's examples
+    python -m bench.render_rate --cli                   # only the two figures through the CLI
 """
 
 from __future__ import annotations
 
 import cProfile
 import io
+import os
 import pstats
+import resource
+import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +45,7 @@ class Rate:
     examples: int
     children_per_render: float
     children_per_second: float
+    how: str = "in process"
 
 
 def admitted(kind: kinds.Kind, crds: admission.OfflineCrds) -> list[dict[str, Any]]:
@@ -68,12 +78,66 @@ def rate(kind: kinds.Kind, parents: list[dict[str, Any]], seconds: float) -> Rat
 
 
 def measure(seconds: float = 1.0) -> list[Rate]:
-    """Every shipped kind whose examples render children (a Playbook renders none)."""
+    """Every shipped kind whose examples render children (a Playbook renders none), then
+    ``through_cli``."""
     return [
         rate(kind, parents, seconds)
         for kind, parents in shipped()
         if parents and any(rendering.render(kind, parent, []) for parent in parents)
-    ]
+    ] + through_cli()
+
+
+CLI_PARENTS = 4000
+
+
+def web_services(count: int) -> str:
+    """``count`` DeployWebServices in one YAML stream, each with all its fields given."""
+    return "---\n".join(
+        f"apiVersion: operator.wujiuye.com/v1beta1\nkind: DeployWebService\n"
+        f"metadata:\n  name: web-{i}\n  labels:\n    app.kubernetes.io/name: web\n"
+        f"spec:\n  image: nginx:1.{i % 30}\n  replicas: {i % 4}\n  exposed_port: {8000 + i % 100}\n"
+        for i in range(count)
+    )
+
+
+def through_cli(parents: int = CLI_PARENTS, rounds: int = 2) -> list[Rate]:
+    """``stencil render`` of ``parents`` DeployWebServices in one file, validated and not."""
+    with tempfile.TemporaryDirectory(prefix="stencil-render-") as scratch:
+        crs = Path(scratch) / "web-services.yaml"
+        crs.write_text(web_services(parents))
+        (Path(scratch) / "none").mkdir()
+        render = [
+            sys.executable,
+            "-m",
+            "engine.tools.cli",
+            "render",
+            str(ROOT / "templates" / "deploywebservice"),
+        ]
+        runs = {
+            "stencil render, CRs validated": [*render, "-f", str(crs)],
+            "stencil render, not validated": [*render, "-f", str(crs), "--crds", str(Path(scratch) / "none")],
+        }
+        found = []
+        for how, command in runs.items():
+            children, seconds = min((_child_run(command) for _ in range(rounds)), key=lambda run: run[1])
+            found.append(Rate("DeployWebService", parents, children / parents, children / seconds, how))
+        return found
+
+
+def _child_run(command: list[str]) -> tuple[int, float]:
+    """The children ``command`` printed and the CPU time (user and system) it took."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        command,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return done.stdout.count("\nkind: ") + done.stdout.startswith("kind: "), seconds
 
 
 def profile(name: str, passes: int = 300, lines: int = 30) -> str:
@@ -93,12 +157,14 @@ def profile(name: str, passes: int = 300, lines: int = 30) -> str:
 
 
 def render_table(rates: list[Rate]) -> str:
-    rows = [(r.kind, r.examples, r.children_per_render, r.children_per_second) for r in rates]
-    return table(("kind", "examples", "children/render", "children/s/core"), rows)
+    rows = [(r.kind, r.how, r.examples, r.children_per_render, r.children_per_second) for r in rates]
+    return table(("kind", "measured", "parents", "children/render", "children/s/core"), rows)
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--profile":
         print(profile(sys.argv[2]))
+    elif len(sys.argv) > 1 and sys.argv[1] == "--cli":
+        print(render_table(through_cli()))
     else:
         print(render_table(measure(float(sys.argv[1]) if len(sys.argv) > 1 else 1.0)))

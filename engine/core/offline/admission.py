@@ -21,14 +21,18 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.core.model import apis, documents, kinds, placement
-from engine.core.model.crds import structural
+from engine.core.model.crds import predicates, structural
 from engine.core.model.errors import KindError, StencilError
 
 if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
+
     from engine.core.offline import validation_rules
 
 _CRD = "CustomResourceDefinition"
@@ -92,7 +96,7 @@ class OfflineCrds:
         """From CRDs already checked against the CRD format (``read_crds``)."""
         self.namespaced: dict[tuple[str, str], bool] = {}
         self.schemas: dict[tuple[str, str], dict[str, Any]] = {}
-        self._strict: dict[tuple[str, str], dict[str, Any]] = {}
+        self._compiled: dict[tuple[str, str], _Compiled] = {}
         for crd in crds:
             spec = crd["spec"]
             group, kind = spec["group"], spec["names"]["kind"]
@@ -102,7 +106,6 @@ class OfflineCrds:
                 if schema:
                     key = (f"{group}/{version['name']}", kind)
                     self.schemas[key] = schema
-                    self._strict[key] = structural.strict(schema)
 
     @classmethod
     def read(cls, directory: Path | None, kinds_: Iterable[kinds.Kind] = ()) -> OfflineCrds:
@@ -122,19 +125,24 @@ class OfflineCrds:
         """The CR as the API server would keep it (checked, defaulted, namespaced); None for other kinds.
 
         Raises the first problem ``problems`` would list."""
-        found, _ = self.problems(document, kind, namespace)
+        return self.admit_noting(document, kind, namespace)[0]
+
+    def admit_noting(
+        self, document: documents.Document, kind: kinds.Kind, namespace: str
+    ) -> tuple[dict[str, Any] | None, list[str]]:
+        """``admit``, with the notes ``problems`` gives on the checks that could not run offline."""
+        found, notes, parent = self._checked(document, kind)
         if found:
             raise found[0]
-        if not self._serves(document, kind):
-            return None
-        parent = self.defaulted(document.data)
+        if parent is None:
+            return None, notes
         metadata = dict(parent["metadata"])
         metadata.setdefault("uid", placement.NO_UID)  # as if created: templates may read the uid
         if self.is_namespaced(kind.api_version, kind.kind):
             metadata.setdefault("namespace", namespace)
         else:
             metadata.pop("namespace", None)
-        return {**parent, "metadata": metadata}
+        return {**parent, "metadata": metadata}, notes
 
     def problems(
         self, document: documents.Document, kind: kinds.Kind, namespace: str
@@ -144,34 +152,50 @@ class OfflineCrds:
 
         ``namespace`` is where the CR would be created; the checks do not depend on it today.
         """
+        found, notes, _ = self._checked(document, kind)
+        return found, notes
+
+    def _checked(
+        self, document: documents.Document, kind: kinds.Kind
+    ) -> tuple[list[StencilError], list[str], dict[str, Any] | None]:
+        """``problems``, and the CR with its defaults (None for a document of another kind)."""
         data = document.data
         if not isinstance(data, dict):
-            return [document.error("a manifest must be a mapping", ())], []
+            return [document.error("a manifest must be a mapping", ())], [], None
         if not self._serves(document, kind):
-            return [], []
-        found = document.problems(self._OBJECT)
+            return [], [], None
+        found = [] if _IS_OBJECT(data) else document.problems(self._OBJECT)
         if found:
-            return found, []  # without a name the server reads no further
+            return found, [], None  # without a name the server reads no further
         key = (kind.api_version, kind.kind)
         schema = self.schemas.get(key)
         if schema is None:
-            return [], []
+            return [], [], data
+        compiled = self._compiled.get(key) or self._compile(key, schema)
         parent = with_defaults(schema, data)
-        errors = structural.problems(self._strict[key], parent)
+        errors = compiled.problems(parent)
         found = [document.error(error.message, tuple(error.absolute_path)) for error in errors]
         notes: list[str] = []
+        if any(error.validator in _BLOCKING for error in errors):
+            if compiled.rules:
+                notes.append(f"{document.file}:{document.line}: {_SKIPPED_RULES}")
+        else:
+            violations, unchecked = compiled.rules.check(parent)
+            found += [_rule_error(document, violation) for violation in violations]
+            notes += [str(document.error(str(note), note.path)) for note in unchecked]
+        return sorted(found, key=lambda error: error.line or 0), notes, parent
+
+    def _compile(self, key: tuple[str, str], schema: dict[str, Any]) -> _Compiled:
         # CEL (cel-python, with its own dependencies, 15 MiB) is loaded by the first CR that
         # needs it, not by every process that renders: `stencil run` checks no CR.
         from engine.core.offline import validation_rules
 
-        if any(error.validator in _BLOCKING for error in errors):
-            if validation_rules.has_rules(schema):
-                notes.append(f"{document.file}:{document.line}: {_SKIPPED_RULES}")
-        else:
-            violations, unchecked = validation_rules.check(schema, parent)
-            found += [_rule_error(document, violation) for violation in violations]
-            notes += [str(document.error(str(note), note.path)) for note in unchecked]
-        return sorted(found, key=lambda error: error.line or 0), notes
+        strict = structural.strict(schema)
+        compiled = _Compiled(
+            structural.validator_for(strict), predicates.compile(strict), validation_rules.Rules(schema)
+        )
+        self._compiled[key] = compiled
+        return compiled
 
     @staticmethod
     def _serves(document: documents.Document, kind: kinds.Kind) -> bool:
@@ -180,6 +204,24 @@ class OfflineCrds:
             kind.api_version,
             kind.kind,
         )
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """A CRD version's schema made ready once, for every CR of it: strict and its CEL rules."""
+
+    validator: Validator
+    valid: predicates.Predicate | None  # the strict schema as a yes-or-no check, to skip the walk
+    rules: validation_rules.Rules
+
+    def problems(self, value: Any) -> list[ValidationError]:
+        """``structural.problems`` of the strict schema, asked only of a value that breaks it."""
+        if self.valid is not None and self.valid(value):
+            return []
+        return sorted(self.validator.iter_errors(value), key=lambda e: len(e.absolute_path))
+
+
+_IS_OBJECT = predicates.compile(OfflineCrds._OBJECT) or (lambda _: False)
 
 
 def _rule_error(document: documents.Document, violation: validation_rules.Violation) -> StencilError:

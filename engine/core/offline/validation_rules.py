@@ -28,7 +28,7 @@ from celpy import celtypes
 from celpy.evaluation import CELEvalError
 
 from engine.core.model.crds import structural
-from engine.core.offline import cel_library
+from engine.core.offline import cel_library, cel_native
 
 FieldPath = tuple[str | int, ...]
 _REASONS = {
@@ -64,17 +64,36 @@ class Unchecked:
 
 def check(schema: structural.Schema, value: Any) -> tuple[list[Violation], list[Unchecked]]:
     """Every rule under ``schema`` run on ``value``: the ones it breaks, and the ones it could not run."""
-    violations: list[Violation] = []
-    unchecked: list[Unchecked] = []
-    for path, node_schema, node_value in _nodes(schema, value, ()):
-        for entry in node_schema.get("x-kubernetes-validations") or ():
-            if isinstance(entry, dict) and isinstance(entry.get("rule"), str):
-                outcome = _run(entry, node_schema, node_value, path)
-                if isinstance(outcome, Violation):
-                    violations.append(outcome)
-                elif isinstance(outcome, Unchecked):
-                    unchecked.append(outcome)
-    return violations, unchecked
+    return Rules(schema).check(value)
+
+
+class Rules:
+    """The rules of one schema, found and compiled once (per CRD, not per CR).
+
+    ``check`` then walks only the parts of a value whose schema holds a rule somewhere below.
+    With ``native`` (the default) each rule is tried first by the C++ runtime (``cel_native``);
+    without, by cel-python alone: the answers are the same, only slower.
+    """
+
+    def __init__(self, schema: structural.Schema, *, native: bool = True) -> None:
+        self._root = _plan(schema, native)
+
+    def __bool__(self) -> bool:
+        return self._root is not None
+
+    def check(self, value: Any) -> tuple[list[Violation], list[Unchecked]]:
+        """Every rule run on ``value``: the ones it breaks, and the ones it could not run."""
+        violations: list[Violation] = []
+        unchecked: list[Unchecked] = []
+        if self._root is not None:
+            for path, node, node_value in _nodes(self._root, value, ()):
+                for rule in node.rules:
+                    outcome = _run(rule, node.schema, node_value, path)
+                    if isinstance(outcome, Violation):
+                        violations.append(outcome)
+                    elif isinstance(outcome, Unchecked):
+                        unchecked.append(outcome)
+        return violations, unchecked
 
 
 def has_rules(schema: structural.Schema) -> bool:
@@ -91,32 +110,97 @@ def has_rules(schema: structural.Schema) -> bool:
     return any(has_rules(sub) for sub in inner)
 
 
-def _nodes(schema: structural.Schema, value: Any, path: FieldPath) -> Iterator[tuple[FieldPath, Any, Any]]:
-    """Each value with its schema, outermost first; rules do not run on absent or null values."""
-    if value is None or not isinstance(schema, dict):
+@dataclass(frozen=True)
+class _Rule:
+    entry: dict[str, Any]
+    native: Any  # the rule compiled for the C++ runtime (``cel_native``), or None
+
+
+@dataclass(frozen=True)
+class _Node:
+    """A schema with rules at or below it; the parts without any are left out."""
+
+    schema: structural.Schema
+    rules: tuple[_Rule, ...]
+    named: frozenset[str]  # every property the schema names, with rules below it or not
+    properties: dict[str, _Node]
+    extra: _Node | None
+    items: _Node | None
+
+
+def _plan(schema: Any, native: bool) -> _Node | None:
+    if not isinstance(schema, dict):
+        return None
+    rules = tuple(
+        _Rule(entry, _native(entry["rule"]) if native else None)
+        for entry in schema.get("x-kubernetes-validations") or ()
+        if isinstance(entry, dict)
+        and isinstance(entry.get("rule"), str)
+        # a transition rule: the server runs it on updates only, and offline is a create
+        and not ("oldSelf" in entry["rule"] and not entry.get("optionalOldSelf"))
+    )
+    named = schema.get("properties") or {}
+    properties = {key: node for key, sub in named.items() if (node := _plan(sub, native)) is not None}
+    extra = _plan(schema.get("additionalProperties"), native)
+    items = _plan(schema.get("items"), native)
+    if not (rules or properties or extra or items):
+        return None
+    return _Node(schema, rules, frozenset(named), properties, extra, items)
+
+
+# cel-python evaluates by recursion, so a rule nested deeper than this may be past what it can
+# run; such a rule is left to it, so that its note stands ("nests too deeply for cel-python").
+_NATIVE_DEPTH = 200  # cel-python runs out of stack at about 450 (Python allows 1,000 frames)
+
+
+def _native(rule: str) -> Any:
+    """The rule for the C++ first pass, only if cel-python takes it too (else its note stands)."""
+    try:
+        tree = _compiled(rule)
+    except _CannotEvaluate:
+        return None
+    return cel_native.program(rule) if _depth(tree) <= _NATIVE_DEPTH else None
+
+
+def _depth(tree: Any) -> int:
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack += [(child, depth + 1) for child in getattr(node, "children", ()) if hasattr(child, "children")]
+    return deepest
+
+
+def _nodes(node: _Node, value: Any, path: FieldPath) -> Iterator[tuple[FieldPath, _Node, Any]]:
+    """Each value with its plan, outermost first; rules do not run on absent or null values."""
+    if value is None:
         return
-    yield path, schema, value
+    yield path, node, value
     if isinstance(value, dict):
-        properties = schema.get("properties") or {}
-        extra = schema.get("additionalProperties")
-        for key, item in value.items():
-            sub = properties.get(key, extra if isinstance(extra, dict) else None)
-            if sub is not None:
-                yield from _nodes(sub, item, (*path, key))
-    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+        if node.properties or node.extra:
+            for key, item in value.items():
+                sub = node.properties.get(key) if key in node.named else node.extra
+                if sub is not None:
+                    yield from _nodes(sub, item, (*path, key))
+    elif isinstance(value, list) and node.items is not None:
         for index, item in enumerate(value):
-            yield from _nodes(schema["items"], item, (*path, index))
+            yield from _nodes(node.items, item, (*path, index))
 
 
 # -- one rule ---------------------------------------------------------------------------------
 
 
 def _run(
-    entry: dict[str, Any], schema: structural.Schema, value: Any, path: FieldPath
+    rule_: _Rule, schema: structural.Schema, value: Any, path: FieldPath
 ) -> Violation | Unchecked | None:
+    entry = rule_.entry
     rule: str = entry["rule"]
-    if "oldSelf" in rule and not entry.get("optionalOldSelf"):
-        return None  # a transition rule: the server runs it on updates only, and offline is a create
+    if rule_.native is not None:
+        try:
+            if cel_native.holds(rule_.native, cel_native.plain(schema, value, _escaped)):
+                return None
+        except cel_native.Unsupported:
+            pass  # cel-python judges it
     activation = {"self": to_cel(schema, value)}
     try:
         result = _evaluate(rule, activation)
@@ -201,8 +285,13 @@ def _compiled(rule: str) -> Any:
         raise _CannotEvaluate(f"cel-python cannot parse it ({first})") from None
 
 
+@functools.lru_cache(maxsize=512)
+def _program(rule: str) -> Any:
+    return _ENVIRONMENT.program(_compiled(rule), functions=cel_library.LIBRARY)
+
+
 def _evaluate(rule: str, activation: dict[str, Any]) -> Any:
-    program = _ENVIRONMENT.program(_compiled(rule), functions=cel_library.LIBRARY)
+    program = _program(rule)
     try:
         return program.evaluate(activation)
     except CELEvalError:
@@ -260,6 +349,7 @@ _RESERVED = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def _escaped(name: str) -> str:
     """A property name as CEL rules spell it (``x-y`` -> ``x__dash__y``, ``if`` -> ``__if__``)."""
     if name in _RESERVED:

@@ -95,12 +95,9 @@ def read_crs(
     first: dict[tuple[str | None, str], str] = {}  # where each CR is, by namespace and name
     for file in files:
         for document in opened_lists(documents.Document.read_all(file, errors.StencilError)):
-            problems, notes = crds.problems(document, kind, namespace)
-            if problems:
-                raise problems[0]
+            parent, notes = crds.admit_noting(document, kind, namespace)
             for note in notes:
                 click.echo(f"note: {note}", err=True)
-            parent = crds.admit(document, kind, namespace)
             if parent is None:
                 continue
             # Applied, the second of two CRs of one name would replace the first: never both rendered.

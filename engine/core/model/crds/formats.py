@@ -38,8 +38,11 @@ def compiled(pattern: str) -> Any:
         raise ValueError(f"invalid pattern {pattern!r}: {reason}") from None
 
 
+@functools.lru_cache(maxsize=8192)
 def search(pattern: str, text: str) -> bool:
-    """Whether ``pattern`` matches somewhere in ``text`` (unanchored, as JSON Schema and Go read it)."""
+    """Whether ``pattern`` matches somewhere in ``text`` (unanchored, as JSON Schema and Go read it).
+
+    Remembered: a folder of CRs repeats its labels, names and images, each checked once."""
     return compiled(pattern).search(text) is not None
 
 

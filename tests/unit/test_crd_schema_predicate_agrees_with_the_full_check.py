@@ -1,0 +1,109 @@
+"""A CRD's schema compiled into a yes-or-no check (``predicates``) says "valid" exactly when
+``structural.problems`` finds nothing, for every shipped CRD and many near variants of its
+examples, and for a schema using every keyword the predicate compiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.core.model.crds import predicates, structural
+from engine.core.offline import admission
+from tests.unit import _shipped
+
+EVERY_KEYWORD: structural.Schema = {
+    "type": "object",
+    "required": ["name"],
+    "minProperties": 1,
+    "maxProperties": 14,
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 20, "pattern": "^[a-z]+$"},
+        "port": {"type": "integer", "format": "int32", "minimum": 1, "maximum": 65535, "multipleOf": 1},
+        "size": {"x-kubernetes-int-or-string": True, "anyOf": [{"type": "integer"}, {"type": "string"}]},
+        "mode": {"type": "string", "nullable": True, "not": {"enum": ["yellow"]}},
+        "level": {"enum": ["a", 1]},
+        "either": {"anyOf": [{"type": "string", "minLength": 2}, {"type": "integer"}]},
+        "fixed": {"const": 1},
+        "tags": {
+            "type": "array",
+            "maxItems": 2,
+            "minItems": 1,
+            "x-kubernetes-list-type": "set",
+            "items": {"type": "string"},
+        },
+        "pick": {"oneOf": [{"type": "integer"}, {"minimum": 0}]},
+        "both": {"allOf": [{"type": "number", "exclusiveMinimum": True, "minimum": 0}, {"maximum": 100}]},
+        "labels": {
+            "type": "object",
+            "propertyNames": {"pattern": "^[a-z]+$"},
+            "additionalProperties": {"type": "string"},
+        },
+        "when": {"type": "string", "format": "date-time"},
+        "items": {
+            "type": "array",
+            "uniqueItems": True,
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": ["a"],
+            "items": {
+                "type": "object",
+                "properties": {"a": {"type": "integer"}},
+                "additionalProperties": False,
+            },
+        },
+        "embedded": {
+            "type": "object",
+            "x-kubernetes-embedded-resource": True,
+            "x-kubernetes-preserve-unknown-fields": True,
+        },
+    },
+    "additionalProperties": False,
+}
+EVERY_KEYWORD_EXAMPLE = {
+    "name": "abc",
+    "port": 80,
+    "size": "1Gi",
+    "mode": "a",
+    "fixed": 1,
+    "tags": ["x"],
+    "pick": -1,
+    "level": 1,
+    "either": "ab",
+    "both": 5,
+    "labels": {"app": "web"},
+    "when": "2024-01-01T00:00:00Z",
+    "items": [{"a": 1}],
+    "embedded": {"apiVersion": "v1", "kind": "ConfigMap"},
+}
+
+
+def cases() -> list[tuple[str, structural.Schema, Any]]:
+    found = [("every keyword", EVERY_KEYWORD, EVERY_KEYWORD_EXAMPLE)]
+    for kind, schema in _shipped.schemas().items():
+        found += [(kind, structural.strict(schema), example) for example in _shipped.examples(kind)]
+    return found
+
+
+@pytest.mark.parametrize(("name", "schema", "example"), cases(), ids=lambda case: str(case)[:30])
+def test_the_predicate_says_valid_exactly_when_no_problem_is_found(
+    name: str, schema: structural.Schema, example: Any
+) -> None:
+    valid = predicates.compile(schema)
+    assert valid is not None, f"{name}: the schema should compile"
+    said = {True: 0, False: 0}
+    for value in _shipped.variants(example):
+        expected = not structural.problems(schema, value)
+        assert valid(value) is expected, f"{name}: {value!r}"
+        said[expected] += 1
+    assert said[True] and said[False]  # both answers were given, so both were held to the full check
+
+
+def test_the_object_check_agrees_too() -> None:
+    valid = predicates.compile(admission.OfflineCrds._OBJECT)
+    assert valid is not None
+    for value in _shipped.variants({"metadata": {"name": "a", "namespace": "b"}}):
+        assert valid(value) is (not structural.problems(admission.OfflineCrds._OBJECT, value))
+
+
+def test_a_schema_with_a_ref_is_left_to_the_full_check() -> None:
+    assert predicates.compile({"definitions": {"a": {"type": "string"}}, "$ref": "#/definitions/a"}) is None
