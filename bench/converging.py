@@ -27,6 +27,7 @@ other's objects.
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import threading
 import time
@@ -299,12 +300,18 @@ def _rgd(workload: Workload) -> dict[str, Any]:
 
 
 def delete_parents(admin: Kube, resource: Resource, namespace: str, timeout: float = 900.0) -> None:
-    admin.request("DELETE", resource.path(namespace))
+    """Delete every parent in ``namespace`` and wait until they are gone.  A collection of
+    thousands takes the API server longer than its own request timeout, after which it closes
+    the connection while it goes on deleting: the request is made again until none is left."""
     deadline = time.monotonic() + timeout
-    while admin.list(resource, namespace)[0]:
+    while True:
+        with contextlib.suppress(errors.Unreachable):  # it went on past its timeout: looked at below
+            admin.request("DELETE", resource.path(namespace))
+        if not admin.list(resource, namespace)[0]:
+            return
         if time.monotonic() > deadline:
             raise TimeoutError(f"{resource.plural} in {namespace} still there after {timeout:.0f} s")
-        time.sleep(1.0)
+        time.sleep(5.0)
 
 
 def delete_namespace(admin: Kube, namespace: str, timeout: float = 900.0) -> None:
