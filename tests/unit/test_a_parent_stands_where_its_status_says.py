@@ -25,3 +25,11 @@ def test_a_recorded_move_is_neither_ready_nor_failed() -> None:
 def test_no_record_stands_nowhere() -> None:
     assert rollout.standing("ns/a", r.parent("a", None)).revision is None
     assert rollout.standing("ns/a", {"metadata": {"name": "a"}}).revision is None
+
+
+def test_the_cache_index_keeps_the_standing_as_it_was_read() -> None:
+    failed = {"type": "TemplatesRendered", "status": "False", "reason": "RenderFailed", "message": "m"}
+    for parent in (r.parent("a", 3), r.parent("a", 2, ready="False", more=(failed,))):
+        (value,) = rollout.standing_value(parent)
+        assert rollout.standing_of("ns/a", value) == rollout.standing("ns/a", parent)
+    assert rollout.standing_value(r.parent("a", None)) == []

@@ -29,7 +29,8 @@ def kubectl() -> Path:
 
 @pytest.fixture
 def path_with_plugin(tmp_path: Path) -> dict[str, str]:
-    """An environment whose PATH holds ``kubectl-stencil`` as pip would install it."""
+    """An environment whose PATH holds only ``kubectl-stencil`` as pip would install it: one installed
+    elsewhere on PATH (the project's own, installed by pip) would make kubectl warn of two plugins."""
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     module, function = scripts["kubectl-stencil"].split(":")
     command = tmp_path / "bin" / "kubectl-stencil"
@@ -40,7 +41,7 @@ def path_with_plugin(tmp_path: Path) -> dict[str, str]:
     command.chmod(command.stat().st_mode | stat.S_IXUSR)
     return {
         **os.environ,
-        "PATH": f"{command.parent}{os.pathsep}{os.environ['PATH']}",
+        "PATH": str(command.parent),
         "PYTHONPATH": str(ROOT),
         "KUBECONFIG": str(tmp_path / "no-kubeconfig"),
     }

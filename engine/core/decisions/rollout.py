@@ -17,6 +17,7 @@ rollout out.
 from __future__ import annotations
 
 import datetime
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -100,6 +101,21 @@ def standing(key: str, parent: Mapping[str, Any]) -> Standing:
     if ready_condition.get("reason") == MOVING:  # recorded its move; has not reported from there yet
         ready, failure = False, None
     return Standing(key, record["number"], str(record.get("since", "")), ready, failure)
+
+
+def standing_value(parent: Mapping[str, Any]) -> list[str]:
+    """A parent's standing as a cache index value (``standing`` without its key), so that a rollout
+    reads every parent's standing without decoding one; none for a parent that records nothing."""
+    found = standing("", parent)
+    if found.revision is None:
+        return []
+    return [json.dumps([found.revision, found.since, found.ready, found.failure])]
+
+
+def standing_of(key: str, value: str) -> Standing:
+    """The standing ``standing_value`` wrote for the parent with ``key``."""
+    revision, since, ready, failure = json.loads(value)
+    return Standing(key, revision, since, ready, tuple(failure) if failure else None)
 
 
 def step(

@@ -56,6 +56,13 @@ class Across:
             for key in informer.store.keys_by_index(index_name, value)
         ]
 
+    def indexed(self, index_name: str) -> dict[tuple[str, str], builtins.list[str]]:
+        """Every object's values in the index, by (namespace or "", name), decoding none."""
+        found: dict[tuple[str, str], builtins.list[str]] = {}
+        for informer in self._informers.values():
+            found.update(informer.store.indexed(index_name))
+        return found
+
     def size(self, namespace: str | None, name: str) -> int:
         """The bytes of the cached object's JSON (0 if none), decoding nothing."""
         informer = self._for(namespace)

@@ -91,6 +91,10 @@ class Kube:
         self._impersonate: str | None = None
         self._answered: Answered | None = None
 
+    def close(self) -> None:
+        """Close the pool's connections (a command that is done with the cluster)."""
+        self._pool.clear()
+
     # -- construction ---------------------------------------------------
 
     @classmethod

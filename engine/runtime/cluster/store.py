@@ -230,6 +230,13 @@ class Store:
                 raise KeyError(f"no index named {index_name!r}")
             return sorted(self._indexes[index_name].get(value, ()))
 
+    def indexed(self, index_name: str) -> dict[_Key, builtins.list[str]]:
+        """Every object's values in index ``index_name``, by (namespace or "", name), decoding none."""
+        with self._lock:
+            if index_name not in self._indexed:
+                raise KeyError(f"no index named {index_name!r}")
+            return dict(self._indexed[index_name])
+
     def size(self, namespace: str | None, name: str) -> int:
         """The bytes of the cached object's JSON (0 if none), decoding nothing."""
         with self._lock:

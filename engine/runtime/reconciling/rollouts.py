@@ -47,6 +47,7 @@ class Choice:
     move: bool = False  # record the move to ``number`` first, then render
 
 
+STANDING_INDEX = "rollout-standing"  # the parents' index of where each stands (rollout.standing_value)
 FROM_FOLDER = Choice()  # a kind without revisions: rendered from the folder as loaded
 AT_ONCE = rollouts.Policy(
     "100%", math.inf
@@ -72,6 +73,7 @@ class Rollout:
         self._object: Obj | None = None
         self._invalid: str | None = None  # why the kind's folder no longer loads, if it does not
         self._lock = threading.Lock()
+        parents.add_index(STANDING_INDEX, rollout.standing_value)
 
     # -- what the engine tells it -------------------------------------------------
 
@@ -138,8 +140,19 @@ class Rollout:
         """The revisions someone needs: those the parents record, and those the rollout moves between."""
         with self._lock:
             moving = {n for n in (self.current, self.target, self.lineage and self.lineage.latest) if n}
-        recorded = {rollout.standing("", p).revision for p in self.parents.list()}
-        return moving | {n for n in recorded if n is not None}
+        return moving | {s.revision for s in self._standings() if s.revision is not None}
+
+    def _standings(self) -> list[rollout.Standing]:
+        """Where every cached parent stands, read from the cache's index: no parent is decoded (a
+        parent of 1.4 MB takes 30 MiB decoded, and a rollout looks at every one each second)."""
+        indexed = self.parents.indexed(STANDING_INDEX)
+        return [
+            rollout.standing_of(f"{namespace}/{name}", values[0])
+            if values
+            else rollout.Standing(f"{namespace}/{name}", None)
+            for namespace, name, _ in self.parents.versions()
+            for values in [indexed.get((namespace, name))]
+        ]
 
     # -- what the controller asks --------------------------------------------------
 
@@ -168,7 +181,7 @@ class Rollout:
             target = self.target
             if self._settled or target is None:
                 return None
-            standings = [rollout.standing(key_of(p), p) for p in self.parents.list()]
+            standings = self._standings()
             admitted = frozenset(self._admitted)
             step = rollout.step(
                 self.policy or AT_ONCE,

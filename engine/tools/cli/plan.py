@@ -104,12 +104,15 @@ def _live(kind_dir: Path, namespace: str | None, kubeconfig: str | None, sample:
 
     kind = kinds.load_kind(kind_dir)
     kube = Kube.from_kubeconfig(kubeconfig)
-    found = fleet.read(kube, kind, namespace)
-    for note in found.notes:
-        click.echo(f"note: {note}", err=True)
-    plans = found.plan(kind, kube.is_namespaced, fleet.lookup(kube))
-    chosen = fleetreport.sample(plans, sample)
-    return fleetreport.summarize(kind.kind, plans, fleet.dry_run(kube, chosen), sampled=len(chosen))
+    try:
+        found = fleet.read(kube, kind, namespace)
+        for note in found.notes:
+            click.echo(f"note: {note}", err=True)
+        plans = found.plan(kind, kube.is_namespaced, fleet.lookup(kube))
+        chosen = fleetreport.sample(plans, sample)
+        return fleetreport.summarize(kind.kind, plans, fleet.dry_run(kube, chosen), sampled=len(chosen))
+    finally:
+        kube.close()  # the listings' connections, opened eight at a time
 
 
 def _offline(
