@@ -6,15 +6,14 @@ command, which kubectl runs for ``kubectl stencil ...`` when it is on PATH.
 """
 
 from engine.tools.cli import (
+    changes,
     cluster,
     crd,
     dev,
     lint,
     pictures,
-    plan,
     rbac,
     render,
-    rollout,
     run,
     shards,
     test,
@@ -29,6 +28,7 @@ def kubectl_plugin() -> None:
 
 
 __all__ = [
+    "changes",
     "cluster",
     "crd",
     "dev",
@@ -36,10 +36,8 @@ __all__ = [
     "lint",
     "main",
     "pictures",
-    "plan",
     "rbac",
     "render",
-    "rollout",
     "run",
     "shards",
     "test",
