@@ -119,6 +119,14 @@ def main(argv: list[str] | None = None) -> int:
     results: list[converging.Result] = []
     backlogs: list[backlog.Backlog] = []
     cold: coldstart.ColdStart | None = None
+    args.out.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    json_path, png_path = args.out / f"bench-{stamp}.json", args.out / f"bench-{stamp}.png"
+
+    def keep() -> None:
+        """What is measured so far, written as each contender ends: a run cut short keeps it."""
+        report.write_json(json_path, results, rates, cold, {**notes, "partial": "the run went on"}, backlogs)
+
     with (
         tempfile.TemporaryDirectory(prefix="stencil-bench-") as scratch,
         LocalCluster(nodes=nodes) as cluster,
@@ -134,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"[bench] {workload.name} N={n}: {contender.label}", file=sys.stderr, flush=True)
                     try:
                         results.append(converging.run(plane, contender, workload, n, args.idle, args.settle))
+                        keep()
                     except Exception as error:
                         if contender.program != "kro":
                             raise  # the floor and Stencil are what the benchmark is for
@@ -146,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
                     try:
                         timeout = args.backlog_timeout
                         backlogs.append(backlog.run(plane, contender, workload, n, args.settle, timeout))
+                        keep()
                     except Exception as error:
                         if contender.program != "kro":
                             raise
@@ -154,9 +164,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.cold:
             print(f"[bench] cold start: {args.cold} parents", file=sys.stderr, flush=True)
             cold = coldstart.run(plane, args.cold, args.settle)
-    args.out.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    json_path, png_path = args.out / f"bench-{stamp}.json", args.out / f"bench-{stamp}.png"
     why_not = report.plot(png_path, results) if results else "no convergence runs: no plot"
     if why_not:
         notes["plot"] = why_not

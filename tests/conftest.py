@@ -7,6 +7,10 @@ its kinds against a real control plane enables it: it gives ``local_cluster``,
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import settings
 
 # celpy raises the interpreter's recursion limit once, when its first Environment is made (at
@@ -20,3 +24,13 @@ pytest_plugins = ["engine.testing.plugin"]
 # is slow once because a compiler took the CPU has not failed.
 settings.register_profile("stencil", deadline=None)
 settings.load_profile("stencil")
+
+
+@pytest.fixture(autouse=True)
+def _no_connection_outlives_its_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A cluster test's unclosed connection fails that test, not whichever later test the
+    collector happens to run in: the collector runs as the test ends (cluster tests only,
+    where connections are made and a collection costs little beside the test)."""
+    yield
+    if request.node.get_closest_marker("cluster") is not None:
+        gc.collect()

@@ -11,7 +11,9 @@ has Stencil installed.)  The fixtures:
   (garbage collection, Deployments becoming Available) need the controllers;
   they add under a second to a start-up of about three.
 - ``kube``: an ``engine.runtime.cluster.kube.Kube`` for that cluster, new per test so that no
-  discovery cache outlives the CRDs one test installs.
+  discovery cache outlives the CRDs one test installs; closed after it.
+- ``connect``: makes a ``Kube`` for any kubeconfig (another plane's, a
+  ServiceAccount's), each closed after the test.
 - ``namespace``: a fresh namespace per test, usable for pods (its ``default``
   ServiceAccount exists), deleted afterwards.
 
@@ -26,7 +28,9 @@ from __future__ import annotations
 import contextlib
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,11 +59,22 @@ def local_cluster() -> Iterator[LocalCluster]:
 
 
 @pytest.fixture
-def kube(local_cluster: LocalCluster) -> Kube:
+def kube(local_cluster: LocalCluster) -> Iterator[Kube]:
     # A component that died earlier in the session should fail the test with
     # its log, not with "connection refused".
     local_cluster.check()
-    return Kube.from_kubeconfig(str(local_cluster.kubeconfig))
+    with contextlib.closing(Kube.from_kubeconfig(str(local_cluster.kubeconfig))) as client:
+        yield client  # closed after the test: no socket is left for the collector to warn of
+
+
+@pytest.fixture
+def connect() -> Iterator[Callable[..., Kube]]:
+    with contextlib.ExitStack() as opened:
+
+        def connected(kubeconfig: str | Path, **kw: Any) -> Kube:
+            return opened.enter_context(contextlib.closing(Kube.from_kubeconfig(str(kubeconfig), **kw)))
+
+        yield connected
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -14,9 +15,9 @@ from tests.integration._engine import ROOT, cordon
 @pytest.fixture(scope="session")
 def crds_installed(local_cluster: Any) -> list[str]:
     """Every CRD under crds/ (and the tests' own) installed once, Established."""
-    kube = Kube.from_kubeconfig(str(local_cluster.kubeconfig))
-    names = manifests.install_crds(kube, ROOT / "crds")
-    names += manifests.install_crds(kube, ROOT / "tests" / "integration" / "fixtures")
+    with contextlib.closing(Kube.from_kubeconfig(str(local_cluster.kubeconfig))) as kube:
+        names = manifests.install_crds(kube, ROOT / "crds")
+        names += manifests.install_crds(kube, ROOT / "tests" / "integration" / "fixtures")
     return names
 
 

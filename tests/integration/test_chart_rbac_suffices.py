@@ -8,6 +8,7 @@ engine authenticates as the ServiceAccount itself, with a token from the TokenRe
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 from pathlib import Path
@@ -45,13 +46,12 @@ def test_engine_as_the_charts_service_account_reconciles_and_is_refused_the_rest
         )
         token = service_account_token(kube, namespace, account)
         config = token_kubeconfig(local_cluster.kubeconfig, token, tmp_path / "sa.kubeconfig")
-        as_engine = Kube.from_kubeconfig(str(config))
-
         # Outside the rules: Secrets anywhere, and another namespace's Leases.
-        for path in ("/api/v1/secrets", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases"):
-            with pytest.raises(errors.ApiError) as refused:
-                as_engine.request("GET", path)
-            assert refused.value.status == 403, path
+        with contextlib.closing(Kube.from_kubeconfig(str(config))) as as_engine:
+            for path in ("/api/v1/secrets", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases"):
+                with pytest.raises(errors.ApiError) as refused:
+                    as_engine.request("GET", path)
+                assert refused.value.status == 403, path
 
         empty = tmp_path / "no-kinds"
         empty.mkdir()

@@ -77,10 +77,10 @@ def engine_account(
     kube.apply(account_flow_schema(writes, ACCOUNT, namespace, writes_only=True))
     try:
         token = service_account_token(kube, namespace, ACCOUNT)
-        yield (
-            Kube.from_kubeconfig(str(token_kubeconfig(admin_kubeconfig, token, path))),
-            lambda: dispatched_requests(kube, writes),
-        )
+        with contextlib.closing(
+            Kube.from_kubeconfig(str(token_kubeconfig(admin_kubeconfig, token, path)))
+        ) as client:
+            yield client, lambda: dispatched_requests(kube, writes)
     finally:
         with contextlib.suppress(errors.NotFound):
             kube.request("DELETE", f"/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/{writes}")

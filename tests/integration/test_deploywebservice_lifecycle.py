@@ -47,7 +47,7 @@ def child_writes(kube: Kube) -> int:
 
 
 def test_sample_becomes_ready_with_owned_children(
-    kube: Kube, namespace: str, dws: Resource, local_cluster: Any, tmp_path: Path
+    kube: Kube, namespace: str, dws: Resource, local_cluster: Any, tmp_path: Path, connect: Any
 ) -> None:
     deployments = kube.resource("apps/v1", "Deployment")
     services = kube.resource("v1", "Service")
@@ -56,9 +56,7 @@ def test_sample_becomes_ready_with_owned_children(
             counted_writers(kube, local_cluster.kubeconfig, namespace, ["engine"], CHILDREN, tmp_path)
         )["engine"]
         before = child_writes(kube)
-        engine = stack.enter_context(
-            running_engine(Kube.from_kubeconfig(str(engine_config)), ROOT / "templates", namespace)
-        )
+        engine = stack.enter_context(running_engine(connect(engine_config), ROOT / "templates", namespace))
         parent = manifests.apply_all(kube, [sample()], namespace)[0]
         uid = parent["metadata"]["uid"]
 

@@ -13,6 +13,7 @@ must slow down to that pace, not stall in a loop of failing lists and watches.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -82,6 +83,11 @@ def converge(cluster: LocalCluster, tmp_path: Path, throttle: bool = False) -> f
     admin = Kube.from_kubeconfig(str(cluster.kubeconfig))
     manifests.install_crds(admin, ROOT / "crds")
     engine_kube = service_account_kube(admin, cluster.kubeconfig, tmp_path / "engine.kubeconfig")
+    with contextlib.closing(admin), contextlib.closing(engine_kube):
+        return _converge(admin, engine_kube, tmp_path, throttle)
+
+
+def _converge(admin: Kube, engine_kube: Kube, tmp_path: Path, throttle: bool) -> float:
     if throttle:
         for obj in rejecting_level():
             admin.apply(obj)
@@ -163,6 +169,7 @@ def test_three_hundred_networks_converge_when_most_requests_are_turned_away(
     cluster: LocalCluster, tmp_path: Path
 ) -> None:
     took = converge(cluster, tmp_path, throttle=True)
-    turned_away = rejected(Kube.from_kubeconfig(str(cluster.kubeconfig)), ACCOUNT)
+    with contextlib.closing(Kube.from_kubeconfig(str(cluster.kubeconfig))) as admin:
+        turned_away = rejected(admin, ACCOUNT)
     print(f"{PARENTS} Networks Ready {took:.1f} s after the engine started; {turned_away} requests got 429")
     assert turned_away > 0  # otherwise this test tried nothing

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,9 +59,9 @@ def create_namespace(kube: Kube) -> bool:
 
 
 def test_a_parent_failing_through_a_45_second_outage_converges_within_seconds_of_the_return(
-    cluster: LocalCluster, tmp_path: Path
+    cluster: LocalCluster, tmp_path: Path, connect: Any
 ) -> None:
-    kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
+    kube = connect(cluster.kubeconfig)
     manifests.install_crds(kube, ROOT / "tests" / "integration" / "fixtures")
     templates = write_kind(tmp_path / "templates", {"configmap.yaml": TEMPLATE}, PLACEMENT)
     widgets = kube.resource("tests.stencil.dev/v1", "Widget")

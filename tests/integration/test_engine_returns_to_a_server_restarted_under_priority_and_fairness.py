@@ -51,8 +51,8 @@ def cluster() -> Iterator[LocalCluster]:
         yield own
 
 
-def engine_kube(admin: Kube, cluster: LocalCluster, path: Path) -> Kube:
-    """A client holding a token of a ServiceAccount bound to the ClusterRole derived from every
+def engine_kubeconfig(admin: Kube, cluster: LocalCluster, path: Path) -> Path:
+    """A kubeconfig holding a token of a ServiceAccount bound to the ClusterRole derived from every
     shipped kind: what the chart would grant, classified as any workload is."""
     loaded, broken = kinds.load_kinds(ROOT / "templates")
     assert not broken, broken
@@ -74,7 +74,7 @@ def engine_kube(admin: Kube, cluster: LocalCluster, path: Path) -> Kube:
         }
     )
     token = service_account_token(admin, NAMESPACE, ACCOUNT)
-    return Kube.from_kubeconfig(str(token_kubeconfig(cluster.kubeconfig, token, path)))
+    return token_kubeconfig(cluster.kubeconfig, token, path)
 
 
 def network(namespace: str, i: int) -> dict[str, Any]:
@@ -115,11 +115,11 @@ def throttled(admin: Kube) -> bool:
 
 
 def test_a_running_engine_converges_after_its_server_is_restarted_into_a_tight_budget(
-    cluster: LocalCluster, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    cluster: LocalCluster, tmp_path: Path, caplog: pytest.LogCaptureFixture, connect: Any
 ) -> None:
-    admin = Kube.from_kubeconfig(str(cluster.kubeconfig))
+    admin = connect(cluster.kubeconfig)
     manifests.install_crds(admin, ROOT / "crds")
-    kube = engine_kube(admin, cluster, tmp_path / "engine.kubeconfig")
+    kube = connect(engine_kubeconfig(admin, cluster, tmp_path / "engine.kubeconfig"))
     with running_engine(kube, ROOT / "templates", None, resync=600, workers=4) as engine:
         create_networks(admin, BEFORE)
         wait_until(converged(admin, BEFORE), timeout=60, interval=0.5, what=f"{PARENTS} Networks before")

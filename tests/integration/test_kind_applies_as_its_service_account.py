@@ -29,7 +29,7 @@ TEMPLATE = configmap("  value: {{ spec.value }}\n", name="{{ name }}-config")
 
 
 def test_children_are_applied_with_the_service_accounts_rights(
-    kube: Kube, namespace: str, widgets: Resource, local_cluster: Any, tmp_path: Path
+    kube: Kube, namespace: str, widgets: Resource, local_cluster: Any, tmp_path: Path, connect: Any
 ) -> None:
     templates = write_kind(
         tmp_path / "templates", {"configmap.yaml": TEMPLATE}, SERVICE_ACCOUNT.format(namespace=namespace)
@@ -57,7 +57,7 @@ def test_children_are_applied_with_the_service_accounts_rights(
             )
         )
         applies_before = write_requests(kube, refused=False)["APPLY configmaps"]
-        stack.enter_context(running_engine(Kube.from_kubeconfig(str(engine_config)), templates, namespace))
+        stack.enter_context(running_engine(connect(engine_config), templates, namespace))
         manifests.apply_all(
             kube,
             [

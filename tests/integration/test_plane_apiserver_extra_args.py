@@ -12,6 +12,7 @@ session's is configured with no extra flags.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 
@@ -46,8 +47,10 @@ def nominal_seats(kube: Kube) -> dict[str, int]:
 
 def test_inflight_limits_given_as_extra_flags_set_the_seats_of_every_priority_level() -> None:
     flags = [f"--max-requests-inflight={INFLIGHT}", f"--max-mutating-requests-inflight={MUTATING}"]
-    with LocalCluster(apiserver_args=flags) as cluster:
-        kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
+    with (
+        LocalCluster(apiserver_args=flags) as cluster,
+        contextlib.closing(Kube.from_kubeconfig(str(cluster.kubeconfig))) as kube,
+    ):
         expected = expected_seats(kube, INFLIGHT + MUTATING)
 
         # The limits are applied by a controller inside the server: give it a moment.

@@ -15,11 +15,11 @@ from __future__ import annotations
 import socket
 import urllib.parse
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine.localcluster import LocalCluster
-from engine.runtime.cluster.kube import Kube
 from tests.integration.test_plane_teardown import alive
 
 pytestmark = pytest.mark.cluster
@@ -48,9 +48,11 @@ def refuses_connections(server: str) -> bool:
 
 
 @pytest.mark.parametrize("graceful", [True, False], ids=["SIGTERM", "SIGKILL"])
-def test_restarted_apiserver_serves_what_etcd_kept_and_teardown_stops_it(graceful: bool) -> None:
+def test_restarted_apiserver_serves_what_etcd_kept_and_teardown_stops_it(
+    graceful: bool, connect: Any
+) -> None:
     with LocalCluster(controllers=True) as cluster:
-        kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
+        kube = connect(cluster.kubeconfig)
         created = kube.request("POST", "/api/v1/namespaces/default/configmaps", CONFIGMAP)
         first = {pid: program(pid) for pid in cluster.pids}
         state = cluster.state_dir

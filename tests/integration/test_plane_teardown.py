@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from engine.localcluster import binaries, plane, processes
-from engine.runtime.cluster.kube import Kube
 from engine.testing import wait_until
 
 pytestmark = pytest.mark.cluster
@@ -62,7 +61,7 @@ def node_ready(node: dict[str, Any]) -> bool:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
 def test_cluster_up_serves_ready_nodes_and_leaves_nothing_after_a_signal(
-    tmp_path: Path, signum: signal.Signals
+    tmp_path: Path, signum: signal.Signals, connect: Any
 ) -> None:
     kubeconfig = tmp_path / "kubeconfig"
     output = tmp_path / "output"
@@ -77,7 +76,7 @@ def test_cluster_up_serves_ready_nodes_and_leaves_nothing_after_a_signal(
         assert cli.poll() is None, output.read_text()
 
         # The file appears only when the cluster is ready: no waiting from here on.
-        kube = Kube.from_kubeconfig(str(kubeconfig))
+        kube = connect(kubeconfig)
         assert kube.request("GET", "/version")["gitVersion"] == binaries.KUBERNETES_VERSION
         assert [node_ready(n) for n in kube.request("GET", "/api/v1/nodes")["items"]] == [True]
         components = children(cli.pid)

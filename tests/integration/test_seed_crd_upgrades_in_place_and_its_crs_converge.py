@@ -62,9 +62,9 @@ def plane() -> Iterator[LocalCluster]:
 
 
 @pytest.fixture
-def kube_of_plane(plane: LocalCluster) -> Kube:
+def kube_of_plane(plane: LocalCluster, connect: Any) -> Kube:
     plane.check()
-    return Kube.from_kubeconfig(str(plane.kubeconfig))
+    return connect(plane.kubeconfig)
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ def settled(obj: dict[str, Any]) -> bool:
 
 
 def test_simultaneous_parents_never_share_a_child_name(
-    kube: Kube, namespace: str, widgets: Resource, tmp_path: Path, local_cluster: Any
+    kube: Kube, namespace: str, widgets: Resource, tmp_path: Path, local_cluster: Any, connect: Any
 ) -> None:
     templates = write_kind(tmp_path / "templates", {"configmap.yaml": SHARED_NAME_CONFIGMAP})
     configmaps = kube.resource("v1", "ConfigMap")
@@ -51,7 +51,7 @@ def test_simultaneous_parents_never_share_a_child_name(
         eventually(engine.synced, what="the engine's caches to be synced")
         # All parents are created at one moment: each thread waits at the barrier, then POSTs,
         # each on a connection of its own.
-        creator = Kube.from_kubeconfig(str(local_cluster.kubeconfig), pool_size=len(bodies))
+        creator = connect(local_cluster.kubeconfig, pool_size=len(bodies))
         start = threading.Barrier(len(bodies))
 
         def create(body: dict[str, Any]) -> dict[str, Any]:

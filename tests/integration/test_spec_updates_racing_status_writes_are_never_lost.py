@@ -19,6 +19,7 @@ answers lost 13 to 18 of the 20 parents this way.)
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from pathlib import Path
@@ -117,7 +118,10 @@ def test_spec_updates_racing_status_writes_are_never_lost(
 ) -> None:
     templates = write_kind(tmp_path / "templates", {"configmap.yaml": VALUE_CONFIGMAP}, STATUS_RULES)
     slow = SlowAnswers.from_kubeconfig(str(local_cluster.kubeconfig))
-    with running_engine(slow, templates, namespace, resync=600, workers=WORKERS) as engine:
+    with (
+        contextlib.closing(slow),
+        running_engine(slow, templates, namespace, resync=600, workers=WORKERS) as engine,
+    ):
         eventually(engine.synced, what="the engine's caches to sync")
         manifests.apply_all(kube, [widget(name(i), value=value(0)) for i in range(PARENTS)], namespace)
 

@@ -136,4 +136,5 @@ def test_unserved_child_kind_costs_no_discovery_per_reconcile(
             gizmo = kube.get(kube.resource(f"{GROUP}/v1", "Gizmo"), "late-gizmo", namespace)
             assert gizmo is not None and gizmo["spec"] == {"value": str(reconciles)}
     finally:
+        engine_kube.close()
         kube.delete(crds, GIZMO_CRD["metadata"]["name"])

@@ -52,7 +52,13 @@ def engine_account(kube: Kube, templates: Path, engine_namespace: str) -> None:
 
 
 def test_a_tenants_parent_cannot_plant_a_kind_and_the_others_converge(
-    kube: Kube, namespace: str, widgets: Resource, dws: Resource, local_cluster: Any, tmp_path: Path
+    kube: Kube,
+    namespace: str,
+    widgets: Resource,
+    dws: Resource,
+    local_cluster: Any,
+    tmp_path: Path,
+    connect: Any,
 ) -> None:
     engine_namespace = namespace_name("engine")
     kube.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": engine_namespace}})
@@ -63,7 +69,7 @@ def test_a_tenants_parent_cannot_plant_a_kind_and_the_others_converge(
     (templates / "widget" / "examples" / "example.yaml").write_text(yaml.safe_dump(example))
     engine_account(kube, templates, engine_namespace)
     token = service_account_token(kube, engine_namespace, "stencil")
-    as_engine = Kube.from_kubeconfig(str(token_kubeconfig(local_cluster.kubeconfig, token, tmp_path / "sa")))
+    as_engine = connect(token_kubeconfig(local_cluster.kubeconfig, token, tmp_path / "sa"))
     configmaps = kube.resource("v1", "ConfigMap")
     try:
         with running_engine(as_engine, templates, namespace, bundle_namespace=engine_namespace) as engine:

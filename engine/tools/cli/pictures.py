@@ -8,6 +8,7 @@ for an SVG or a PNG.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 from pathlib import Path
@@ -126,7 +127,8 @@ def tree(
         raise click.UsageError(f"{parent!r} is not KIND/NAME, such as DeployWebService/nginx")
     loaded = list(kinds.load_kinds(templates_dir)[0].values())
     kind = families.find_kind(loaded, kind_name)
-    found = family.members(families.gather(Kube.from_kubeconfig(kubeconfig), kind, name, namespace))
+    with contextlib.closing(Kube.from_kubeconfig(kubeconfig)) as kube:
+        found = family.members(families.gather(kube, kind, name, namespace))
     if output_format == "text":
         write(family.text(found), output_format, output)
         return

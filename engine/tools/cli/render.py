@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -181,8 +182,8 @@ def diff(
 
     try:
         kind, _, parents = read_crs(kind_dir, files, namespace, crds_dir)
-        kube = Kube.from_kubeconfig(kubeconfig)
-        changes = [change for _, parent in parents for change in diffing.preview(kube, kind, parent)]
+        with contextlib.closing(Kube.from_kubeconfig(kubeconfig)) as kube:
+            changes = [change for _, parent in parents for change in diffing.preview(kube, kind, parent)]
     except errors.StencilError as error:
         click.echo(f"error: {error}", err=True)
         raise SystemExit(2) from error

@@ -117,9 +117,12 @@ def run(
     if not examples:
         return Report(tuple(outcomes), time.monotonic() - began)
     echo(f"starting a local control plane with one node for {len(examples)} example(s)...")
-    with LocalCluster(nodes=1) as cluster, _served(chosen) as root:
+    with (
+        LocalCluster(nodes=1) as cluster,
+        _served(chosen) as root,
+        contextlib.closing(Kube.from_kubeconfig(str(cluster.kubeconfig))) as kube,
+    ):
         plane_seconds = time.monotonic() - began
-        kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
         for directory in crds:
             manifests.install_crds(kube, directory)
         manifests.install_crds(kube, None, kinds_=chosen)
