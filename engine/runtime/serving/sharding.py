@@ -25,6 +25,8 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from engine.core.decisions import sharding
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("stencil.sharding")
 
 MEMBER_SELECTOR = f"{sharding.LEASE_LABEL}=true"
+WRITERS = 8  # label writes a pass has under way at once
 
 
 def selector(identity: str) -> str:
@@ -179,7 +182,7 @@ class Sharder:
         live = self.members()
         if self.metrics is not None:
             self.metrics.shard_members.set(len(live))
-        writes = 0
+        moves: list[_Move] = []
         seen: set[tuple[Resource, str, str | None]] = set()
         for controller in list(self.engine.controllers.values()):
             resource = controller.resource
@@ -187,24 +190,55 @@ class Sharder:
             if not everything.has_synced:
                 continue
             for namespace, name, version in everything.versions():
-                if self._stop.is_set():
-                    return writes
                 judged = (resource, name, namespace or None)
                 seen.add(judged)
                 if self._settled.get(judged) == (version, live):
                     continue  # judged at this version for these members: not decoded again
                 parent = everything.get(namespace or None, name)
-                if parent is not None and self._move(everything, controller.name, resource, parent, live):
-                    writes += 1
+                move = (
+                    None
+                    if parent is None
+                    else self._judge(everything, controller.name, resource, parent, live)
+                )
+                if move is not None:
+                    moves.append(move)
         if len(self._settled) > len(seen):  # parents deleted, or of a kind no longer served
             self._settled = {judged: at for judged, at in self._settled.items() if judged in seen}
+        return self._send(moves)
+
+    def _send(self, moves: list[_Move]) -> int:
+        """Send the moves' label writes, ``WRITERS`` at a time (a dead replica's thousands of
+        parents are not reassigned one round trip after another), and record each written one
+        in the order judged; the writes not yet sent when ``stop`` is called are dropped."""
+        writes = 0
+        if not moves:
+            return writes
+        with ThreadPoolExecutor(min(WRITERS, len(moves)), thread_name_prefix="sharder-write") as pool:
+            for start in range(0, len(moves), WRITERS):
+                if self._stop.is_set():
+                    break
+                batch = moves[start : start + WRITERS]
+                sent = [pool.submit(self._write, move) for move in batch]
+                for move, answer in zip(batch, sent, strict=True):
+                    written = answer.result()
+                    if written is not None:
+                        self._record(move, written)
+                        writes += 1
         return writes
 
-    def _move(self, cache: Across, name: str, resource: Resource, parent: Obj, live: frozenset[str]) -> bool:
+    def _write(self, move: _Move) -> Obj | None:
+        meta = move.parent["metadata"]
+        try:
+            return self.kube.patch_json(move.resource, meta["name"], meta.get("namespace"), move.ops)
+        except (errors.Invalid, errors.Conflict, errors.NotFound):
+            return None  # changed or gone since it was cached: the next pass sees it as it is
+
+    def _judge(
+        self, cache: Across, name: str, resource: Resource, parent: Obj, live: frozenset[str]
+    ) -> _Move | None:
+        """The label write ``parent`` needs, or None (then it is settled at this version)."""
         meta = parent["metadata"]
         judged = (resource, meta["name"], meta.get("namespace"))
-        if self._settled.get(judged) == (meta["resourceVersion"], live):
-            return False
         labels = sharding.labels_of(parent)
         key = sharding.parent_key(resource.api_version, resource.kind, meta.get("namespace"), meta["name"])
         decision = sharding.decide(
@@ -216,12 +250,14 @@ class Sharder:
         ops = sharding.sharder_patch(parent, decision)
         if ops is None:
             self._settled[judged] = (meta["resourceVersion"], live)
-            return False
-        try:
-            written = self.kube.patch_json(resource, meta["name"], meta.get("namespace"), ops)
-        except (errors.Invalid, errors.Conflict, errors.NotFound):
-            return False  # changed or gone since it was cached: the next pass sees it as it is
-        cache.observe(written)
+            return None
+        return _Move(cache, name, resource, parent, decision, ops)
+
+    def _record(self, move: _Move, written: Obj) -> None:
+        """A sent move in the cache, the log and the metrics."""
+        name, resource, decision = move.name, move.resource, move.decision
+        meta = move.parent["metadata"]
+        move.cache.observe(written)
         where = f"{meta.get('namespace') or ''}/{meta['name']}"
         moment = self._clock()
         if decision.step is sharding.Step.DRAIN:
@@ -230,7 +266,7 @@ class Sharder:
                 "draining parent",
                 extra={"kind": name, "key": where, "from": decision.owner, "to": decision.to},
             )
-            return True
+            return
         began = self._draining_since.pop((resource, where), None)
         reason = (
             "new" if decision.owner is None and began is None else "handed-over" if began else "owner-gone"
@@ -241,4 +277,15 @@ class Sharder:
         )
         if self.metrics is not None:
             self.metrics.shard_assigned(name, reason, None if began is None else moment - began)
-        return True
+
+
+@dataclass(frozen=True)
+class _Move:
+    """A parent's label write, judged in a pass and not sent yet."""
+
+    cache: Across
+    name: str  # the kind's controller
+    resource: Resource
+    parent: Obj
+    decision: sharding.Decision
+    ops: list[Obj]
