@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
-import secrets
+import threading
 import time
 from collections.abc import Iterable, Mapping, Set
 from contextvars import ContextVar
@@ -51,6 +52,29 @@ _JSON_SCALARS = (str, int, float, bool, type(None))
 # cost more than the rest of rendering.  A match counts only if its nonce is the run's own
 # (``Run.index``): text a template author wrote in the token's shape stays text.
 TOKEN = re.compile(r"stencilv([0-9a-f]{20})x(\d+)z")
+NONCE_BYTES = 10
+
+
+class _Nonces:
+    """Unpredictable nonces, read from the system's random source a few hundred at a time: a
+    read per render made every render wait on a system call (and hand over the interpreter
+    lock to any thread that wanted it) for 10 bytes."""
+
+    def __init__(self, batch: int = 256) -> None:
+        self._batch = batch
+        self._pool: list[str] = []
+        self._lock = threading.Lock()
+        os.register_at_fork(after_in_child=self._pool.clear)  # a child process draws its own
+
+    def next(self) -> str:
+        with self._lock:
+            if not self._pool:
+                block = os.urandom(NONCE_BYTES * self._batch)
+                self._pool.extend(block[i : i + NONCE_BYTES].hex() for i in range(0, len(block), NONCE_BYTES))
+            return self._pool.pop()
+
+
+_NONCES = _Nonces()
 
 
 class Run:
@@ -58,7 +82,7 @@ class Run:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.nonce = secrets.token_hex(10)
+        self.nonce = _NONCES.next()
         self.prefix = f"stencilv{self.nonce}x"
         self.values: list[Any] = []
         self.used: set[int] = set()
