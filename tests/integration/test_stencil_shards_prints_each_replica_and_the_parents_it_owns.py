@@ -13,8 +13,8 @@ from engine.core.decisions import sharding
 from engine.runtime.cluster.kube import Kube
 from engine.tools import manifests
 from engine.tools.cli import main
-from tests.integration._engine import ROOT
-from tests.integration._shards import network
+from tests.integration._engine import ROOT, eventually
+from tests.integration._shards import NETWORK, network
 
 OWNERS = ["shard-a", "shard-a", "shard-b", None]
 
@@ -35,6 +35,9 @@ def lease(identity: str, renewed: datetime.datetime) -> dict[str, Any]:
 def test_rows_per_replica_with_lease_state_and_owned_parents(
     kube: Kube, namespace: str, crds_installed: list[str], local_cluster: Any
 ) -> None:
+    # It counts every Network in the cluster: those of tests before it go with their namespaces.
+    networks = kube.resource(NETWORK, "Network")
+    eventually(lambda: not kube.list(networks)[0], timeout=120, what="other tests' Networks gone")
     now = datetime.datetime.now(datetime.UTC)
     manifests.apply_all(
         kube, [lease("shard-a", now), lease("shard-b", now - datetime.timedelta(minutes=5))], namespace

@@ -10,8 +10,10 @@ every parent back to the previous revision (or ``--to-revision``).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -162,10 +164,13 @@ def rollout() -> None:
     """A kind's rollout of a changed folder: its state, and a way on or back."""
 
 
-def _kube(kubeconfig: str | None) -> Any:
+@contextlib.contextmanager
+def _kube(kubeconfig: str | None) -> Iterator[Any]:
+    """A client for one command, its connections closed when the command is done."""
     from engine.runtime.cluster.kube import Kube
 
-    return Kube.auto(kubeconfig)
+    with contextlib.closing(Kube.auto(kubeconfig)) as kube:
+        yield kube
 
 
 def _read(kube: Any, kind: str) -> dict[str, Any]:
@@ -199,7 +204,8 @@ def _steer(kube: Any, kind: str, spec: dict[str, Any]) -> None:
 @click.option("--format", "format_", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def status(kind: str, kubeconfig: str | None, format_: str) -> None:
     """Print where KIND's rollout stands: revisions, parents moved, the parent that stopped it."""
-    obj = _read(_kube(kubeconfig), kind)
+    with _kube(kubeconfig) as kube:
+        obj = _read(kube, kind)
     spec, said = obj.get("spec") or {}, obj.get("status") or {}
     if format_ == "json":
         click.echo(json.dumps({"kind": kind, "spec": spec, "status": said}, indent=2, sort_keys=True))
@@ -223,9 +229,9 @@ def status(kind: str, kubeconfig: str | None, format_: str) -> None:
 @options.kubeconfig("Kubeconfig to use (default: $KUBECONFIG, ~/.kube/config).")
 def resume(kind: str, kubeconfig: str | None) -> None:
     """Go on with KIND's rollout: no longer paused, the moving parents' deadline starts again."""
-    kube = _kube(kubeconfig)
-    _read(kube, kind)
-    _steer(kube, kind, {"paused": False})
+    with _kube(kubeconfig) as kube:
+        _read(kube, kind)
+        _steer(kube, kind, {"paused": False})
     click.echo(f"kind {kind}: rollout resumed")
 
 
@@ -235,8 +241,8 @@ def resume(kind: str, kubeconfig: str | None) -> None:
 @click.option("--to-revision", type=click.IntRange(min=1), default=None, help="Default: the previous one.")
 def undo(kind: str, kubeconfig: str | None, to_revision: int | None) -> None:
     """Move every parent of KIND back to the previous revision (or --to-revision)."""
-    kube = _kube(kubeconfig)
-    said = _read(kube, kind).get("status") or {}
+    with _kube(kubeconfig) as kube:
+        said = _read(kube, kind).get("status") or {}
     update, current = said.get("updateRevision"), said.get("currentRevision")
     if to_revision is None:
         if not isinstance(update, int) or not isinstance(current, int):
@@ -244,5 +250,6 @@ def undo(kind: str, kubeconfig: str | None, to_revision: int | None) -> None:
         to_revision = current if current != update else update - 1
     if to_revision < 1:
         raise click.ClickException(f"kind {kind}: revision {update} is its first; there is none before it")
-    _steer(kube, kind, {"paused": False, "revision": to_revision})
+    with _kube(kubeconfig) as kube:
+        _steer(kube, kind, {"paused": False, "revision": to_revision})
     click.echo(f"kind {kind}: rolling back to revision {to_revision}")

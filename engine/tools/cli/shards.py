@@ -9,6 +9,7 @@ sharder itself never compares clocks (``engine.core.decisions.sharding``).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 from collections import Counter
 from pathlib import Path
@@ -30,36 +31,36 @@ def shards(templates_dir: Path, kubeconfig: str | None, namespace: str) -> None:
     from engine.runtime.cluster.kube import Kube
     from engine.runtime.serving import leader
 
-    kube = Kube.auto(kubeconfig)
-    leases, _ = kube.list(
-        kube.resource(leader.LEASE_API_VERSION, "Lease"), namespace, f"{sharding.LEASE_LABEL}=true"
-    )
-    now = datetime.datetime.now(datetime.UTC)
-    live: dict[str, str] = {}
-    for lease in leases:
-        record = leader.LeaseRecord.from_spec(lease.get("spec") or {})
-        identity = lease["metadata"]["name"].removeprefix(sharding.LEASE_PREFIX)
-        if not record.holder:
-            live[identity] = "released"
-        elif record.renew_time and (now - record.renew_time).total_seconds() < record.duration:
-            live[identity] = "live"
-        else:
-            live[identity] = "expired"
-    loaded, _ = kinds.load_kinds(templates_dir)
-    owned: Counter[tuple[str, str]] = Counter()  # (owner, kind) -> parents
-    draining: Counter[str] = Counter()
-    names = []
-    for kind in sorted(loaded.values(), key=lambda k: k.name):
-        try:
-            parents, _ = kube.list(kube.resource(kind.api_version, kind.kind))
-        except errors.NotFound:
-            continue  # its CRD is not installed
-        names.append(kind.name)
-        for parent in parents:
-            labels = sharding.labels_of(parent)
-            owned[(labels.get(sharding.OWNER_LABEL) or "(unassigned)", kind.name)] += 1
-            if sharding.DRAIN_LABEL in labels:
-                draining[kind.name] += 1
+    with contextlib.closing(Kube.auto(kubeconfig)) as kube:
+        leases, _ = kube.list(
+            kube.resource(leader.LEASE_API_VERSION, "Lease"), namespace, f"{sharding.LEASE_LABEL}=true"
+        )
+        now = datetime.datetime.now(datetime.UTC)
+        live: dict[str, str] = {}
+        for lease in leases:
+            record = leader.LeaseRecord.from_spec(lease.get("spec") or {})
+            identity = lease["metadata"]["name"].removeprefix(sharding.LEASE_PREFIX)
+            if not record.holder:
+                live[identity] = "released"
+            elif record.renew_time and (now - record.renew_time).total_seconds() < record.duration:
+                live[identity] = "live"
+            else:
+                live[identity] = "expired"
+        loaded, _ = kinds.load_kinds(templates_dir)
+        owned: Counter[tuple[str, str]] = Counter()  # (owner, kind) -> parents
+        draining: Counter[str] = Counter()
+        names = []
+        for kind in sorted(loaded.values(), key=lambda k: k.name):
+            try:
+                parents, _ = kube.list(kube.resource(kind.api_version, kind.kind))
+            except errors.NotFound:
+                continue  # its CRD is not installed
+            names.append(kind.name)
+            for parent in parents:
+                labels = sharding.labels_of(parent)
+                owned[(labels.get(sharding.OWNER_LABEL) or "(unassigned)", kind.name)] += 1
+                if sharding.DRAIN_LABEL in labels:
+                    draining[kind.name] += 1
     owners = sorted(set(live) | {owner for owner, _ in owned})
     widths = [max([len("REPLICA"), *(len(o) for o in owners)]), 9, *(max(len(n), 6) for n in names)]
     header = ["REPLICA", "LEASE", *(n.upper() for n in names)]
