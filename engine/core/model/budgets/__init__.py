@@ -228,6 +228,9 @@ def _bounded(name: str, function: Callable[..., Any], check: Check | None) -> Ca
 # -- the environment ------------------------------------------------------------------------
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
 class BoundedSandbox(ImmutableSandboxedEnvironment):
     """Jinja's immutable sandbox with every call allowlisted, every growing operation charged
     to the running ``Budget`` before it runs, and the clock read at every step."""
@@ -241,6 +244,13 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         current().tick()
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            # What the sandbox would do, without its failed attribute lookup first (an exception
+            # raised and caught for every ``spec.image``): a plain dict's attributes are its type's.
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
         return super().getattr(obj, attribute)
 
     def getitem(self, obj: Any, argument: Any) -> Any:
