@@ -6,13 +6,16 @@ would keep them (validated, defaulted, given a uid) and rendered again and again
 figure is children over process time (best of a few rounds, ``measure.cpu_seconds``), so
 another process on a shared machine inflates it less than wall time would.
 
-``through_cli`` measures what a user's CI sees: ``stencil render`` of 4,000 DeployWebServices
-in one file, as a process, with each CR checked against its CRD and without (an empty
-``--crds`` folder), children over the process's CPU time.
+``in_process`` takes 4,000 DeployWebServices, read once, and measures each checked against its
+CRD (schema, defaults, CEL rules) and then rendered, beside rendering alone: what validation costs
+a render.  ``through_cli`` measures what a user's CI sees: ``stencil render`` of the same 4,000
+in one file, as a process, with each CR checked against its CRD and without (an empty ``--crds``
+folder), children over the process's CPU time; that adds starting Python, reading the YAML with
+its lines and writing YAML, which ``stages`` times one by one.
 
     python -m bench.render_rate [SECONDS_PER_KIND]      # alone; `python -m bench` runs it too
     python -m bench.render_rate --profile KIND          # cProfile of rendering KIND's examples
-    python -m bench.render_rate --cli                   # only the two figures through the CLI
+    python -m bench.render_rate --cli                   # only the 4,000 DeployWebServices
 """
 
 from __future__ import annotations
@@ -80,11 +83,15 @@ def rate(kind: kinds.Kind, parents: list[dict[str, Any]], seconds: float) -> Rat
 def measure(seconds: float = 1.0) -> list[Rate]:
     """Every shipped kind whose examples render children (a Playbook renders none), then
     ``through_cli``."""
-    return [
-        rate(kind, parents, seconds)
-        for kind, parents in shipped()
-        if parents and any(rendering.render(kind, parent, []) for parent in parents)
-    ] + through_cli()
+    return (
+        [
+            rate(kind, parents, seconds)
+            for kind, parents in shipped()
+            if parents and any(rendering.render(kind, parent, []) for parent in parents)
+        ]
+        + in_process()
+        + through_cli()
+    )
 
 
 CLI_PARENTS = 4000
@@ -98,6 +105,70 @@ def web_services(count: int) -> str:
         f"spec:\n  image: nginx:1.{i % 30}\n  replicas: {i % 4}\n  exposed_port: {8000 + i % 100}\n"
         for i in range(count)
     )
+
+
+def _web_service_documents(parents: int) -> list[documents.Document]:
+    with tempfile.TemporaryDirectory(prefix="stencil-render-") as scratch:
+        crs = Path(scratch) / "web-services.yaml"
+        crs.write_text(web_services(parents))
+        return documents.Document.read_all(crs, errors.StencilError)
+
+
+def _web_service_kind() -> tuple[kinds.Kind, admission.OfflineCrds]:
+    kind = kinds.load_kind(ROOT / "templates" / "deploywebservice")
+    return kind, admission.OfflineCrds.read(ROOT / "crds", [kind])
+
+
+def in_process(parents: int = CLI_PARENTS, rounds: int = 3) -> list[Rate]:
+    """The ``parents`` DeployWebServices, read once, admitted and rendered, and rendered alone."""
+    found = _web_service_documents(parents)
+    kind, crds = _web_service_kind()
+
+    def admitted() -> list[dict[str, Any]]:
+        return [parent for document in found if (parent := crds.admit(document, kind, NAMESPACE))]
+
+    def rendered(parents_: list[dict[str, Any]]) -> int:
+        return sum(len(rendering.render(kind, p, [], is_namespaced=crds.is_namespaced)) for p in parents_)
+
+    ready = admitted()  # also compiles the CRD's schema and rules once, as a command does
+    children = rendered(ready)
+    runs = {
+        "in process, CRs validated": lambda: rendered(admitted()),
+        "in process, not validated": lambda: rendered(ready),
+    }
+    return [
+        Rate("DeployWebService", parents, children / parents, children / cpu_seconds(work, rounds), how)
+        for how, work in runs.items()
+    ]
+
+
+def stages(parents: int = CLI_PARENTS) -> list[tuple[str, float]]:
+    """Where ``stencil render`` of ``parents`` DeployWebServices spends its CPU, step by step (ms):
+    its imports (in a process of their own), then reading, checking, rendering and writing."""
+    import yaml
+
+    started = _child_run([sys.executable, "-c", "import engine.tools.cli.render"])[1]
+    found: list[documents.Document] = []
+    parents_: list[dict[str, Any]] = []
+    output: list[dict[str, Any]] = []
+    kind, crds = _web_service_kind()
+    crds.admit(_web_service_documents(1)[0], kind, NAMESPACE)  # compiled once, as a command does
+
+    def render() -> None:
+        for parent in parents_:
+            output.extend(rendering.render(kind, parent, [], is_namespaced=crds.is_namespaced))
+
+    steps = {
+        "read the YAML, with lines": lambda: found.extend(_web_service_documents(parents)),
+        "check against the CRD": lambda: parents_.extend(crds.admit(d, kind, NAMESPACE) or {} for d in found),
+        "render": render,
+        "write the YAML": lambda: yaml.dump_all(
+            output, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True
+        ),
+    }
+    return [("start Python, import the command", started * 1000)] + [
+        (step, cpu_seconds(work, rounds=1) * 1000) for step, work in steps.items()
+    ]
 
 
 def through_cli(parents: int = CLI_PARENTS, rounds: int = 2) -> list[Rate]:
@@ -165,6 +236,7 @@ if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--profile":
         print(profile(sys.argv[2]))
     elif len(sys.argv) > 1 and sys.argv[1] == "--cli":
-        print(render_table(through_cli()))
+        print(render_table(in_process() + through_cli()))
+        print(table(("stencil render of 4,000 DeployWebServices", "CPU ms"), stages()))
     else:
         print(render_table(measure(float(sys.argv[1]) if len(sys.argv) > 1 else 1.0)))
