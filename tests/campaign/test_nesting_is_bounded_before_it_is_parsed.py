@@ -137,3 +137,41 @@ def test_a_status_rule_of_any_nesting_loads_or_fails_at_its_line(
     lab = _hostile.lab(tmp_path, kind_yaml=kind_yaml)
 
     _hostile.assert_clean(lab.render(lab.cr("value: 1")))
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+HALF = documents.MAX_DEPTH // 2 + 10  # two halves: each within the limit, together beyond it
+SPLIT_BY_A_DOCUMENT_MARKER = {
+    "in a flow sequence": "[" * HALF + "\n---\n" + "[" * HALF + "]" * (2 * HALF),
+    "after a plain scalar": "[" * HALF + "a\n---\nb" + "[" * HALF + "]" * (2 * HALF),
+    "in a quoted scalar": "[" * HALF + "'a\n---\nb'" + "[" * HALF + "]" * (2 * HALF),
+    "in a block scalar": "a:\n  b: |\n---\n" + "[" * (2 * HALF) + "]" * (2 * HALF),
+    "in a block sequence": "".join("  " * i + "-\n" for i in range(HALF))
+    + "---\n"
+    + "".join("  " * i + "-\n" for i in range(HALF, 2 * HALF)),
+    "after an end marker": "[" * HALF + "\n...\n" + "[" * HALF + "]" * (2 * HALF),
+}
+
+
+@pytest.mark.parametrize("text", SPLIT_BY_A_DOCUMENT_MARKER.values(), ids=SPLIT_BY_A_DOCUMENT_MARKER)
+def test_a_deep_value_cut_in_two_by_a_document_marker_never_loads_deeper_than_the_limit(
+    tmp_path: Path, text: str
+) -> None:
+    # A file of many documents is looked at document by document for its nesting: a marker line
+    # inside a value must not let one document's nesting be counted as two smaller ones.
+    file = tmp_path / "crs.yaml"
+    file.write_text(text + "\n")
+
+    try:
+        loaded = documents.load_all(file, StencilError)
+    except StencilError as error:
+        assert error.file == str(file) and error.line is not None
+    else:
+        assert max(map(_depth, loaded), default=0) <= documents.MAX_DEPTH

@@ -20,6 +20,7 @@ It stands apart from ``documents`` (files, schemas and lines) so that what sits 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any, ClassVar, cast
 
@@ -53,6 +54,10 @@ _IMPLICIT = frozenset(_TAG + t for t in ("null", "bool", "int", "float", "merge"
 _CONSTRUCTED = tuple(_TAG + t for t in ("null", "bool", "int", "float", "str", "seq", "map"))
 # A nesting level needs at least one of these characters, so a text with fewer cannot be too deep.
 _NESTING_MARKS = "[{-?:"
+# A line that starts with ``---`` or ``...`` ends a document wherever it is (YAML forbids it inside
+# a scalar, and libyaml reads it so), so no document's nesting is spread across two pieces of a
+# text split there: a file of many small documents is not scanned for being large.
+_DOCUMENT_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.MULTILINE)
 _COLLECTION_STARTS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _COLLECTION_ENDS = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
@@ -172,8 +177,8 @@ def check_shape(text: str) -> None:
         mark = Mark("<text>", at, line, at - (text.rfind("\n", 0, at) + 1), None, 0)
         character = f"U+{ord(unprintable.group()):04X}"
         raise ComposerError(None, None, f"the control character {character} is not allowed in YAML", mark)
-    if "&" not in text and "*" not in text and sum(map(text.count, _NESTING_MARKS)) <= MAX_DEPTH:
-        return  # no anchor, no alias, and too few marks to nest too deeply
+    if "&" not in text and "*" not in text and max(map(_marks, _DOCUMENT_MARKER.split(text))) <= MAX_DEPTH:
+        return  # no anchor, no alias, and too few marks in any one document to nest too deeply
     depth = 0
     for event in yaml.parse(text, Loader=yaml.CSafeLoader):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
@@ -186,6 +191,10 @@ def check_shape(text: str) -> None:
                 raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", mark)
         elif isinstance(event, _COLLECTION_ENDS):
             depth -= 1
+
+
+def _marks(document: str) -> int:
+    return sum(map(document.count, _NESTING_MARKS))
 
 
 def yaml_problem(error: yaml.YAMLError) -> tuple[int | None, str]:
