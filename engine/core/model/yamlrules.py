@@ -58,6 +58,7 @@ _NESTING_MARKS = "[{-?:"
 # a scalar, and libyaml reads it so), so no document's nesting is spread across two pieces of a
 # text split there: a file of many small documents is not scanned for being large.
 _DOCUMENT_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.MULTILINE)
+_LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
 _COLLECTION_STARTS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _COLLECTION_ENDS = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
@@ -180,17 +181,26 @@ def check_shape(text: str) -> None:
     if "&" not in text and "*" not in text and max(map(_marks, _DOCUMENT_MARKER.split(text))) <= MAX_DEPTH:
         return  # no anchor, no alias, and too few marks in any one document to nest too deeply
     depth = 0
-    for event in yaml.parse(text, Loader=yaml.CSafeLoader):
-        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-            mark = cast(Mark, event.start_mark)
-            raise ComposerError(None, None, "anchors and aliases (&name, *name) are not allowed", mark)
-        if isinstance(event, _COLLECTION_STARTS):
-            depth += 1
-            if depth > MAX_DEPTH:
+    try:
+        for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
                 mark = cast(Mark, event.start_mark)
-                raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", mark)
-        elif isinstance(event, _COLLECTION_ENDS):
-            depth -= 1
+                raise ComposerError(None, None, "anchors and aliases (&name, *name) are not allowed", mark)
+            if isinstance(event, _COLLECTION_STARTS):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = cast(Mark, event.start_mark)
+                    raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", mark)
+            elif isinstance(event, _COLLECTION_ENDS):
+                depth -= 1
+    except MarkedYAMLError as error:
+        # libyaml 0.2.6 (PyYAML 6.0.4) stops at 1,000 levels itself, in its scanner, which reads a
+        # flow collection to its end before the first event: the same refusal, said the same way.
+        if error.problem != _LIBYAML_TOO_DEEP:
+            raise
+        raise ComposerError(
+            None, None, f"nested more than {MAX_DEPTH} levels deep", error.problem_mark
+        ) from None
 
 
 def _marks(document: str) -> int:
