@@ -27,7 +27,6 @@ other's objects.
 
 from __future__ import annotations
 
-import contextlib
 import statistics
 import threading
 import time
@@ -302,11 +301,17 @@ def _rgd(workload: Workload) -> dict[str, Any]:
 def delete_parents(admin: Kube, resource: Resource, namespace: str, timeout: float = 900.0) -> None:
     """Delete every parent in ``namespace`` and wait until they are gone.  A collection of
     thousands takes the API server longer than its own request timeout, after which it closes
-    the connection while it goes on deleting: the request is made again until none is left."""
+    the connection, or answers 504, while it goes on deleting: the request is made again until
+    none is left."""
     deadline = time.monotonic() + timeout
     while True:
-        with contextlib.suppress(errors.Unreachable):  # it went on past its timeout: looked at below
+        try:
             admin.request("DELETE", resource.path(namespace))
+        except errors.Unreachable:
+            pass  # it went on past its timeout: looked at below
+        except errors.ApiError as error:
+            if error.status != 504:
+                raise
         if not admin.list(resource, namespace)[0]:
             return
         if time.monotonic() > deadline:
