@@ -8,9 +8,10 @@ watch.  ``Across`` reads the informers of several watched namespaces as one cach
 from __future__ import annotations
 
 import builtins
+import contextlib
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import ListWatcher
@@ -18,6 +19,10 @@ from engine.runtime.cluster.store import EventHandler, IndexFunc
 from engine.runtime.cluster.watching import Informer
 
 _InformerKey = tuple[Resource, str | None, str | None]
+
+
+def _ignore(_: Obj) -> None:
+    """An answer with no cache to keep it in."""
 
 
 class Across:
@@ -81,6 +86,12 @@ class Across:
         if informer is not None:
             informer.observe(obj)
 
+    def writing(self, obj: Obj) -> contextlib.AbstractContextManager[Callable[[Obj], None]]:
+        """``Informer.writing`` of the namespace's informer: the block's answer is cached and its
+        watch event wakes no handler deaf to our own writes (none to hold if none watches it)."""
+        informer = self._for((obj.get("metadata") or {}).get("namespace"))
+        return informer.writing(obj) if informer is not None else contextlib.nullcontext(_ignore)
+
     def wait_for_sync(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         return all(i.wait_for_sync(max(deadline - time.monotonic(), 0.0)) for i in self._informers.values())
@@ -109,13 +120,15 @@ class InformerSet:
         namespace: str | None = None,
         label_selector: str | None = None,
         on_event: EventHandler | None = None,
+        own_writes: bool = True,
         resync_period: float | None = None,
     ) -> Informer:
         """The informer for this selection, created and started if it is the first use.
 
         A handler given for an informer that already exists is added to it (and
-        sees the cached objects replayed as ``ADDED``); the resync period is the
-        one given by the first caller, or the set's default.
+        sees the cached objects replayed as ``ADDED``); without ``own_writes`` it is not
+        told of our own writes (``Informer.writing``).  The resync period is the one given
+        by the first caller, or the set's default.
         """
         key = (resource, namespace, label_selector)
         with self._lock:
@@ -127,6 +140,7 @@ class InformerSet:
                     namespace=namespace,
                     label_selector=label_selector,
                     on_event=on_event,
+                    own_writes=own_writes,
                     resync_period=resync_period if resync_period is not None else self._resync_period,
                     watch_timeout=self._watch_timeout,
                 )
@@ -134,7 +148,7 @@ class InformerSet:
                 informer.start()
                 return informer
         if on_event is not None:
-            informer.add_handler(on_event)
+            informer.add_handler(on_event, own_writes=own_writes)
         return informer
 
     def ensure_across(
@@ -144,6 +158,7 @@ class InformerSet:
         *,
         label_selector: str | None = None,
         on_event: EventHandler | None = None,
+        own_writes: bool = True,
         resync_period: float | None = None,
     ) -> Across:
         """One informer per namespace (or one for all when ``namespaces`` is empty, or the
@@ -156,6 +171,7 @@ class InformerSet:
                     namespace=scope,
                     label_selector=label_selector,
                     on_event=on_event,
+                    own_writes=own_writes,
                     resync_period=resync_period,
                 )
                 for scope in (scopes or [None])

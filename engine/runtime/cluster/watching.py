@@ -14,7 +14,9 @@ layers so that the logic worth testing needs no cluster:
   the next watch ends minutes later.  A server still filling its watch cache (a
   fresh or restarted one answers 429 or 503 "storage is (re)initializing") is waited
   for, which is no one's fault: one INFO line, and a warning only if it lasts.
-  Handlers run on that thread, one event at a
+  An event of an object we are writing (``writing``) waits for the write's end, so that
+  the event of the write itself, overtaking its answer, does not wake the writer again
+  (``engine.runtime.cluster.ownwrites``).  Handlers run on that thread, one event at a
   time and in order; a separate timer thread delivers ``SYNC`` events for every
   cached object each ``resync_period``, serialised with the others by one dispatch
   lock.
@@ -29,14 +31,16 @@ them directly without falling behind.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from engine.core.model import errors
 from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.ownwrites import OwnWrites
 from engine.runtime.cluster.seam import ListWatcher
 from engine.runtime.cluster.store import (
     ADDED,
@@ -84,6 +88,7 @@ class Informer:
         namespace: str | None = None,
         label_selector: str | None = None,
         on_event: EventHandler | None = None,
+        own_writes: bool = True,
         resync_period: float | None = None,
         watch_timeout: int = 300,
     ) -> None:
@@ -95,6 +100,9 @@ class Informer:
         self.watch_timeout = watch_timeout
         self.store = Store(resource.api_version, resource.kind)
         self._handlers: list[EventHandler] = [on_event] if on_event else []
+        # The handlers not told of our own writes (``writing``): those that would only wake the writer.
+        self._deaf_to_own: set[EventHandler] = {on_event} if on_event and not own_writes else set()
+        self._own = OwnWrites()  # our writes under way, and the events that overtook their answers
         self._dispatch_lock = threading.RLock()
         self._resource_version: str | None = None
         self._streams = True  # list by a streamed list, until the server says it cannot
@@ -156,12 +164,15 @@ class Informer:
 
     # -- handlers and indexes ------------------------------------------------------
 
-    def add_handler(self, handler: EventHandler) -> None:
-        """Also deliver events to ``handler``, replaying the cached objects to it as ``ADDED``."""
+    def add_handler(self, handler: EventHandler, *, own_writes: bool = True) -> None:
+        """Also deliver events to ``handler``, replaying the cached objects to it as ``ADDED``;
+        without ``own_writes``, not the events of our own writes (``writing``)."""
         with self._dispatch_lock:
             if handler in self._handlers:
                 return
             self._handlers.append(handler)
+            if not own_writes:
+                self._deaf_to_own.add(handler)
             for obj in self.store.each():
                 self._call(handler, Event(ADDED, obj, None))
 
@@ -179,6 +190,24 @@ class Informer:
         """
         meta = {k: v for k, v in obj.get("metadata", {}).items() if k != "managedFields"}
         self.store.apply(MODIFIED, {**obj, "metadata": meta}, only_newer=True)
+
+    @contextlib.contextmanager
+    def writing(self, obj: Obj) -> Iterator[Callable[[Obj], None]]:
+        """Our own write of ``obj`` is under way: the block sends it and gives its answer to the
+        callable yielded, which caches it (``observe``).  A watch event of ``obj`` that comes
+        before the write ends is cached as ever, but delivered only then, and not to the
+        handlers deaf to our own writes if it is the write itself (``ownwrites``)."""
+        answered = self._own.begin(obj)
+
+        def answer(written: Obj) -> None:
+            self.observe(written)
+            answered(written)
+
+        try:
+            yield answer
+        finally:
+            for event, ours in self._own.end(obj):
+                self._dispatch([event], own=ours)
 
     # -- reads ---------------------------------------------------------------------
 
@@ -332,7 +361,7 @@ class Informer:
                 continue
             if type_ != BOOKMARK:
                 event = self.store.apply(type_, obj)
-                if event is not None:
+                if event is not None and not self._own.hold(event):
                     self._dispatch([event])
             if version:
                 self._resource_version = version
@@ -344,13 +373,14 @@ class Informer:
             if self._synced.is_set():
                 self._dispatch(Event(SYNC, obj, obj) for obj in self.store.each())
 
-    def _dispatch(self, events: Iterable[Event]) -> None:
+    def _dispatch(self, events: Iterable[Event], *, own: bool = False) -> None:
         with self._dispatch_lock:
             for event in events:
                 if self._stopped.is_set():
                     return
                 for handler in self._handlers:
-                    self._call(handler, event)
+                    if not (own and handler in self._deaf_to_own):
+                        self._call(handler, event)
 
     def _call(self, handler: EventHandler, event: Event) -> None:
         # A failing handler must not stop the informer nor starve the other handlers.

@@ -133,7 +133,8 @@ class Applier:
         # Claim the name atomically: of two parents rendering one name, only one create-only
         # apply succeeds; the other gets AlreadyExists and must not apply over the winner.
         try:
-            made = self.writer.apply(child, create_only=True)
+            with self.host.children.writing(child) as answered:  # its watch event wakes nobody
+                answered(self.writer.apply(child, create_only=True))
         except errors.AlreadyExists:
             res = self.writer.resource(child["apiVersion"], child["kind"])
             existing = self.writer.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
@@ -146,7 +147,6 @@ class Applier:
             if planning.contains(existing, child):
                 return Write(noop=True)
             return self._update(child, existing)
-        self.host.children.remember(made)
         self.host.counts.applied(self.controller)
         return Write(created=True)
 
@@ -162,7 +162,9 @@ class Applier:
         if current is not None:
             body = {**child, "metadata": {**child["metadata"], "uid": current["metadata"]["uid"]}}
         try:
-            applied = self.writer.apply(body)
+            with self.host.children.writing(child) as answered:  # its watch event wakes nobody
+                applied = self.writer.apply(body)
+                answered(applied)
         except (errors.Conflict, errors.Invalid):
             # The server words a uid that does not match as a conflict when the object is
             # gone and as an immutable field when another took its name: look, then decide.
@@ -175,7 +177,6 @@ class Applier:
                 raise
             why = f"was replaced by an object this {self.parent['kind']} does not control"
             return Write(conflict=planning.Conflict(ChildId.of(child), why))
-        self.host.children.remember(applied)
         self.host.counts.applied(self.controller)
         fields = planning.drift(current, child) if current is not None else []
         self._emit_written("Updated", [child], fields)

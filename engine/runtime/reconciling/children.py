@@ -16,6 +16,7 @@ engine's business: it is handed in as ``wake(uid)``.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -92,7 +93,9 @@ class Children:
         deadline = time.monotonic() + wait
         synced = True
         for gvk in sorted({(child["apiVersion"], child["kind"]) for child in children}):
-            cache = self._cache(self._children, gvk, self._selector, self._on_child_event, owner_index)
+            cache = self._cache(
+                self._children, gvk, self._selector, self._on_child_event, owner_index, own_writes=False
+            )
             if cache is not None and not cache.wait_for_sync(max(deadline - time.monotonic(), 0.0)):
                 synced = False
         return synced
@@ -115,8 +118,12 @@ class Children:
         selector: str,
         handler: Callable[[str, Obj, Obj | None], None],
         index: Callable[[Obj], list[str]],
+        *,
+        own_writes: bool = True,
     ) -> Across | None:
-        """The label-selected cache of ``gvk`` in ``caches``, indexed by parent uid (``cache_of``)."""
+        """The label-selected cache of ``gvk`` in ``caches``, indexed by parent uid (``cache_of``);
+        the handler of the children's caches wakes only their writer on our own writes, so it is
+        not told of them (``Informer.writing``)."""
         return cache_of(
             caches,
             gvk,
@@ -127,6 +134,7 @@ class Children:
             self._lock,
             selector=selector,
             index=(OWNER_INDEX, index),
+            own_writes=own_writes,
         )
 
     def related_of(self, uid: str, gvks: Iterable[tuple[str, str]]) -> list[Obj]:
@@ -192,6 +200,12 @@ class Children:
     def count(self, uid: str) -> int:
         """How many cached children ``uid`` controls (read from the index, nothing decoded)."""
         return sum(len(cache.keys_by_index(OWNER_INDEX, uid)) for cache in list(self._children.values()))
+
+    def writing(self, obj: Obj) -> contextlib.AbstractContextManager[Callable[[Obj], None]]:
+        """Our write of the child ``obj`` under way: the block gives its answer to the callable
+        yielded, which caches it, and its watch event wakes nobody (``Informer.writing``)."""
+        informer = self._children.get((obj["apiVersion"], obj["kind"]))
+        return informer.writing(obj) if informer is not None else contextlib.nullcontext(lambda _: None)
 
     def remember(self, obj: Obj) -> None:
         """Put what the server answered into the cache at once, so the next reconcile reads its writes."""

@@ -110,6 +110,7 @@ class KindController:
             options.namespaces,
             label_selector=host.parent_selector,
             on_event=self._on_parent_event,
+            own_writes=False,  # a parent's own status write would only wake it again
             resync_period=options.resync,
         )
         self.parents.add_index(UID_INDEX, lambda obj: [str(obj["metadata"].get("uid", ""))])

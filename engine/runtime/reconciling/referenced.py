@@ -154,6 +154,7 @@ def cache_of(
     *,
     selector: str | None = None,
     index: tuple[str, IndexFunc] | None = None,
+    own_writes: bool = True,
 ) -> Across | None:
     """The cache of ``gvk`` in ``caches`` (label-selected by ``selector``, with ``index``), made and
     started once; None if the server does not serve that kind.
@@ -171,7 +172,9 @@ def cache_of(
     with lock:
         cache = caches.get(gvk)
         if cache is None:
-            cache = informers.ensure_across(resource, namespaces, label_selector=selector, on_event=handler)
+            cache = informers.ensure_across(
+                resource, namespaces, label_selector=selector, on_event=handler, own_writes=own_writes
+            )
             if index is not None:
                 cache.add_index(*index)
             caches[gvk] = cache

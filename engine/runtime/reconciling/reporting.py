@@ -157,14 +157,14 @@ class StatusWriter:
         """Write the status; a stale read is looked at again at once, with the newer parent cached."""
         meta = parent["metadata"]
         try:
-            written = self.host.kube.patch_status(self.resource, meta["name"], meta.get("namespace"), ops)
+            # Read our own write: the next reconcile must not see the old status and write again.
+            with self.parents.writing(parent) as answered:
+                answered(self.host.kube.patch_status(self.resource, meta["name"], meta.get("namespace"), ops))
         except errors.Conflict:
             self._refresh(parent)
             return Report(Fate.STALE, new, Result(requeue_after=0.0))
         except errors.NotFound:
             return Report(Fate.GONE, new)
-        # Read our own write: the next reconcile must not see the old status and write again.
-        self.parents.observe(written)
         self._written[meta["uid"]] = self.clock()
         self._waiting.pop(meta["uid"], None)
         self.host.counts.status_written(self.controller)
