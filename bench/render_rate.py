@@ -82,7 +82,7 @@ def rate(kind: kinds.Kind, parents: list[dict[str, Any]], seconds: float) -> Rat
 
 def measure(seconds: float = 1.0) -> list[Rate]:
     """Every shipped kind whose examples render children (a Playbook renders none), then
-    ``through_cli``."""
+    ``in_process`` and ``through_cli``."""
     return (
         [
             rate(kind, parents, seconds)
