@@ -1,8 +1,15 @@
-"""Forty pairs of parents created at the same moment, the two of a pair rendering one child name:
-in every pair exactly one parent holds the child and is Ready, the other reports ChildConflict,
-and the child was never written by the loser: a watch held open throughout sees each child
-written once, when it is created, with the winner's data, owner and labels, and never again
-(a loser's write undone later would show as a second version)."""
+"""Forty pairs of parents created at the same moment, the two of a pair rendering one child name,
+both of a pair sending their claim of the name before either claim is answered: in every pair
+exactly one parent holds the child and is Ready, the other learns from the API server that the
+name is taken and reports ChildConflict, and the child was never written by the loser: a watch
+held open throughout sees each child written once, when it is created, with the winner's data,
+owner and labels, and never again (a loser's write undone later would show as a second version).
+
+Left to chance, the two reconciles of a pair overlap only now and then (the winner's create
+answer reaches the cache within a round trip, and the loser then reads the conflict from the
+cache); so each pair's two claims are held at a barrier until both are on their way.  The
+server alone decides which wins.
+"""
 
 from __future__ import annotations
 
@@ -18,9 +25,28 @@ from tests.integration._recording import recording
 from tests.integration._widgets import SHARED_NAME_CONFIGMAP, widget, write_kind
 
 PAIRS = 40
-# Enough that both parents of a pair are often reconciled at once, neither seeing the other's
-# child in the cache yet: then only the API server's create decides (about 40 % of the pairs).
-WORKERS = 16
+# Every parent reconciled at once: a claim held at its barrier holds its worker.
+WORKERS = 2 * PAIRS
+
+
+def claims_sent_in_pairs(kube: Kube) -> None:
+    """``kube``'s first two create-only applies of each name wait for each other, then go."""
+    barriers: dict[str, threading.Barrier] = {}
+    claims: dict[str, int] = {}
+    lock = threading.Lock()
+    apply = kube.apply
+
+    def held(obj: dict[str, Any], **kw: Any) -> dict[str, Any]:
+        if kw.get("create_only"):
+            name = obj["metadata"]["name"]
+            with lock:
+                claims[name] = claims.get(name, 0) + 1
+                barrier = barriers.setdefault(name, threading.Barrier(2)) if claims[name] <= 2 else None
+            if barrier is not None:
+                barrier.wait(timeout=60)  # broken (the test fails) if the pair's other never claims
+        return apply(obj, **kw)
+
+    kube.apply = held  # type: ignore[method-assign]
 
 
 def settled(obj: dict[str, Any]) -> bool:
@@ -37,6 +63,8 @@ def test_simultaneous_parents_never_share_a_child_name(
 ) -> None:
     templates = write_kind(tmp_path / "templates", {"configmap.yaml": SHARED_NAME_CONFIGMAP})
     configmaps = kube.resource("v1", "ConfigMap")
+    engines = connect(local_cluster.kubeconfig, pool_size=WORKERS)
+    claims_sent_in_pairs(engines)
     pairs = [(f"a-{i}", f"b-{i}", f"shared-{i}") for i in range(PAIRS)]
     bodies = [
         {**body, "metadata": {**body["metadata"], "namespace": namespace}}
@@ -46,7 +74,7 @@ def test_simultaneous_parents_never_share_a_child_name(
 
     with (
         recording(kube, configmaps, namespace) as record,
-        running_engine(kube, templates, namespace, workers=WORKERS) as engine,
+        running_engine(engines, templates, namespace, workers=WORKERS) as engine,
     ):
         eventually(engine.synced, what="the engine's caches to be synced")
         # All parents are created at one moment: each thread waits at the barrier, then POSTs,
@@ -69,7 +97,17 @@ def test_simultaneous_parents_never_share_a_child_name(
 
         parents = eventually(all_settled, timeout=120, what="every parent Ready or in ChildConflict")
         children = {c["metadata"]["name"]: c for c in kube.list(configmaps, namespace)[0]}
-        events = kube.list(kube.resource("v1", "Event"), namespace)[0]
+
+        def conflicts() -> dict[str, list[str]] | None:
+            """What the ChildConflict events say, by parent, once every loser's has been sent
+            (the engine sends its events after the reconcile that emits them, on a thread)."""
+            said: dict[str, list[str]] = {}
+            for e in kube.list(kube.resource("v1", "Event"), namespace)[0]:
+                if e.get("reason") == "ChildConflict":
+                    said.setdefault(e["involvedObject"]["name"], []).append(e.get("message", ""))
+            return said if len(said) >= PAIRS else None
+
+        said = eventually(conflicts, timeout=30, what="a ChildConflict event for every pair's loser")
         now = {shared: children[shared]["metadata"]["resourceVersion"] for *_, shared in pairs}
         eventually(
             lambda: all(record.reached(shared, version) for shared, version in now.items()),
@@ -108,17 +146,12 @@ def test_simultaneous_parents_never_share_a_child_name(
             assert f"ConfigMap {namespace}/{shared} " in applied["message"], applied
             assert conditions(parents[loser])["Ready"]["status"] == "False"
 
-    # The losers that found out from the server (AlreadyExists on create, the engine's Event
-    # says so) rather than from the cache: the pairs whose two reconciles really raced.  None
-    # would mean this test no longer exercises simultaneous claims at all.
-    raced = {
-        e["involvedObject"]["name"]
-        for e in events
-        if e.get("reason") == "ChildConflict" and "is not controlled by this" in e.get("message", "")
-    }
+    # Every loser found out from the server (AlreadyExists on create, the engine's Event says
+    # so), not from the cache: the two claims of each pair really were simultaneous.
+    raced = {name for name, said_so in said.items() if any("is not controlled by this" in m for m in said_so)}
     print(
         f"\n{PAIRS} pairs: overwritten={overwritten} both_ready={both_ready} none_ready={none_ready}"
         f" lost_on_create={len(raced)}"
     )
     assert (overwritten, both_ready, none_ready) == (0, 0, 0)
-    assert raced, "no pair raced to create its child: the test did not exercise simultaneous claims"
+    assert raced == set(said), f"losers that read the conflict from their cache: {set(said) - raced}"
