@@ -11,7 +11,9 @@ figure a user feels.  One run:
    then stopped first);
 2. the contender is started: **synced** is start → it says it is ready (Stencil's and kro's
    ``/readyz``, the floors' ``ready`` line: their caches are listed), **all Ready** is start →
-   every parent reads ``Ready=True`` at its generation (``converging.Readiness``);
+   every parent reads ``Ready=True`` at its generation (``converging.Readiness``); **half
+   Ready** and **99 % Ready** are start → half and 99 % of them do: a slow start and a long tail
+   show apart from the pace in between;
 3. ``settle`` seconds later, what it cost, read from outside as in ``bench.converging``: its
    requests (its FlowSchema's count) and writes by verb and resource per parent, its CPU
    time per parent and its peak RSS, all from its start.
@@ -22,6 +24,7 @@ of catching up.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -42,6 +45,8 @@ class Backlog:
     contender: str
     synced: float
     all_ready: float
+    half_ready: float
+    p99_ready: float
     requests_per_cr: float
     writes_per_cr: dict[str, float]
     cpu_ms_per_cr: float
@@ -85,7 +90,7 @@ def run(
     try:
         synced = running.wait_ready(timeout) - running.started_at
         watch.wait(n, timeout, running)
-        all_ready = max(watch.ready_at.values()) - running.started_at
+        ready_at = sorted(at - running.started_at for at in watch.ready_at.values())
         # 3. What it cost.
         time.sleep(settle)
         requests = dispatched_requests(admin, converging.FLOW_SCHEMA) - requests_before
@@ -102,9 +107,16 @@ def run(
         n=n,
         contender=contender.label,
         synced=synced,
-        all_ready=all_ready,
+        all_ready=ready_at[-1],
+        half_ready=_quantile(ready_at, 0.5),
+        p99_ready=_quantile(ready_at, 0.99),
         requests_per_cr=requests / n,
         writes_per_cr={key: value / n for key, value in sorted(writes.items())},
         cpu_ms_per_cr=cpu * 1000 / n,
         peak_rss_mib=rss,
     )
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    """The time by which the fraction ``q`` of the parents were Ready."""
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]

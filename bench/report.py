@@ -165,7 +165,17 @@ def _ratio(value: float | None) -> str:
 
 
 def backlog_table(runs: Sequence[Backlog]) -> str:
-    columns = ("synced s", "all Ready s", *RATIOS.values(), "CR/s", "req/CR", "writes/CR", "CPU ms/CR")
+    columns = (
+        "synced s",
+        "½ Ready s",
+        "99% Ready s",
+        "all Ready s",
+        *RATIOS.values(),
+        "CR/s",
+        "req/CR",
+        "writes/CR",
+        "CPU ms/CR",
+    )
     headers = (*KEY, *columns, "RSS MiB")
     rows = [
         (
@@ -173,6 +183,8 @@ def backlog_table(runs: Sequence[Backlog]) -> str:
             r.n,
             r.contender,
             r.synced,
+            r.half_ready,
+            r.p99_ready,
             r.all_ready,
             *(_ratio(ratio(runs, r, to, "all_ready") if r.contender != to else None) for to in RATIOS),
             r.n / r.all_ready if r.all_ready > 0 else float("inf"),
