@@ -13,12 +13,14 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
-# celpy raises the interpreter's recursion limit once, when its first Environment is made (at
-# this module's import).  Made here, before any test runs, rather than inside the first property
-# test that reaches a CEL rule, where hypothesis warns that the limit changed under it (an error here).
-import engine.core.offline.validation_rules  # noqa: F401
+from engine.core.offline import validation_rules
 
 pytest_plugins = ["engine.testing.plugin"]
+
+# celpy raises the interpreter's recursion limit once, when its first Environment is made (on the
+# first rule that needs it).  Made here, before any test runs, rather than inside the first property
+# test that reaches a CEL rule, where hypothesis warns that the limit changed under it (an error here).
+validation_rules.environment()
 
 # The machines that run this suite are small and shared: a property test that
 # is slow once because a compiler took the CPU has not failed.

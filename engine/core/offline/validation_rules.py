@@ -279,7 +279,7 @@ class _CannotEvaluate(Exception):
 @functools.lru_cache(maxsize=512)
 def _compiled(rule: str) -> Any:
     try:
-        return _environment().compile(rule)
+        return environment().compile(rule)
     except celpy.celparser.CELParseError as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else "parse error"
         raise _CannotEvaluate(f"cel-python cannot parse it ({first})") from None
@@ -287,7 +287,7 @@ def _compiled(rule: str) -> Any:
 
 @functools.lru_cache(maxsize=512)
 def _program(rule: str) -> Any:
-    return _environment().program(_compiled(rule), functions=cel_library.LIBRARY)
+    return environment().program(_compiled(rule), functions=cel_library.LIBRARY)
 
 
 def _evaluate(rule: str, activation: dict[str, Any]) -> Any:
@@ -318,7 +318,7 @@ def _why(error: CELEvalError) -> str:
 
 
 @functools.cache
-def _environment() -> celpy.Environment:
+def environment() -> celpy.Environment:
     """cel-python's environment, made (its parser built: about 0.1 s) by the first rule that needs
     it: a rule the C++ runtime finds holding never does."""
     return celpy.Environment()
