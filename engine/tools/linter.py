@@ -38,11 +38,12 @@ def lint(
 
     ``crds_dir`` overrides where each kind's CRDs are looked for (by default its own
     ``crds/``, else ``crds/`` beside the templates folder); ``files`` are CRs to
-    check and render besides each kind's examples.  Each of them is also rendered
-    with longer names, up to the longest its CRD allows, and what the first name
-    too long for a child breaks (a child name or label made from the parent's name,
-    by the child kind's own name rule) is a warning with the bound the CRD should
-    set: the CRD accepts a parent whose children the API server would refuse.
+    check and render besides each kind's examples.  One parent of each way through
+    the templates (the examples first) is also rendered with longer names, up to the
+    longest its CRD allows, and what the first name too long for a child breaks (a
+    child name or label made from the parent's name, by the child kind's own name
+    rule) is a warning with the bound the CRD should set: the CRD accepts a parent
+    whose children the API server would refuse.
     """
     findings: list[Finding] = []
     loaded: list[kinds.Kind] = []
@@ -289,7 +290,8 @@ def _relations(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> 
 def _long_names(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
     if known.schema is None:
         return []
-    found = linting.check_long_names(known.kind, parents, known.crds, is_namespaced=known.crds.is_namespaced)
+    renamed = linting.one_per_path(parents, known.traced.paths)  # the examples first
+    found = linting.check_long_names(known.kind, renamed, known.crds, is_namespaced=known.crds.is_namespaced)
     # What the examples' own children already show is not repeated for the renamed ones.
     shown = {(f.file, f.line) for f in known.child_findings}
     return [f for f in found if (f.file, f.line) not in shown]

@@ -31,7 +31,7 @@ from __future__ import annotations
 from engine.core.offline.linting.coverage import UNTAKEN, check_coverage
 from engine.core.offline.linting.examples import Traced, check_children, render_traced
 from engine.core.offline.linting.findings import Finding
-from engine.core.offline.linting.long_names import LONG_NAME, check_long_names
+from engine.core.offline.linting.long_names import LONG_NAME, check_long_names, one_per_path
 from engine.core.offline.linting.relations import check_relations
 from engine.core.offline.linting.text import check_controller_fields, check_placement
 from engine.core.offline.linting.trees import check_rules, check_templates
@@ -49,5 +49,6 @@ __all__ = [
     "check_relations",
     "check_rules",
     "check_templates",
+    "one_per_path",
     "render_traced",
 ]

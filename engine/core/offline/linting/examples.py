@@ -32,6 +32,7 @@ class Traced:
     executed: frozenset[tuple[str, int]]  # (template file, line of its compiled Python code)
     findings: tuple[Finding, ...]
     renders: tuple[tuple[rendering.Located, ...], ...] = ()  # ``located`` by parent, checked as siblings
+    paths: tuple[frozenset[tuple[str, int]], ...] = ()  # the lines each parent's render ran, in order
 
     @property
     def children(self) -> list[dict[str, Any]]:
@@ -52,10 +53,14 @@ def render_traced(
     """
     files = frozenset(str(t.path) for t in kind.templates)
     executed: set[tuple[str, int]] = set()
+    path: set[tuple[str, int]] = set()  # the render's own lines: not a template module's first load
 
     def lines(frame: FrameType, event: str, arg: Any) -> Any:
         if event == "line":
-            executed.add((frame.f_code.co_filename, frame.f_lineno))
+            line = (frame.f_code.co_filename, frame.f_lineno)
+            executed.add(line)
+            if frame.f_code.co_name != "<module>":
+                path.add(line)
         return lines
 
     def calls(frame: FrameType, event: str, arg: Any) -> Any:
@@ -63,7 +68,9 @@ def render_traced(
 
     renders: list[tuple[rendering.Located, ...]] = []
     findings: list[Finding] = []
+    paths: list[frozenset[tuple[str, int]]] = []
     for where, parent in parents:
+        path.clear()
         before = sys.gettrace()
         sys.settrace(calls)
         try:
@@ -72,8 +79,9 @@ def render_traced(
             findings.append(render_failure(kind, error, f"rendering the example at {where}"))
         finally:
             sys.settrace(before)
+            paths.append(frozenset(path))
     located = tuple(one for render in renders for one in render)
-    return Traced(located, frozenset(executed), tuple(findings), tuple(renders))
+    return Traced(located, frozenset(executed), tuple(findings), tuple(renders), tuple(paths))
 
 
 def render_failure(kind: kinds.Kind, error: StencilError, context: str) -> Finding:

@@ -3,7 +3,10 @@
 ``check_long_names`` bisects between the example's own name's length and the
 longest its CRD allows, rendering the example under a name of each length it
 tries; each length is rendered once, and only what a longer name breaks that the
-example's own does not is said, with the bound the CRD should set.
+example's own does not is said, with the bound the CRD should set.  ``one_per_path`` keeps one
+parent of those whose renders ran the same lines of the templates: thousands of CRs given to
+check beside the examples are renamed only where they take a way through the templates that
+no parent before them took.
 """
 
 from __future__ import annotations
@@ -53,6 +56,23 @@ def check_long_names(
         own = min(len(parent["metadata"]["name"]), longest)
         findings += _first_overflow(functools.cache(renamed), own, longest)
     return findings
+
+
+def one_per_path(
+    parents: Sequence[tuple[str, dict[str, Any]]], paths: Sequence[frozenset[tuple[str, int]]]
+) -> list[tuple[str, dict[str, Any]]]:
+    """The first of the ``parents`` whose render ran each set of template lines (``paths``, as
+    ``render_traced`` gives them, one a parent).  The same branches build the children's names
+    from the parent's in the same way, so renaming the others finds the same overflows, at a bound
+    that differs only by what their own values add to a name (each is still checked under its
+    own name)."""
+    seen: set[frozenset[tuple[str, int]]] = set()
+    kept = []
+    for parent, path in zip(parents, paths, strict=True):
+        if path not in seen:
+            seen.add(path)
+            kept.append(parent)
+    return kept
 
 
 def _renamed(
