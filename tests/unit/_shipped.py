@@ -1,5 +1,5 @@
-"""The shipped CRDs' schemas, their kinds' examples, and many near variants of each example,
-for the tests that hold a fast check to the full one it stands in for.
+"""The shipped CRDs' schemas, their kinds' examples and the children those render, and many near
+variants of each, for the tests that hold a fast check to the full one it stands in for.
 
 ``variants`` of a CR: the CR itself, then each field (and list item) replaced in turn by
 each of a range of values that schemas and rules refuse or accept at their edges, removed,
@@ -15,7 +15,9 @@ from typing import Any
 
 import yaml
 
+from engine.core.model import documents, errors, kinds
 from engine.core.offline import admission
+from engine.core.templating import rendering
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,6 +61,21 @@ def examples(kind: str) -> list[dict[str, Any]]:
         found += [
             d for d in yaml.safe_load_all(file.read_text()) if isinstance(d, dict) and d.get("kind") == kind
         ]
+    return found
+
+
+def children() -> list[dict[str, Any]]:
+    """Every child the shipped kinds render for their examples."""
+    crds = admission.OfflineCrds.read(ROOT / "crds")
+    loaded, _ = kinds.load_kinds(ROOT / "templates")
+    found = []
+    for _, kind in sorted(loaded.items()):
+        for example in kind.examples:
+            for document in documents.Document.read_all(example, errors.StencilError):
+                parent = crds.admit(document, kind, "default")
+                if parent is not None:
+                    parent["metadata"].setdefault("uid", "00000000-0000-0000-0000-000000000001")
+                    found += rendering.render(kind, parent, [], is_namespaced=crds.is_namespaced)
     return found
 
 

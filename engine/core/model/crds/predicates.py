@@ -10,14 +10,18 @@ The answer is the one ``structural.problems`` would give, by construction: each 
 that judges a value alone (``type``, ``pattern``, ``format``, ``enum``, the bounds, the
 list types...) is the very function of ``keywords`` that ``jsonschema`` calls; only the
 descent into properties, items and combinations (``allOf``, ``anyOf``, ``oneOf``, ``not``,
-``propertyNames``) is done here, as ``jsonschema`` does it.  A schema with a keyword this
-does not compile (``$ref``, ``patternProperties``, ``dependencies``, ``additionalItems``,
-a ``$schema`` of its own) gets no predicate: ``compile`` gives None, and the caller asks
-``structural.problems`` every time.
+``propertyNames``) is done here, as ``jsonschema`` does it.  A ``$ref`` is followed through
+the validator's own resolver, as ``jsonschema`` follows it, and, as in the dialect's draft 4, the
+keywords beside it are ignored; each schema a reference reaches is compiled once, so the
+built-in kinds' OpenAPI definitions, which refer to each other (and to themselves), compile
+too.  A schema with a keyword this does not compile (``patternProperties``, ``dependencies``,
+``additionalItems``, a ``$schema`` of its own) gets no predicate: ``compile`` gives None, and
+the caller asks ``structural.problems`` every time.
 """
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable
 from typing import Any
 
@@ -33,28 +37,37 @@ Predicate = Callable[[Any], bool]
 _DESCENDING = frozenset(
     {"properties", "additionalProperties", "items", "allOf", "anyOf", "oneOf", "not", "propertyNames"}
 )
-_NOT_COMPILED = frozenset({"$ref", "patternProperties", "dependencies", "additionalItems"})
+_NOT_COMPILED = frozenset({"patternProperties", "dependencies", "additionalItems"})
+# The predicates of the schemas references reached in the compile under way, by the schema's
+# identity (the schema is kept beside its predicate, so that its id is not reused).
+_REACHED: contextvars.ContextVar[dict[int, tuple[Any, Predicate]]] = contextvars.ContextVar("reached")
 
 
 class _NotCompiled(Exception):
     pass
 
 
-def compile(schema: structural.Schema) -> Predicate | None:
+def compile(schema: structural.Schema, validator: Validator | None = None) -> Predicate | None:
     """Whether a value breaks none of ``schema`` (True) or some of it (False), as
-    ``not structural.problems(schema, value)``; None for a schema this does not compile."""
+    ``not structural.problems(schema, value)`` (or ``validator``'s errors: one of the dialect's, for
+    ``schema``, with the registry its references are found in); None for a schema this does not
+    compile."""
     if not isinstance(schema, dict) or "$schema" in schema:
         return None
-    validator = structural.validator_for(schema)
+    reached = _REACHED.set({})
     try:
-        return _compiled(schema, validator)
+        return _compiled(schema, validator or structural.validator_for(schema))
     except _NotCompiled:
         return None
+    finally:
+        _REACHED.reset(reached)
 
 
 def _compiled(schema: Any, validator: Validator) -> Predicate:
     if not isinstance(schema, dict):
         raise _NotCompiled
+    if "$ref" in schema:
+        return _reference(schema["$ref"], validator)  # draft 4: the keywords beside it are ignored
     known = type(validator).VALIDATORS
     checks: list[Predicate] = []
     for keyword, argument in schema.items():
@@ -72,6 +85,28 @@ def _compiled(schema: Any, validator: Validator) -> Predicate:
     if len(checks) == 1:
         return checks[0]
     return lambda value: all(check(value) for check in checks)
+
+
+def _reference(ref: Any, validator: Validator) -> Predicate:
+    """The predicate of the schema ``ref`` names, found as ``jsonschema`` finds it; a schema that a
+    reference reaches again while it is compiled (a definition that refers to itself) is checked
+    through a cell filled once its predicate is made."""
+    if not isinstance(ref, str):
+        raise _NotCompiled
+    try:
+        resolved = validator._resolver.lookup(ref)  # type: ignore[attr-defined]
+    except Exception as error:  # an unresolvable reference: jsonschema says so when asked
+        raise _NotCompiled from error
+    reached = _REACHED.get()
+    target = resolved.contents
+    if id(target) in reached:
+        return reached[id(target)][1]
+    cell: list[Predicate] = []
+    reached[id(target)] = (target, lambda value: cell[0](value))
+    predicate = _compiled(target, validator.evolve(schema=target, _resolver=resolved.resolver))
+    cell.append(predicate)
+    reached[id(target)] = (target, predicate)
+    return predicate
 
 
 def _type(argument: Any, schema: structural.Schema, validator: Validator) -> Predicate:

@@ -65,6 +65,7 @@ from engine.core.offline.childschemas.problems import FieldPath, Problem, Severi
 from engine.core.offline.childschemas.problems import clip as _clip
 from engine.core.offline.childschemas.snapshot import (
     SNAPSHOT_FILE,
+    builtin_predicate,
     builtin_validator,
     snapshot,
     snapshot_version,
@@ -85,7 +86,9 @@ def check(child: Mapping[str, Any], crds: admission.OfflineCrds | None = None) -
     builtin = snapshot().kinds.get(api_version, {}).get(kind)
     schema = crds.schemas.get((api_version, kind)) if crds is not None else None
     if builtin is not None:
-        problems = _schema_problems(builtin_validator(builtin), child)
+        valid = builtin_predicate(builtin)  # the walk that names each problem only when there is one
+        broken = valid is None or not valid(child)
+        problems = _schema_problems(builtin_validator(builtin), child) if broken else []
     elif schema is not None:
         problems = _custom_problems(schema, child)
     else:
