@@ -194,10 +194,9 @@ def _admitted(
     parents: list[tuple[str, dict[str, Any]]] = []
     findings: list[Finding] = []
     for document in found:
-        refused, notes = crds.problems(document, kind, _NAMESPACE)
+        refused, notes, parent = crds.judge(document, kind, _NAMESPACE)
         findings += [Finding.of_error(error, "example", default_file=str(document.file)) for error in refused]
         findings += [_note(note, document) for note in notes]
-        parent = None if refused else crds.admit(document, kind, _NAMESPACE)
         if parent is not None:
             parents.append((f"{document.file}:{document.line}", parent))
     return parents, findings

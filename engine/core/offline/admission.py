@@ -131,18 +131,25 @@ class OfflineCrds:
         self, document: documents.Document, kind: kinds.Kind, namespace: str
     ) -> tuple[dict[str, Any] | None, list[str]]:
         """``admit``, with the notes ``problems`` gives on the checks that could not run offline."""
-        found, notes, parent = self._checked(document, kind)
+        found, notes, parent = self.judge(document, kind, namespace)
         if found:
             raise found[0]
-        if parent is None:
-            return None, notes
+        return parent, notes
+
+    def judge(
+        self, document: documents.Document, kind: kinds.Kind, namespace: str
+    ) -> tuple[list[StencilError], list[str], dict[str, Any] | None]:
+        """``problems`` and, when there is none, the CR ``admit`` gives, from one check."""
+        found, notes, parent = self._checked(document, kind)
+        if found or parent is None:
+            return found, notes, None
         metadata = dict(parent["metadata"])
         metadata.setdefault("uid", placement.NO_UID)  # as if created: templates may read the uid
         if self.is_namespaced(kind.api_version, kind.kind):
             metadata.setdefault("namespace", namespace)
         else:
             metadata.pop("namespace", None)
-        return {**parent, "metadata": metadata}, notes
+        return found, notes, {**parent, "metadata": metadata}
 
     def problems(
         self, document: documents.Document, kind: kinds.Kind, namespace: str
