@@ -11,7 +11,9 @@ CRD (schema, defaults, CEL rules) and then rendered, beside rendering alone: wha
 a render.  ``through_cli`` measures what a user's CI sees: ``stencil render`` of the same 4,000
 in one file, as a process, with each CR checked against its CRD and without (an empty ``--crds``
 folder), children over the process's CPU time; that adds starting Python, reading the YAML with
-its lines and writing YAML, which ``stages`` times one by one.
+its lines and writing YAML, which ``stages`` times one by one.  ``stencil lint`` of the same file
+(the CRs checked, their children rendered and checked against their kinds' schemas, the
+examples' long-name renders) is measured the same way.
 
     python -m bench.render_rate [SECONDS_PER_KIND]      # alone; `python -m bench` runs it too
     python -m bench.render_rate --profile KIND          # cProfile of rendering KIND's examples
@@ -172,7 +174,8 @@ def stages(parents: int = CLI_PARENTS) -> list[tuple[str, float]]:
 
 
 def through_cli(parents: int = CLI_PARENTS, rounds: int = 2) -> list[Rate]:
-    """``stencil render`` of ``parents`` DeployWebServices in one file, validated and not."""
+    """``stencil render`` of ``parents`` DeployWebServices in one file, validated and not, and
+    ``stencil lint`` of it."""
     with tempfile.TemporaryDirectory(prefix="stencil-render-") as scratch:
         crs = Path(scratch) / "web-services.yaml"
         crs.write_text(web_services(parents))
@@ -192,6 +195,16 @@ def through_cli(parents: int = CLI_PARENTS, rounds: int = 2) -> list[Rate]:
         for how, command in runs.items():
             children, seconds = min((_child_run(command) for _ in range(rounds)), key=lambda run: run[1])
             found.append(Rate("DeployWebService", parents, children / parents, children / seconds, how))
+        # Lint renders the same children (and checks each against its kind's schema), printing
+        # findings rather than children: its rate counts the children the render printed.
+        lint = [sys.executable, "-m", "engine.tools.cli", "lint", render[-1], "-f", str(crs)]
+        seconds = min(_child_run(lint)[1] for _ in range(rounds))
+        children = round(found[0].children_per_render * parents)
+        found.append(
+            Rate(
+                "DeployWebService", parents, found[0].children_per_render, children / seconds, "stencil lint"
+            )
+        )
         return found
 
 
