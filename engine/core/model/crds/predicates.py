@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from jsonschema.protocols import Validator
+from referencing.exceptions import Unresolvable
 
 from engine.core.model.crds import structural
 from engine.core.model.crds.keywords import KEYWORDS
@@ -95,7 +96,7 @@ def _reference(ref: Any, validator: Validator) -> Predicate:
         raise _NotCompiled
     try:
         resolved = validator._resolver.lookup(ref)  # type: ignore[attr-defined]
-    except Exception as error:  # an unresolvable reference: jsonschema says so when asked
+    except Unresolvable as error:  # jsonschema says so when asked
         raise _NotCompiled from error
     reached = _REACHED.get()
     target = resolved.contents
