@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from engine.core.model import documents, errors, kinds
+from engine.core.model import kinds
 from engine.core.offline import admission
 from engine.core.templating import rendering
 
@@ -65,18 +65,14 @@ def examples(kind: str) -> list[dict[str, Any]]:
 
 
 def children() -> list[dict[str, Any]]:
-    """Every child the shipped kinds render for their examples."""
+    """Every child the shipped kinds render for their examples, given their CRDs' defaults."""
     crds = admission.OfflineCrds.read(ROOT / "crds")
     loaded, _ = kinds.load_kinds(ROOT / "templates")
-    found = []
-    for _, kind in sorted(loaded.items()):
-        for example in kind.examples:
-            for document in documents.Document.read_all(example, errors.StencilError):
-                parent = crds.admit(document, kind, "default")
-                if parent is not None:
-                    parent["metadata"].setdefault("uid", "00000000-0000-0000-0000-000000000001")
-                    found += rendering.render(kind, parent, [], is_namespaced=crds.is_namespaced)
-    return found
+    return [
+        child
+        for _, kind in sorted(loaded.items())
+        for child in rendering.example_children(kind, crds.defaulted)
+    ]
 
 
 def variants(value: Any) -> Iterator[Any]:
