@@ -72,6 +72,7 @@ class Rollout:
         self._said: dict[str, Any] | None = None  # the KindRollout status last written
         self._object: Obj | None = None
         self._invalid: str | None = None  # why the kind's folder no longer loads, if it does not
+        self._read: dict[tuple[str, str], tuple[str | None, rollout.Standing]] = {}  # by _standings
         self._lock = threading.Lock()
         parents.add_index(STANDING_INDEX, rollout.standing_value)
 
@@ -144,15 +145,23 @@ class Rollout:
 
     def _standings(self) -> list[rollout.Standing]:
         """Where every cached parent stands, read from the cache's index: no parent is decoded (a
-        parent of 1.4 MB takes 30 MiB decoded, and a rollout looks at every one each second)."""
+        parent of 1.4 MB takes 30 MiB decoded, and a rollout looks at every one each second).  A
+        standing is read again only when its index value changed since the last look: while a
+        backlog of parents is first reconciled, a tick runs every second over all of them."""
         indexed = self.parents.indexed(STANDING_INDEX)
-        return [
-            rollout.standing_of(f"{namespace}/{name}", values[0])
-            if values
-            else rollout.Standing(f"{namespace}/{name}", None)
-            for namespace, name, _ in self.parents.versions()
-            for values in [indexed.get((namespace, name))]
-        ]
+        known, read = self._read, {}
+        for namespace, name, _ in self.parents.versions():
+            values = indexed.get((namespace, name))
+            value = values[0] if values else None
+            before = known.get((namespace, name))
+            if before is not None and before[0] == value:
+                read[(namespace, name)] = before
+                continue
+            key = f"{namespace}/{name}"
+            found = rollout.standing_of(key, value) if value is not None else rollout.Standing(key, None)
+            read[(namespace, name)] = (value, found)
+        self._read = read  # parents no longer cached are forgotten
+        return [found for _, found in read.values()]
 
     # -- what the controller asks --------------------------------------------------
 
