@@ -157,7 +157,13 @@ class FakeKube:
             return items, str(self._log[-1][0] if self._log else 99)
 
     def pages(
-        self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
+        self,
+        res: Resource,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        limit: int = 500,
+        *,
+        metadata_only: bool = False,
     ) -> Iterator[tuple[builtins.list[Obj], str]]:
         """One snapshot, handed out ``limit`` items at a time, as the server pages a listing."""
         items, version = self.list(res, namespace, label_selector, limit)
@@ -173,6 +179,7 @@ class FakeKube:
         timeout_seconds: int = 300,
         on_open: Callable[[Callable[[], None]], None] | None = None,
         initial_events: bool = False,
+        metadata_only: bool = False,
     ) -> Iterator[tuple[str, Obj]]:
         """Every change after ``resource_version``, in order, until closed or ``timeout_seconds``.
 

@@ -52,7 +52,13 @@ class ScriptedServer:
         return self.listings.pop(0)
 
     def pages(
-        self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
+        self,
+        res: Resource,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        limit: int = 500,
+        *,
+        metadata_only: bool = False,
     ) -> Iterator[tuple[list[Obj], str]]:
         yield self.list(res, namespace, label_selector, limit)
 
@@ -65,6 +71,7 @@ class ScriptedServer:
         timeout_seconds: int = 300,
         on_open: Callable[[Callable[[], None]], None] | None = None,
         initial_events: bool = False,
+        metadata_only: bool = False,
     ) -> Iterator[tuple[str, Obj]]:
         if initial_events and not self.streams:
             self.refused += 1

@@ -146,6 +146,34 @@ def labels_of(obj: Mapping[str, Any]) -> Mapping[str, str]:
     return labels
 
 
+def as_sharder_keeps(obj: dict[str, Any]) -> dict[str, Any]:
+    """What the sharder's cache keeps of a parent: its metadata, and ``status: {}`` if the
+    parent has a status (``sharder_patch`` asks whether a parent was reconciled before).
+
+    Its lists and watches ask for metadata alone (``PartialObjectMetadata``), which carries no
+    status; a status write shows in ``managedFields`` as an entry for the status subresource
+    (or, without one, an entry that owns ``f:status``).  With no ``managedFields`` to read, the
+    parent is taken to have a status: its new owner then lists its children once, where
+    taking it to have none could leave them unfound.
+    """
+    meta = {k: v for k, v in (obj.get("metadata") or {}).items() if k != "managedFields"}
+    kept: dict[str, Any] = {"apiVersion": obj.get("apiVersion"), "kind": obj.get("kind"), "metadata": meta}
+    if "status" in obj or _status_written(obj):
+        kept["status"] = {}
+    return kept
+
+
+def _status_written(obj: Mapping[str, Any]) -> bool:
+    entries = (obj.get("metadata") or {}).get("managedFields")
+    if not entries:
+        return True  # nothing to tell by: see ``as_sharder_keeps``
+    return any(
+        entry.get("subresource") == "status" or "f:status" in (entry.get("fieldsV1") or {})
+        for entry in entries
+        if isinstance(entry, Mapping)
+    )
+
+
 def _path(label: str, field: str = "labels") -> str:
     return f"/metadata/{field}/" + label.replace("~", "~0").replace("/", "~1")
 

@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterable, Iterator
 
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import ListWatcher
-from engine.runtime.cluster.store import EventHandler, IndexFunc
+from engine.runtime.cluster.store import EventHandler, IndexFunc, Transform
 from engine.runtime.cluster.watching import Informer
 
-_InformerKey = tuple[Resource, str | None, str | None]
+_InformerKey = tuple[Resource, str | None, str | None, bool]  # ..., label selector, metadata only
 
 
 def _ignore(_: Obj) -> None:
@@ -122,15 +122,19 @@ class InformerSet:
         on_event: EventHandler | None = None,
         own_writes: bool = True,
         resync_period: float | None = None,
+        metadata_only: bool = False,
+        transform: Transform | None = None,
     ) -> Informer:
         """The informer for this selection, created and started if it is the first use.
 
         A handler given for an informer that already exists is added to it (and
         sees the cached objects replayed as ``ADDED``); without ``own_writes`` it is not
         told of our own writes (``Informer.writing``).  The resync period is the one given
-        by the first caller, or the set's default.
+        by the first caller, or the set's default.  A ``metadata_only`` informer is one of
+        its own, keeping what ``transform`` keeps of each object's metadata; the transform
+        is the one given by the first caller.
         """
-        key = (resource, namespace, label_selector)
+        key = (resource, namespace, label_selector, metadata_only)
         with self._lock:
             informer = self._informers.get(key)
             if informer is None:
@@ -143,6 +147,8 @@ class InformerSet:
                     own_writes=own_writes,
                     resync_period=resync_period if resync_period is not None else self._resync_period,
                     watch_timeout=self._watch_timeout,
+                    metadata_only=metadata_only,
+                    transform=transform,
                 )
                 self._informers[key] = informer
                 informer.start()
@@ -160,6 +166,8 @@ class InformerSet:
         on_event: EventHandler | None = None,
         own_writes: bool = True,
         resync_period: float | None = None,
+        metadata_only: bool = False,
+        transform: Transform | None = None,
     ) -> Across:
         """One informer per namespace (or one for all when ``namespaces`` is empty, or the
         resource is cluster-scoped), read as one cache."""
@@ -173,30 +181,47 @@ class InformerSet:
                     on_event=on_event,
                     own_writes=own_writes,
                     resync_period=resync_period,
+                    metadata_only=metadata_only,
+                    transform=transform,
                 )
                 for scope in (scopes or [None])
             }
         )
 
     def remove_across(
-        self, resource: Resource, namespaces: Iterable[str], *, label_selector: str | None = None
+        self,
+        resource: Resource,
+        namespaces: Iterable[str],
+        *,
+        label_selector: str | None = None,
+        metadata_only: bool = False,
     ) -> None:
         scopes: list[str | None] = list(namespaces) if resource.namespaced else []
         for scope in scopes or [None]:
-            self.remove(resource, namespace=scope, label_selector=label_selector)
+            self.remove(resource, namespace=scope, label_selector=label_selector, metadata_only=metadata_only)
 
     def get(
-        self, resource: Resource, *, namespace: str | None = None, label_selector: str | None = None
+        self,
+        resource: Resource,
+        *,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        metadata_only: bool = False,
     ) -> Informer | None:
         with self._lock:
-            return self._informers.get((resource, namespace, label_selector))
+            return self._informers.get((resource, namespace, label_selector, metadata_only))
 
     def remove(
-        self, resource: Resource, *, namespace: str | None = None, label_selector: str | None = None
+        self,
+        resource: Resource,
+        *,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        metadata_only: bool = False,
     ) -> None:
         """Stop and forget one informer (a kind was unloaded)."""
         with self._lock:
-            informer = self._informers.pop((resource, namespace, label_selector), None)
+            informer = self._informers.pop((resource, namespace, label_selector, metadata_only), None)
         if informer is not None:
             informer.stop()
 

@@ -164,6 +164,7 @@ class Kube:
         query: Mapping[str, str] | None = None,
         content_type: str | None = None,
         timeout: float | None = 60.0,
+        accept: str = transport.JSON,
     ) -> Any:
         """One request; the decoded JSON answer, or an ``ApiError``."""
         url = self._host + path
@@ -178,7 +179,7 @@ class Kube:
                 method,
                 url,
                 body=data,
-                headers=transport.headers(self._config, content_type, self._impersonate),
+                headers=transport.headers(self._config, content_type, self._impersonate, accept),
                 timeout=urllib3.Timeout(total=timeout, connect=10.0, read=timeout),
                 retries=False,
             )
@@ -274,14 +275,18 @@ class Kube:
         namespace: str | None = None,
         label_selector: str | None = None,
         limit: int = 500,
+        *,
+        metadata_only: bool = False,
     ) -> Iterator[tuple[builtins.list[Obj], str]]:
         """A listing a page at a time, each with the list's resourceVersion (every page is of the
-        same snapshot), so a caller that keeps what it needs of a page holds one page at most."""
+        same snapshot), so a caller that keeps what it needs of a page holds one page at most.
+        With ``metadata_only``, each object's metadata alone (``PartialObjectMetadata``)."""
         query: dict[str, str] = {"limit": str(limit)}
         if label_selector:
             query["labelSelector"] = label_selector
+        accept = transport.METADATA_LIST if metadata_only else transport.JSON
         while True:
-            page = self.request("GET", res.path(namespace), query=query)
+            page = self.request("GET", res.path(namespace), query=query, accept=accept)
             items = page.get("items") or []
             for item in items:
                 item.setdefault("apiVersion", res.api_version)
@@ -301,8 +306,10 @@ class Kube:
         timeout_seconds: int = 300,
         on_open: Callable[[Callable[[], None]], None] | None = None,
         initial_events: bool = False,
+        metadata_only: bool = False,
     ) -> Iterator[tuple[str, Obj]]:
-        """Watch events ``(type, object)`` from a resourceVersion, with bookmarks.
+        """Watch events ``(type, object)`` from a resourceVersion, with bookmarks (with
+        ``metadata_only``, of each object's metadata alone).
 
         Ends when the server closes the watch; raises ``Gone`` when the version
         is too old, so the caller relists.  Once the server has accepted the watch
@@ -327,12 +334,13 @@ class Kube:
                 del query["resourceVersion"]
         if label_selector:
             query["labelSelector"] = label_selector
+        accept = transport.METADATA_WATCH if metadata_only else transport.JSON
         url = self._host + res.path(namespace) + "?" + urllib.parse.urlencode(query)
         with transport.reaching(f"watch {res.plural}"):
             response = self._pool.request(
                 "GET",
                 url,
-                headers=transport.headers(self._config, None, self._impersonate),
+                headers=transport.headers(self._config, None, self._impersonate, accept),
                 preload_content=False,
                 timeout=urllib3.Timeout(connect=10.0, read=self._answer_timeout),
                 retries=False,
@@ -401,24 +409,15 @@ class Kube:
 
     def patch_json(self, res: Resource, name: str, namespace: str | None, ops: Sequence[Obj]) -> Obj:
         """Apply a JSON patch (RFC 6902) to an object; a failed ``test`` op is a 422."""
-        result: Obj = self.request(
-            "PATCH",
-            res.path(namespace, name),
-            list(ops),
-            query={"fieldManager": FIELD_MANAGER},
-            content_type="application/json-patch+json",
-        )
-        return result
+        return self._json_patch(res.path(namespace, name), ops)
 
     def patch_status(self, res: Resource, name: str, namespace: str | None, ops: Sequence[Obj]) -> Obj:
         """Apply a JSON patch (RFC 6902) through the status subresource; see ``patch_json``."""
-        result: Obj = self.request(
-            "PATCH",
-            res.path(namespace, name, "status"),
-            list(ops),
-            query={"fieldManager": FIELD_MANAGER},
-            content_type="application/json-patch+json",
-        )
+        return self._json_patch(res.path(namespace, name, "status"), ops)
+
+    def _json_patch(self, path: str, ops: Sequence[Obj]) -> Obj:
+        query, patch = {"fieldManager": FIELD_MANAGER}, "application/json-patch+json"
+        result: Obj = self.request("PATCH", path, list(ops), query=query, content_type=patch)
         return result
 
     def delete(

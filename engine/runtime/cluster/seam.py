@@ -35,7 +35,13 @@ class ListWatcher(Protocol):
     ) -> tuple[list[Obj], str]: ...
 
     def pages(
-        self, res: Resource, namespace: str | None = None, label_selector: str | None = None, limit: int = 500
+        self,
+        res: Resource,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        limit: int = 500,
+        *,
+        metadata_only: bool = False,
     ) -> Iterator[tuple[builtins.list[Obj], str]]: ...
 
     def watch(
@@ -47,6 +53,7 @@ class ListWatcher(Protocol):
         timeout_seconds: int = 300,
         on_open: Callable[[Callable[[], None]], None] | None = None,
         initial_events: bool = False,
+        metadata_only: bool = False,
     ) -> Iterator[tuple[str, Obj]]: ...
 
 

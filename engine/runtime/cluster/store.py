@@ -16,7 +16,9 @@ bytes of its JSON, and a cache of 10,000 parents and 20,000 children is the engi
 memory.  A read decodes (about 20 µs for a Deployment), so every caller gets an
 object of its own that it may change without touching the cache.  The resourceVersion and the
 index values are kept beside the encoding, so comparing versions and looking up by
-index decode nothing.
+index decode nothing.  A store may be given a ``transform`` (client-go's ``SetTransform``):
+what it keeps of each object, listed, watched or written, for a cache that needs less of
+every object than the server sends (the sharder's cache of every parent keeps metadata).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ BOOKMARK = "BOOKMARK"
 
 EventHandler = Callable[[str, Obj, Obj | None], None]
 IndexFunc = Callable[[Obj], list[str]]
+Transform = Callable[[Obj], Obj]  # what the store keeps of an object, decided before it is kept
 
 _Key = tuple[str, str]  # (namespace or "" when cluster-scoped, name)
 _Entry = tuple[str | None, bytes]  # (resourceVersion, the object's compact JSON)
@@ -93,9 +96,12 @@ class Store:
     Thread-safe: every method takes the store's lock.
     """
 
-    def __init__(self, api_version: str | None = None, kind: str | None = None) -> None:
+    def __init__(
+        self, api_version: str | None = None, kind: str | None = None, *, transform: Transform | None = None
+    ) -> None:
         self._api_version = api_version
         self._kind = kind
+        self._transform = transform
         self._lock = threading.RLock()
         # namespace -> name -> entry, so a namespaced list costs only that namespace.
         self._objects: dict[str, dict[str, _Entry]] = {}
@@ -113,7 +119,7 @@ class Store:
         compared, a watch event replaces the cached object unless its version is the
         same; with ``only_newer`` (a write's response, not a watch event) it does not.
         """
-        self._prepare(obj)
+        obj = self._prepare(obj)
         key = _key_of(obj)
         version = version_of(obj)
         with self._lock:
@@ -258,12 +264,15 @@ class Store:
 
     # -- internals ---------------------------------------------------------------
 
-    def _prepare(self, obj: Obj) -> None:
+    def _prepare(self, obj: Obj) -> Obj:
+        if self._transform is not None:
+            obj = self._transform(obj)
         obj.get("metadata", {}).pop("managedFields", None)
         if self._api_version and "apiVersion" not in obj:
             obj["apiVersion"] = self._api_version
         if self._kind and "kind" not in obj:
             obj["kind"] = self._kind
+        return obj
 
     def _put(self, key: _Key, obj: Obj, version: str | None) -> None:
         self._objects.setdefault(key[0], {})[key[1]] = (version, _encode(obj))

@@ -21,6 +21,12 @@ import urllib3
 from engine.core.model import errors
 from engine.runtime.cluster import nesting
 
+JSON = "application/json"
+# A list's or a watch's objects as their metadata alone (``PartialObjectMetadata``, what
+# client-go's metadata informers ask for), or the whole objects from a server that cannot.
+METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json"
+METADATA_WATCH = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json"
+
 
 def pool(configuration: Any, size: int) -> urllib3.PoolManager:
     """Kept-alive connections to the server ``configuration`` names, with its TLS settings."""
@@ -36,9 +42,11 @@ def pool(configuration: Any, size: int) -> urllib3.PoolManager:
     )
 
 
-def headers(configuration: Any, content_type: str | None, impersonate: str | None) -> dict[str, str]:
+def headers(
+    configuration: Any, content_type: str | None, impersonate: str | None, accept: str = JSON
+) -> dict[str, str]:
     """The headers of one request: JSON, the configuration's token, whom it acts as."""
-    found = {"Accept": "application/json"}
+    found = {"Accept": accept}
     if content_type:
         found["Content-Type"] = content_type
     token = configuration.get_api_key_with_prefix("authorization") or configuration.get_api_key_with_prefix(

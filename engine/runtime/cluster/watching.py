@@ -52,6 +52,7 @@ from engine.runtime.cluster.store import (
     EventHandler,
     IndexFunc,
     Store,
+    Transform,
     version_of,
 )
 
@@ -91,6 +92,8 @@ class Informer:
         own_writes: bool = True,
         resync_period: float | None = None,
         watch_timeout: int = 300,
+        metadata_only: bool = False,
+        transform: Transform | None = None,
     ) -> None:
         self._kube = kube
         self.resource = resource
@@ -98,7 +101,8 @@ class Informer:
         self.label_selector = label_selector
         self.resync_period = resync_period
         self.watch_timeout = watch_timeout
-        self.store = Store(resource.api_version, resource.kind)
+        self.metadata_only = metadata_only  # lists and watches ask for each object's metadata alone
+        self.store = Store(resource.api_version, resource.kind, transform=transform)
         self._handlers: list[EventHandler] = [on_event] if on_event else []
         # The handlers not told of our own writes (``writing``): those that would only wake the writer.
         self._deaf_to_own: set[EventHandler] = {on_event} if on_event and not own_writes else set()
@@ -315,7 +319,9 @@ class Informer:
         # A page at a time: a listing of thousands of objects is never held decoded at once.
         seen: set[tuple[str, str]] = set()
         version = None
-        for items, listed_at in self._kube.pages(self.resource, self.namespace, self.label_selector, PAGE):
+        for items, listed_at in self._kube.pages(
+            self.resource, self.namespace, self.label_selector, PAGE, metadata_only=self.metadata_only
+        ):
             self._got_through()
             self._dispatch(self.store.refill(items, seen))
             version = listed_at
@@ -345,6 +351,7 @@ class Informer:
             timeout_seconds=self.watch_timeout,
             on_open=self._opened,
             initial_events=initial_events,
+            metadata_only=self.metadata_only,
         ):
             if self._stopped.is_set():
                 return True

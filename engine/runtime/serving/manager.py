@@ -129,6 +129,7 @@ class Engine:
             self.informers.remove_across(
                 removed.resource, self.options.namespaces, label_selector=self.parent_selector
             )
+            self.informers.remove_across(removed.resource, self.options.namespaces, metadata_only=True)
         if complete:  # otherwise the next pass loads again, whatever the files say
             self._digests = digests
             self._fingerprint = fingerprint

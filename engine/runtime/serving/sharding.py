@@ -10,7 +10,8 @@ The rules (who is live, who should own a parent, which write moves it) are pure 
 - ``Sharder`` runs on the elected replica (the existing leader).  Every ``interval`` it reads
   the member Leases and every parent from its caches, and sends the label writes the rules
   ask for: assign, or mark draining.  It keeps one unfiltered cache of parents per kind
-  (the replicas' own caches hold only their share), and no cache of children.
+  (the replicas' own caches hold only their share), of their metadata alone
+  (``sharding.as_sharder_keeps``), and no cache of children.
 - the owner's side, the release of a parent marked draining, is a step of its reconcile
   (``engine.runtime.reconciling.handover``).
 
@@ -186,7 +187,12 @@ class Sharder:
         seen: set[tuple[Resource, str, str | None]] = set()
         for controller in list(self.engine.controllers.values()):
             resource = controller.resource
-            everything = self.engine.informers.ensure_across(resource, self.engine.options.namespaces)
+            everything = self.engine.informers.ensure_across(
+                resource,
+                self.engine.options.namespaces,
+                metadata_only=True,
+                transform=sharding.as_sharder_keeps,
+            )
             if not everything.has_synced:
                 continue
             for namespace, name, version in everything.versions():
