@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import builtins
 import copy
-import json
 import threading
 import time
 import urllib.parse
@@ -172,7 +171,7 @@ class Kube:
             url += "?" + urllib.parse.urlencode(query)
         data = None
         if body is not None:
-            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            data = body if isinstance(body, bytes) else transport.encoded(body)
             content_type = content_type or "application/json"
         with transport.reaching(f"{method} {path}"):
             response = self._pool.request(
@@ -388,7 +387,7 @@ class Kube:
             result: Obj = self.request(
                 "PATCH",
                 res.path(meta.get("namespace"), meta["name"], subresource),
-                json.dumps(obj).encode(),
+                transport.encoded(obj),
                 query=query,
                 content_type="application/apply-patch+yaml",
             )

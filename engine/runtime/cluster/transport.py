@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 import urllib3
 
 from engine.core.model import errors
@@ -40,6 +41,16 @@ def pool(configuration: Any, size: int) -> urllib3.PoolManager:
         key_file=configuration.key_file,
         assert_hostname=configuration.assert_hostname,
     )
+
+
+def encoded(body: Any) -> bytes:
+    """A request's JSON body, by orjson (about ten times the standard library's speed); what orjson
+    refuses (nesting beyond 254 levels, an integer beyond 64 bits, a key that is not a string) by
+    the standard library, as before, so the API server answers for it."""
+    try:
+        return orjson.dumps(body)
+    except orjson.JSONEncodeError:
+        return json.dumps(body).encode()
 
 
 def headers(
