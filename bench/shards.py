@@ -1,23 +1,32 @@
 """``python -m bench.shards``: what one replica costs, unsharded and as one of several shards.
 
-On one local control plane (etcd and kube-apiserver; Networks need no nodes), for N Networks
-(one ConfigMap child each):
+On one local control plane (etcd and kube-apiserver; for DeployWebServices the controller
+manager too, which gives a Deployment its status; no nodes: their Deployments ask for 0
+replicas), for N parents of a workload (a Network has one ConfigMap child, a DeployWebService a
+Deployment and a Service):
 
-1. **one replica, sharding off**: ``stencil run`` converges N Networks; its CPU seconds (from
-   ``/proc``), its resident memory before and after, and the makespan (first create to the
-   last ConfigMap holding its spec);
-2. **R sharded replicas**: ``stencil run --shards`` R times; once the sharder sees them all, the
-   same N Networks in a fresh namespace; per replica the same figures, plus the parents it
-   holds (its ``stencil_shard_parents``), the children its caches select (those labelled with
-   its name) and the children it applied.
+1. **one replica, sharding off**: ``stencil run`` converges N parents; its CPU seconds (from
+   ``/proc``), its resident memory before and after (and its peak), and the makespan;
+2. **R sharded replicas**: ``stencil run --shards`` R times, the same N parents in a fresh
+   namespace; per replica the same figures, plus the parents it holds (its
+   ``stencil_shard_parents``), the children its caches select (those labelled with its name)
+   and the children it applied.
+
+Two ways to meet the parents: by default the replicas start first (once the sharder sees them
+all) and the parents are created while they run, and the makespan runs from the first create to
+every parent reading Ready at its generation; with ``--backlog`` the N parents are all there,
+unconverged, before any replica starts (an install on a busy cluster, an upgrade), and the
+makespan runs from the replicas' start to every parent reading Ready at its generation, their
+start-up included.  A backlog has no idle reading: a replica lists the parents as it starts.
 
 From these come the figures of docs/scaling.md: CPU seconds per parent converged, memory per
 cached parent and child, and each replica's share.  The replicas run on the same cores as the
 API server, so the makespan says more about the machine than about Stencil; CPU seconds per
 parent and memory per object are what carry over to a real cluster.
 
-    python -m bench.shards                    # N = 3,000, R = 3
+    python -m bench.shards                    # N = 3,000 Networks, R = 3
     python -m bench.shards --parents 300 --replicas 3
+    python -m bench.shards --workload deploywebservice --backlog --parents 30000
 """
 
 from __future__ import annotations
@@ -37,7 +46,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.workloads import ROOT
+from bench import converging
+from bench.workloads import ROOT, WORKLOADS, Workload
 from engine.core.decisions import sharding
 from engine.localcluster.plane import LocalCluster
 from engine.runtime.cluster.kube import Kube
@@ -54,18 +64,21 @@ class Replica:
     parents: int  # parents it held at the end
     children: int  # children its caches select: those labelled with its name (sharded), else all
     applied: int  # children it applied
-    cpu_seconds: float  # while converging
-    rss_idle_mib: float  # before any parent existed
+    cpu_seconds: float  # while converging (from its start, with a backlog)
+    rss_idle_mib: float | None  # before any parent existed (none with a backlog)
     rss_mib: float  # once converged
+    rss_peak_mib: float  # the most it held, start-up included
 
 
 @dataclass(frozen=True)
 class Run:
     sharded: bool
     parents: int
+    workload: str
+    backlog: bool
     makespan: float
     replicas: list[Replica]
-    plane_cpu_seconds: float  # etcd and kube-apiserver while converging
+    plane_cpu_seconds: float  # etcd, kube-apiserver (and the controller manager) while converging
     writes: int  # write requests the API server served while converging (every client)
 
 
@@ -76,6 +89,13 @@ def cpu(pid: int) -> float:
 
 def rss_mib(pid: int) -> float:
     return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE / 2**20
+
+
+def peak_rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def metric(port: int, series: str) -> float:
@@ -130,30 +150,62 @@ def wait(probe: Any, timeout: float, what: str) -> None:
         time.sleep(0.5)
 
 
-def converged(kube: Kube, namespace: str, parents: int, cidr: str) -> bool:
-    items, _ = kube.list(kube.resource("v1", "ConfigMap"), namespace, "app.kubernetes.io/managed-by=stencil")
-    return sum(1 for c in items if (c.get("data") or {}).get("cidr") == cidr) == parents
-
-
-def children_of(kube: Kube, namespace: str, replica: str | None) -> int:
+def children_of(kube: Kube, workload: Workload, namespace: str, replica: str | None) -> int:
     """The children a replica's caches select: Stencil's, labelled with its name if sharded."""
     selector = "app.kubernetes.io/managed-by=stencil"
     if replica is not None:
         selector += f",{sharding.OWNER_LABEL}={replica}"
-    return len(kube.list(kube.resource("v1", "ConfigMap"), namespace, selector)[0])
+    resources = [kube.resource(*child) for child in CHILDREN[workload.name]]
+    return sum(len(kube.list(resource, namespace, selector)[0]) for resource in resources)
+
+
+# The children of each workload, as (apiVersion, kind).
+CHILDREN = {
+    "network": [("v1", "ConfigMap")],
+    "deploywebservice": [("apps/v1", "Deployment"), ("v1", "Service")],
+}
+# What the parents' specs hold: a DeployWebService asks for no pods, so no node is needed.
+SPEC: dict[str, dict[str, Any]] = {
+    "network": {"cidr": "10.0.0.0/16", "gateway": "10.0.0.1"},
+    "deploywebservice": {"replicas": 0},
+}
+TIMEOUT = 3600.0
+# Each DeployWebService has a NodePort Service, and both runs' Services stay: room for twice 30,000.
+WIDE_SERVICES = ("--service-cluster-ip-range=10.96.0.0/12", "--service-node-port-range=1024-65535")
+
+
+def parents_of(workload: Workload, namespace: str, parents: int) -> list[dict[str, Any]]:
+    return [workload.parent(i, namespace, **SPEC[workload.name]) for i in range(parents)]
 
 
 def one_run(
-    kube: Kube, plane: list[int], kubeconfig: Path, logs: Path, parents: int, replicas: int, sharded: bool
+    kube: Kube,
+    plane: list[int],
+    kubeconfig: Path,
+    logs: Path,
+    workload: Workload,
+    parents: int,
+    replicas: int,
+    *,
+    sharded: bool,
+    backlog: bool,
 ) -> Run:
-    namespace = f"bench-shards-{'on' if sharded else 'off'}-{int(time.time())}"
+    namespace = f"bench-shards-{workload.name}-{'on' if sharded else 'off'}-{int(time.time())}"
     kube.request(
         "POST",
         "/api/v1/namespaces",
         {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}},
     )
     names = [f"shard-{i}" for i in range(replicas)]
+    readiness = converging.Readiness(kube, kube.resource(workload.api_version, workload.kind), namespace)
+    idle: dict[str, float | None] = dict.fromkeys(names)
     with ExitStack() as stack:
+        stack.callback(readiness.stop)
+        if backlog:  # every parent there, unconverged, before any replica starts
+            converging.create(kube, parents_of(workload, namespace, parents))
+        plane_before = sum(cpu(pid) for pid in plane)
+        writes_before = sum(write_requests(kube).values())
+        started = time.monotonic()
         running = {
             name: stack.enter_context(engine(kubeconfig, namespace, name, logs, sharded)) for name in names
         }
@@ -161,31 +213,34 @@ def one_run(
             lambda: all(
                 metric(port, "controller_runtime_max_concurrent_reconciles") for _, port in running.values()
             ),
-            120,
+            TIMEOUT,
             "the engines",
         )
-        if sharded:
-            wait(
-                lambda: (
-                    max(metric(port, "stencil_shard_members") for _, port in running.values()) == replicas
-                ),
-                120,
-                "every member",
-            )
-        time.sleep(2)  # let start-up settle before the idle readings
-        idle = {name: rss_mib(p.pid) for name, (p, _) in running.items()}
-        before = {name: cpu(p.pid) for name, (p, _) in running.items()}
-        plane_before = sum(cpu(pid) for pid in plane)
-        writes_before = sum(write_requests(kube).values())
-        started = time.monotonic()
-        cidr = "10.0.0.0/16"
-        docs = [
-            {"apiVersion": "samplecrd.k8s.io/v1", "kind": "Network", "metadata": {"name": f"net-{i}"},
-             "spec": {"cidr": cidr, "gateway": "10.0.0.1"}}
-            for i in range(parents)
-        ]  # fmt: skip
-        manifests.apply_all(kube, docs, namespace)
-        wait(lambda: converged(kube, namespace, parents, cidr), 1800, "every ConfigMap")
+        before = dict.fromkeys(names, 0.0)
+        if not backlog:
+            if sharded:
+                wait(
+                    lambda: (
+                        max(metric(port, "stencil_shard_members") for _, port in running.values()) == replicas
+                    ),
+                    120,
+                    "every member",
+                )
+            time.sleep(2)  # let start-up settle before the idle readings
+            idle = {name: rss_mib(p.pid) for name, (p, _) in running.items()}
+            before = {name: cpu(p.pid) for name, (p, _) in running.items()}
+            plane_before = sum(cpu(pid) for pid in plane)
+            writes_before = sum(write_requests(kube).values())
+            started = time.monotonic()
+            converging.create(kube, parents_of(workload, namespace, parents))
+
+        def all_ready() -> bool:
+            for process, _ in running.values():
+                if process.poll() is not None:
+                    raise RuntimeError(f"a replica exited ({process.returncode}): see {logs}")
+            return len(readiness.ready_at) >= parents
+
+        wait(all_ready, TIMEOUT, f"every {workload.kind} Ready")
         makespan = time.monotonic() - started
         time.sleep(3)  # the last status writes
         plane_cpu = sum(cpu(pid) for pid in plane) - plane_before
@@ -194,53 +249,69 @@ def one_run(
             Replica(
                 name,
                 int(metric(port, "stencil_shard_parents")) if sharded else parents,
-                children_of(kube, namespace, name if sharded else None),
+                children_of(kube, workload, namespace, name if sharded else None),
                 int(metric(port, "stencil_applies_total")),
                 round(cpu(p.pid) - before[name], 2),
-                round(idle[name], 1),
+                _rounded(idle[name]),
                 round(rss_mib(p.pid), 1),
+                round(peak_rss_mib(p.pid), 1),
             )
             for name, (p, port) in running.items()
         ]
-    return Run(sharded, parents, round(makespan, 1), results, round(plane_cpu, 1), writes)
+    return Run(
+        sharded, parents, workload.name, backlog, round(makespan, 1), results, round(plane_cpu, 1), writes
+    )
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parents", type=int, default=3000)
     parser.add_argument("--replicas", type=int, default=3)
+    parser.add_argument("--workload", choices=sorted(CHILDREN), default="network")
+    parser.add_argument("--backlog", action="store_true", help="The parents are there before the replicas.")
     parser.add_argument("--out", type=Path, default=None, help="Also write the runs as JSON here.")
     options = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as scratch, LocalCluster() as cluster:
+    workload = WORKLOADS[options.workload]
+    web = workload.name == "deploywebservice"  # a Deployment's status is the controller manager's
+    plane = LocalCluster(controllers=web, apiserver_args=WIDE_SERVICES if web else ())
+    with tempfile.TemporaryDirectory() as scratch, plane as cluster:
         kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
         manifests.install_crds(kube, ROOT / "crds")
         runs = [
-            one_run(kube, cluster.pids, cluster.kubeconfig, Path(scratch), options.parents, 1, sharded=False),
             one_run(
                 kube,
                 cluster.pids,
                 cluster.kubeconfig,
                 Path(scratch),
+                workload,
                 options.parents,
-                options.replicas,
-                sharded=True,
-            ),
+                replicas,
+                sharded=replicas > 1,
+                backlog=options.backlog,
+            )
+            for replicas in (1, options.replicas)
         ]
     for run in runs:
         print(
-            f"{'sharded' if run.sharded else 'unsharded'}: {run.parents} Networks in {run.makespan} s; "
+            f"{'sharded' if run.sharded else 'unsharded'}: {run.parents} {workload.kind}s "
+            f"{'(a backlog) ' if run.backlog else ''}in {run.makespan} s; "
             f"{run.writes} writes ({run.writes / run.parents:.2f} per parent), "
-            f"etcd + kube-apiserver {run.plane_cpu_seconds} CPU s "
+            f"the plane {run.plane_cpu_seconds} CPU s "
             f"({1000 * run.plane_cpu_seconds / run.parents:.2f} ms/parent)"
         )
         for r in run.replicas:
-            grown = r.rss_mib - r.rss_idle_mib
+            idle = "" if r.rss_idle_mib is None else f"{r.rss_idle_mib} -> "
             print(
                 f"  {r.name}: {r.parents} parents and {r.children} children held, {r.applied} applied, "
-                f"{r.cpu_seconds} CPU s "
-                f"({1000 * r.cpu_seconds / max(r.applied, 1):.2f} ms/parent), "
-                f"RSS {r.rss_idle_mib} -> {r.rss_mib} MiB (+{grown:.1f})"
+                f"{r.cpu_seconds} CPU s ({1000 * r.cpu_seconds / max(r.parents, 1):.2f} ms/parent), "
+                f"RSS {idle}{r.rss_mib} MiB, peak {r.rss_peak_mib} MiB"
             )
+        total = sum(r.rss_mib for r in run.replicas)
+        print(f"  RSS in sum: {total:.1f} MiB")
     machine = {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()}
     print(json.dumps(machine))
     if options.out:
