@@ -214,3 +214,17 @@ def test_a_built_in_kinds_predicate_agrees_with_its_full_check(child: dict[str, 
     assert valid is not None, f"{name} should compile"
     validator = builtin_validator(name)
     agrees(valid, lambda value: next(validator.iter_errors(value), None) is None, child)
+
+
+@pytest.mark.parametrize("nullable", [False, True])
+def test_a_type_check_kept_for_one_python_type_never_answers_for_a_float(nullable: bool) -> None:
+    """A type's answer is kept by Python type, so one predicate is asked in turn about values of
+    the same and of other types: 2.0 is an integer after 2.5 was not, True is not after 1 was."""
+    schema: structural.Schema = {"type": "integer", "nullable": nullable}
+    valid = predicates.compile(schema)
+    assert valid is not None
+    said = []
+    for value in [1, 2.5, 2.0, 3.5, True, "2", None, 7, 4.0, False]:
+        said.append(valid(value))
+        assert said[-1] is (not structural.problems(schema, value)), value
+    assert said[:4] == [True, False, True, False] and said[4:6] == [False, False]

@@ -111,13 +111,30 @@ def _reference(ref: Any, validator: Validator) -> Predicate:
 
 
 def _type(argument: Any, schema: structural.Schema, validator: Validator) -> Predicate:
-    """``keywords``' ``type`` without its generator and message, since it is on every field."""
+    """``keywords``' ``type`` without its generator and message, since it is on every field.
+
+    The dialect's type checks (draft 4's, and ``structural``'s integer) tell a value by its
+    Python type alone, except a float's (2.0 is an integer, 2.5 is not): so the answer for
+    each other type is asked once and kept."""
     if schema.get("x-kubernetes-int-or-string"):
         return lambda value: True
     names = [argument] if isinstance(argument, str) else list(argument)
     nullable = bool(schema.get("nullable"))
     is_type = validator.is_type
-    return lambda value: (value is None and nullable) or any(is_type(value, name) for name in names)
+    by_type: dict[type, bool] = {}
+
+    def check(value: Any) -> bool:
+        if value is None and nullable:
+            return True
+        kind = type(value)
+        known = by_type.get(kind)
+        if known is None:
+            known = any(is_type(value, name) for name in names)
+            if kind is not float:
+                by_type[kind] = known
+        return known
+
+    return check
 
 
 def _leaf(keyword: Any, argument: Any, schema: structural.Schema, validator: Validator) -> Predicate:
@@ -131,6 +148,13 @@ def _properties(argument: Any, schema: structural.Schema, validator: Validator) 
 
     def check(value: Any) -> bool:
         if not isinstance(value, dict):
+            return True
+        # The fields the value and the schema share, walked from whichever side has fewer.
+        if len(value) < len(named):
+            for name, item in value.items():
+                check_ = named.get(name)
+                if check_ is not None and not check_(item):
+                    return False
             return True
         return all(check_(value[name]) for name, check_ in named.items() if name in value)
 
