@@ -45,6 +45,9 @@ log = logging.getLogger("stencil.sharding")
 
 MEMBER_SELECTOR = f"{sharding.LEASE_LABEL}=true"
 WRITERS = 8  # label writes a pass has under way at once
+# Parents a pass judges before it sends their writes: a first pass over 30,000 unlabelled parents
+# holds at most this many decoded at once, not all of them (31 MiB at its peak).
+CHUNK = 256
 
 
 def selector(identity: str) -> str:
@@ -177,13 +180,15 @@ class Sharder:
         return sharding.live_members(leases, now)
 
     def tick(self) -> int:
-        """One pass over every parent; the number of label writes it sent."""
+        """One pass over every parent; the number of label writes it sent, ``CHUNK`` judged
+        parents at a time."""
         if self._leases is not None and not self._leases.has_synced:
             return 0
         live = self.members()
         if self.metrics is not None:
             self.metrics.shard_members.set(len(live))
         moves: list[_Move] = []
+        writes = 0
         seen: set[tuple[Resource, str, str | None]] = set()
         for controller in list(self.engine.controllers.values()):
             resource = controller.resource
@@ -208,9 +213,14 @@ class Sharder:
                 )
                 if move is not None:
                     moves.append(move)
+                if len(moves) >= CHUNK:
+                    writes += self._send(moves)
+                    moves = []
+                    if self._stop.is_set():
+                        return writes
         if len(self._settled) > len(seen):  # parents deleted, or of a kind no longer served
             self._settled = {judged: at for judged, at in self._settled.items() if judged in seen}
-        return self._send(moves)
+        return writes + self._send(moves)
 
     def _send(self, moves: list[_Move]) -> int:
         """Send the moves' label writes, ``WRITERS`` at a time (a dead replica's thousands of

@@ -1,0 +1,95 @@
+"""A sharder that starts on a backlog of unlabelled parents judges every one of them in its first
+pass.  Judged all before any write is sent, every parent is decoded and held at once: 31 MiB at
+the peak on 30,000 Networks, beyond the leader's share of a replica's memory limit.  This forces
+a first pass far longer than ``CHUNK`` and checks, at each label write, how many parents the
+sharder had decoded: never more than ``CHUNK`` ahead of the writes it sent."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.core.decisions import sharding
+from engine.runtime.cluster.informers import Across
+from engine.runtime.serving import sharding as shards
+from engine.testing import wait_until
+from tests.integration._widgets import write_kind
+from tests.seam._fake import FakeKube
+from tests.seam.test_shard_handover_old_owner_stops_before_new_owner_starts import NAMESPACE, Replica, lease
+from tests.seam.test_shard_moved_parent_waits_until_its_children_reach_the_new_owners_cache import (
+    TWO_CONFIGMAPS,
+    loaded,
+)
+
+CHUNK = 10
+PARENTS = 5 * CHUNK + 3
+WIDGET = "tests.stencil.dev/v1"
+
+
+class Counted(Replica):
+    """The sharder's view, noting at each parent label write how many parents were decoded by then."""
+
+    def __init__(self, fake: FakeKube, decoded: list[int], ahead: list[int]) -> None:
+        super().__init__(fake, "b", [])
+        self.decoded, self.ahead = decoded, ahead
+        self.lock = threading.Lock()
+        self.sent = 0
+
+    def patch_json(self, res: Any, name: str, namespace: str | None, ops: Any) -> dict[str, Any]:
+        if res.kind == "Widget":
+            with self.lock:
+                self.ahead.append(self.decoded[0] - self.sent)
+                self.sent += 1
+        return super().patch_json(res, name, namespace, ops)
+
+
+def test_the_first_pass_over_a_backlog_sends_its_writes_before_judging_further(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shards, "CHUNK", CHUNK)
+    decoded = [0]
+    read = Across.get
+
+    def counting_get(self: Across, namespace: str | None, name: str) -> Any:
+        found = read(self, namespace, name)
+        if found is not None and found.get("kind") == "Widget":
+            decoded[0] += 1
+        return found
+
+    monkeypatch.setattr(Across, "get", counting_get)
+    fake = FakeKube()
+    for i in range(PARENTS):  # a backlog: no parent has an owner yet
+        meta = {"name": f"w{i:03d}", "namespace": NAMESPACE}
+        fake.add({"apiVersion": WIDGET, "kind": "Widget", "metadata": meta, "spec": {"value": "1"}})
+    lease(fake, "b")
+    ahead: list[int] = []
+    view = Counted(fake, decoded, ahead)
+    engine = loaded({"b": view}, write_kind(tmp_path / "templates", TWO_CONFIGMAPS))["b"]
+    try:
+        sharder = shards.Sharder(engine, namespace=NAMESPACE)
+        wait_until(lambda: sharder.members() == {"b"}, timeout=5, what="b live")
+        (controller,) = engine.controllers.values()
+        everything = engine.informers.ensure_across(
+            controller.resource,
+            engine.options.namespaces,
+            metadata_only=True,
+            transform=sharding.as_sharder_keeps,
+        )
+        wait_until(lambda: everything.has_synced, timeout=5, what="the sharder's cache of parents")
+        decoded[0] = 0  # what the pass decodes, not the engine's own start
+
+        assert sharder.tick() == PARENTS
+        assert len(ahead) == PARENTS
+        assert max(ahead) <= CHUNK, ahead  # at most one chunk decoded and not yet sent
+        assert ahead[0] == CHUNK  # the first write left after the first chunk was judged, not the last
+        owners = {
+            key[3]: sharding.labels_of(obj).get(sharding.OWNER_LABEL)
+            for key, obj in fake.objects.items()
+            if key[1] == "Widget"
+        }
+        assert set(owners.values()) == {"b"} and len(owners) == PARENTS
+    finally:
+        engine.stop(grace=0)
