@@ -26,7 +26,7 @@ parent and memory per object are what carry over to a real cluster.
 
     python -m bench.shards                    # N = 3,000 Networks, R = 3
     python -m bench.shards --parents 300 --replicas 3
-    python -m bench.shards --workload deploywebservice --backlog --parents 30000
+    python -m bench.shards --workload deploywebservice --backlog --parents 10000
 """
 
 from __future__ import annotations
