@@ -56,7 +56,8 @@ def test_the_first_pass_over_a_backlog_sends_its_writes_before_judging_further(
 
     def counting_get(self: Across, namespace: str | None, name: str) -> Any:
         found = read(self, namespace, name)
-        if found is not None and found.get("kind") == "Widget":
+        # The sharder's cache keeps metadata alone: a parent with its spec is a reconcile's read.
+        if found is not None and found.get("kind") == "Widget" and "spec" not in found:
             decoded[0] += 1
         return found
 
@@ -80,7 +81,6 @@ def test_the_first_pass_over_a_backlog_sends_its_writes_before_judging_further(
             transform=sharding.as_sharder_keeps,
         )
         wait_until(lambda: everything.has_synced, timeout=5, what="the sharder's cache of parents")
-        decoded[0] = 0  # what the pass decodes, not the engine's own start
 
         assert sharder.tick() == PARENTS
         assert len(ahead) == PARENTS
