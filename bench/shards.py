@@ -164,18 +164,15 @@ CHILDREN = {
     "network": [("v1", "ConfigMap")],
     "deploywebservice": [("apps/v1", "Deployment"), ("v1", "Service")],
 }
-# What the parents' specs hold: a DeployWebService asks for no pods, so no node is needed.
-SPEC: dict[str, dict[str, Any]] = {
-    "network": {"cidr": "10.0.0.0/16", "gateway": "10.0.0.1"},
-    "deploywebservice": {"replicas": 0},
-}
+# Beside each workload's own spec: a DeployWebService asks for no pods, so no node is needed.
+SPEC: dict[str, dict[str, Any]] = {"deploywebservice": {"replicas": 0}}
 TIMEOUT = 3600.0
 # Each DeployWebService has a NodePort Service, and both runs' Services stay: room for twice 30,000.
 WIDE_SERVICES = ("--service-cluster-ip-range=10.96.0.0/12", "--service-node-port-range=1024-65535")
 
 
 def parents_of(workload: Workload, namespace: str, parents: int) -> list[dict[str, Any]]:
-    return [workload.parent(i, namespace, **SPEC[workload.name]) for i in range(parents)]
+    return [workload.parent(i, namespace, **SPEC.get(workload.name, {})) for i in range(parents)]
 
 
 def one_run(
