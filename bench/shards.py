@@ -175,6 +175,11 @@ def parents_of(workload: Workload, namespace: str, parents: int) -> list[dict[st
     return [workload.parent(i, namespace, **SPEC.get(workload.name, {})) for i in range(parents)]
 
 
+def _mark(kube: Kube, plane: list[int]) -> tuple[float, int, float]:
+    """Where a run's figures start: the plane's CPU seconds, the writes served, the time."""
+    return sum(cpu(pid) for pid in plane), sum(write_requests(kube).values()), time.monotonic()
+
+
 def one_run(
     kube: Kube,
     plane: list[int],
@@ -200,9 +205,7 @@ def one_run(
         stack.callback(readiness.stop)
         if backlog:  # every parent there, unconverged, before any replica starts
             converging.create(kube, parents_of(workload, namespace, parents))
-        plane_before = sum(cpu(pid) for pid in plane)
-        writes_before = sum(write_requests(kube).values())
-        started = time.monotonic()
+        plane_before, writes_before, started = _mark(kube, plane)  # a backlog: from the replicas' start
         running = {
             name: stack.enter_context(engine(kubeconfig, namespace, name, logs, sharded)) for name in names
         }
@@ -226,9 +229,7 @@ def one_run(
             time.sleep(2)  # let start-up settle before the idle readings
             idle = {name: rss_mib(p.pid) for name, (p, _) in running.items()}
             before = {name: cpu(p.pid) for name, (p, _) in running.items()}
-            plane_before = sum(cpu(pid) for pid in plane)
-            writes_before = sum(write_requests(kube).values())
-            started = time.monotonic()
+            plane_before, writes_before, started = _mark(kube, plane)  # else from the first create
             converging.create(kube, parents_of(workload, namespace, parents))
 
         def all_ready() -> bool:
