@@ -29,14 +29,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("stencil")
 
-# Python's collector runs a young collection every 700 net allocations of containers, and a
-# full one, walking every object the process holds, each time enough survivors pile up.  The
-# objects decoded from the API server (a Deployment is some 150 dicts and lists) survive a few
-# young collections on their way into the cache, so a cold start on 10,000 parents ran 20 full
-# collections of about 80 ms each: 1.7 CPU seconds, and pauses a reconcile waits out.  With
-# 50,000 they are gone before the collector looks; the cache holds bytes, which it never walks.
-GC_YOUNG_THRESHOLD = 50_000
-
 
 @main.command()
 @options.templates(exists=False)
@@ -142,14 +134,12 @@ def run(
     shard_identity: str | None,
 ) -> None:
     """Run the engine against a cluster until SIGINT or SIGTERM."""
-    import gc
     import socket
 
     from engine.runtime.cluster.kube import Kube
     from engine.runtime.serving import manager
     from engine.runtime.telemetry import logs, observability, tracing
 
-    gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)
     logs.configure_logging("json" if log_format == "json" else "text", log_level)
     metrics, health = observability.Metrics(), observability.Health()
     probes = _address("--health-probe-bind-address", health_probe_bind_address)
