@@ -61,9 +61,7 @@ def render(
     derive (conditions and fields) after its children are applied and, unless
     --observed gives them as they are, made healthy by their controllers.
     """
-    import yaml
-
-    from engine.core.model import errors
+    from engine.core.model import errors, yamlrules
     from engine.core.offline import preview
     from engine.core.templating import rendering
 
@@ -96,8 +94,7 @@ def render(
                 ) from error
     except errors.StencilError as error:
         raise click.ClickException(str(error)) from error
-    stream = yaml.dump_all(output, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
-    click.echo(stream, nl=False)
+    click.echo(yamlrules.dump_all(output), nl=False)
 
 
 def _references(
