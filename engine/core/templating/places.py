@@ -13,7 +13,9 @@ code is read through ``engine.core.jinja``.
 from __future__ import annotations
 
 import functools
+import sys
 import types
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import yaml
@@ -29,21 +31,30 @@ from engine.core.templating import sandbox
 # -- running a template, noting where each chunk came from ------------------------------------
 
 
+# What ``sys.settrace`` takes.
+Trace = Callable[[types.FrameType, str, Any], Any]
+
+
 def generate(
     environment: sandbox.Sandbox,
     templates: tuple[kinds.Template, ...],
     template: kinds.Template,
     context: dict[str, Any],
     run: sandbox.Run,
+    trace: Trace | None = None,
 ) -> Output:
     """Run ``template`` in ``context``, its output charged to ``run``: the text it wrote, able to say
-    which template line each of its lines came from."""
+    which template line each of its lines came from.
+
+    With ``trace``, each step of the template (up to the chunk it yields) runs under
+    ``sys.settrace(trace)``, and nothing else: a trace function slows every Python call made
+    while it is set, and the work between two chunks is not the template's."""
     file = str(template.path)
     chunks: list[str] = []
     spots: list[tuple[types.CodeType, int]] = []
     try:
         generator = jinja.generated(environment.get_template(template.name), context)
-        for chunk in generator:
+        for chunk in generator if trace is None else _steps_under(trace, generator):
             run.tick()
             run.charge(len(chunk))
             chunks.append(chunk)
@@ -51,6 +62,19 @@ def generate(
     except Exception as error:  # every failure inside a template is reported with its location
         raise failure(error, environment, file) from error
     return Output(environment, templates, template, run, chunks, spots)
+
+
+def _steps_under(trace: Trace, generator: Iterator[str]) -> Iterator[str]:
+    while True:
+        before = sys.gettrace()
+        sys.settrace(trace)
+        try:
+            chunk = next(generator, None)
+        finally:
+            sys.settrace(before)
+        if chunk is None:
+            return
+        yield chunk
 
 
 def failure(error: Exception, environment: sandbox.Sandbox, file: str) -> RenderError:

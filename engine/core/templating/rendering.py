@@ -91,6 +91,7 @@ def render_located(
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
     child_kinds: Container[tuple[str, str]] | None = None,
     references: Mapping[str, Any] | None = None,
+    trace: places.Trace | None = None,
 ) -> list[Located]:
     """What ``render`` returns, each child with the template that made it and the line of each field.
 
@@ -103,10 +104,12 @@ def render_located(
                 file, line = located.where(path)
                 print(f"{file}:{line}: {problem}")
 
-    Same arguments, errors and children as ``render``.
+    Same arguments, errors and children as ``render``; ``trace`` is a ``sys.settrace`` function
+    the templates' own steps run under (``places.generate``), for a checker that asks which of
+    their lines ran.
     """
     allowed = allowed_child_kinds(kind) if child_kinds is None else child_kinds
-    return _render(kind, parent, observed, is_namespaced, limits, allowed, references)
+    return _render(kind, parent, observed, is_namespaced, limits, allowed, references, trace)
 
 
 @dataclass(frozen=True)
@@ -154,6 +157,7 @@ def _render(
     limits: sandbox.Limits,
     child_kinds: Container[tuple[str, str]],
     references: Mapping[str, Any] | None = None,
+    trace: places.Trace | None = None,
 ) -> list[Located]:
     owner = placement.Owner.of(kind, parent)
     scope = is_namespaced or apis.builtin_is_namespaced
@@ -167,7 +171,7 @@ def _render(
     seen: dict[ChildId, str] = {}
     for template in _render_order(kind.templates):
         children = made.setdefault(template, [])
-        output, documents = _render_template(environment, kind.templates, template, context, limits)
+        output, documents = _render_template(environment, kind.templates, template, context, limits, trace)
         for count, (document, position) in enumerate(documents, start=1):
             try:
                 if count == 2 and not template.collection:
@@ -267,10 +271,11 @@ def _render_template(
     template: kinds.Template,
     context: dict[str, Any],
     limits: sandbox.Limits,
+    trace: places.Trace | None = None,
 ) -> tuple[places.Output, list[tuple[Any, int]]]:
     """Render one template to its documents (values filled in, empty ones dropped), each with its position."""
     with sandbox.running(limits) as run:
-        output = places.generate(environment, templates, template, context, run)
+        output = places.generate(environment, templates, template, context, run, trace)
         return output, substitution.documents(output)
 
 

@@ -11,7 +11,6 @@ template line that wrote the field.
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import FrameType
@@ -47,9 +46,10 @@ def render_traced(
 ) -> Traced:
     """Render each ``(where, parent)`` as the engine would, noting which lines of the templates ran.
 
-    The tracer is on only around the renders, and only frames of this kind's
-    compiled templates report their lines, so the rest of the render runs at
-    full speed.  A parent that fails to render is a finding naming ``where``.
+    The tracer is on only while the templates run (``rendering.render_located``'s
+    ``trace``), and only frames of this kind's compiled templates report their lines,
+    so the rest of the render runs at full speed.  A parent that fails to render is a
+    finding naming ``where``.
     """
     files = frozenset(str(t.path) for t in kind.templates)
     executed: set[tuple[str, int]] = set()
@@ -71,14 +71,13 @@ def render_traced(
     paths: list[frozenset[tuple[str, int]]] = []
     for where, parent in parents:
         path.clear()
-        before = sys.gettrace()
-        sys.settrace(calls)
         try:
-            renders.append(tuple(rendering.render_located(kind, parent, [], is_namespaced=is_namespaced)))
+            renders.append(
+                tuple(rendering.render_located(kind, parent, [], is_namespaced=is_namespaced, trace=calls))
+            )
         except StencilError as error:
             findings.append(render_failure(kind, error, f"rendering the example at {where}"))
         finally:
-            sys.settrace(before)
             paths.append(frozenset(path))
     located = tuple(one for render in renders for one in render)
     return Traced(located, frozenset(executed), tuple(findings), tuple(renders), tuple(paths))
