@@ -81,6 +81,7 @@ class Kube:
         self, configuration: Any, pool_size: int = 32, answer_timeout: float = ANSWER_TIMEOUT
     ) -> None:
         self._config = configuration
+        self._token = transport.Token(configuration)
         self._answer_timeout = answer_timeout
         self._host = configuration.host.rstrip("/")
         self._pool = transport.pool(configuration, pool_size)
@@ -178,7 +179,7 @@ class Kube:
                 method,
                 url,
                 body=data,
-                headers=transport.headers(self._config, content_type, self._impersonate, accept),
+                headers=transport.headers(self._token, content_type, self._impersonate, accept),
                 timeout=urllib3.Timeout(total=timeout, connect=10.0, read=timeout),
                 retries=False,
             )
@@ -339,7 +340,7 @@ class Kube:
             response = self._pool.request(
                 "GET",
                 url,
-                headers=transport.headers(self._config, None, self._impersonate, accept),
+                headers=transport.headers(self._token, None, self._impersonate, accept),
                 preload_content=False,
                 timeout=urllib3.Timeout(connect=10.0, read=self._answer_timeout),
                 retries=False,

@@ -2,7 +2,7 @@
 
 ``Kube`` says what to ask the API server; this module holds what urllib3 and HTTP make of it:
 the connection pool built from a client configuration, the headers each request carries (the
-configuration's token is read at every request, because an exec plugin refreshes it), a
+configuration's token, asked for again each second, because an exec plugin refreshes it), a
 failed answer turned into the ``ApiError`` it means (with the server's ``Retry-After``), a
 connection that failed turned into ``Unreachable``, and the lines of a watch decoded into
 events.  The configuration comes from the official client, which only ``kube`` imports, so
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
@@ -53,18 +54,46 @@ def encoded(body: Any) -> bytes:
         return json.dumps(body).encode()
 
 
+# Seconds a token read from the configuration is sent before the configuration is asked again.
+TOKEN_RECHECK = 1.0
+
+
+class Token:
+    """The configuration's ``Authorization`` value, asked of it at most once a ``TOKEN_RECHECK``.
+
+    Asking runs the official client's refresh hook, which renews a token close to expiring (an
+    exec plugin's five minutes ahead, a projected service-account token file's each minute) and
+    then applies the whole kubeconfig to the configuration again: host, certificates and the
+    environment's proxies, some 50 µs, and it was asked twice a request.  Renewing minutes ahead,
+    a token read a second ago is as good as one read now.
+    """
+
+    def __init__(self, configuration: Any, clock: Callable[[], float] = time.monotonic) -> None:
+        self._configuration = configuration
+        self._clock = clock
+        self._value: str | None = None
+        self._until = float("-inf")
+
+    def value(self) -> str | None:
+        now = self._clock()
+        if now >= self._until:
+            configuration = self._configuration
+            self._value = configuration.get_api_key_with_prefix(
+                "authorization"
+            ) or configuration.get_api_key_with_prefix("BearerToken")
+            self._until = now + TOKEN_RECHECK
+        return self._value
+
+
 def headers(
-    configuration: Any, content_type: str | None, impersonate: str | None, accept: str = JSON
+    token: Token, content_type: str | None, impersonate: str | None, accept: str = JSON
 ) -> dict[str, str]:
     """The headers of one request: JSON, the configuration's token, whom it acts as."""
     found = {"Accept": accept}
     if content_type:
         found["Content-Type"] = content_type
-    token = configuration.get_api_key_with_prefix("authorization") or configuration.get_api_key_with_prefix(
-        "BearerToken"
-    )
-    if token:
-        found["Authorization"] = token
+    if authorization := token.value():
+        found["Authorization"] = authorization
     if impersonate:
         found["Impersonate-User"] = impersonate
     return found
