@@ -33,10 +33,10 @@ def as_table(local_cluster: Any) -> Any:
     whose Accept header is JSON)."""
     configuration = client.Configuration()
     config.load_kube_config(str(local_cluster.kubeconfig), client_configuration=configuration)
-    pool = transport.pool(configuration, 1)
+    pool, token = transport.pool(configuration, 1), transport.Token(configuration)
 
     def get(path: str) -> dict[str, Any]:
-        headers = {**transport.headers(configuration, None, None), "Accept": TABLE}
+        headers = {**transport.headers(token, None, None), "Accept": TABLE}
 
         def answered() -> Any:
             # A CRD just established answers 429 while its watch cache fills.
