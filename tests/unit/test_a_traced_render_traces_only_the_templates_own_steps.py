@@ -37,13 +37,14 @@ def test_only_template_frames_and_what_they_call_are_traced() -> None:
         called.append(frame.f_code.co_filename)
         return on_line if frame.f_code.co_filename in templates else None
 
+    before = sys.gettrace()  # None, or a coverage tool's or debugger's tracer
     children = rendering.render_located(kind, dict(PARENT), [], trace=on_call)
 
     assert [one.child["kind"] for one in children] == ["Deployment", "Service"]
     assert templates <= set(called)
     assert {file for file, _ in lines} == templates
     assert not [file for file in called if "/yaml/" in file or file.endswith(("placement.py", "places.py"))]
-    assert sys.gettrace() is None
+    assert sys.gettrace() is before  # restored after every step
 
 
 def test_a_traced_render_gives_the_children_an_untraced_one_gives() -> None:
