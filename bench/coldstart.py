@@ -119,7 +119,7 @@ def _wait_idle(running: Running, n: int) -> int:
             return reconciles
         if time.monotonic() > deadline:
             raise TimeoutError(f"not idle after {IDLE_TIMEOUT:.0f} s: {reconciles} reconciles, {busy} busy")
-        running.ready()  # raises if it died
+        running.alive()
         time.sleep(0.05)
 
 

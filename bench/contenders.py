@@ -129,11 +129,16 @@ class Running:
     log: Path
     started_at: float  # time.monotonic() when the process was started
 
-    def ready(self) -> bool:
+    def alive(self) -> None:
+        """Raise if the process exited; asks the contender nothing (a waiting loop calls it on every
+        change it sees, and a ``/readyz`` each time would load one contender and not the others)."""
         if self.process.poll() is not None:
             raise ContenderError(
                 f"{self.contender.label} exited with {self.process.returncode}:\n{self.tail()}"
             )
+
+    def ready(self) -> bool:
+        self.alive()
         if self.contender.program in FLOORS:
             return b"ready" in self.log.read_bytes()
         try:

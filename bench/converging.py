@@ -244,7 +244,7 @@ class Readiness:
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"only {len(self.ready_at)}/{n} Ready after {timeout:.0f} s")
                 self._changed.wait(1.0)
-                running.ready()  # raises if the contender died
+                running.alive()
 
     def stop(self) -> None:
         self._informer.stop()
