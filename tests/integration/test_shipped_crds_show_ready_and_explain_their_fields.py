@@ -40,7 +40,7 @@ def as_table(local_cluster: Any) -> Any:
 
         def answered() -> Any:
             # A CRD just established answers 429 while its watch cache fills.
-            response = pool.request("GET", configuration.host + path, headers=headers, retries=False)
+            response = pool.request("GET", path, headers=headers, retries=False)
             assert response.status in (200, 429), response.data
             return response if response.status == 200 else None
 
@@ -50,7 +50,7 @@ def as_table(local_cluster: Any) -> Any:
         return table
 
     yield get
-    pool.clear()
+    pool.close()
 
 
 def undescribed(schema: dict[str, Any], path: str) -> list[str]:

@@ -65,14 +65,14 @@ def throttling_server(retry_after: str | None) -> Iterator[tuple[Throttling, Kub
 
 
 @contextlib.contextmanager
-def serving(handler: type[BaseHTTPRequestHandler], **options: Any) -> Iterator[Kube]:
+def serving(handler: type[BaseHTTPRequestHandler], prefix: str = "", **options: Any) -> Iterator[Kube]:
     """``handler`` serving on a free port of 127.0.0.1, and a ``Kube`` (given ``options``) that
-    talks to it over plain HTTP."""
+    talks to it over plain HTTP, at ``prefix`` (a proxy's path before the API's)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     configuration = client.Configuration()
-    configuration.host = f"http://127.0.0.1:{server.server_address[1]}"
+    configuration.host = f"http://127.0.0.1:{server.server_address[1]}{prefix}"
     try:
         yield Kube(configuration, **options)
     finally:

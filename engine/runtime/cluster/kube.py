@@ -83,7 +83,9 @@ class Kube:
         self._config = configuration
         self._token = transport.Token(configuration)
         self._answer_timeout = answer_timeout
-        self._host = configuration.host.rstrip("/")
+        where = urllib.parse.urlsplit(configuration.host.rstrip("/"))
+        self._server = where.netloc  # what the metrics call the server
+        self._base = where.path  # a proxy's prefix before every path (Rancher's /k8s/clusters/<id>)
         self._pool = transport.pool(configuration, pool_size)
         self._resources: dict[tuple[str, str], Resource] = {}
         self._misses: dict[str, float] = {}  # api_version -> when it may be asked about again
@@ -92,8 +94,9 @@ class Kube:
         self._answered: Answered | None = None
 
     def close(self) -> None:
-        """Close the pool's connections (a command that is done with the cluster)."""
-        self._pool.clear()
+        """Close the pool's connections: a command done with the cluster (a request after it fails
+        as ``Unreachable``)."""
+        self._pool.close()
 
     # -- construction ---------------------------------------------------
 
@@ -151,7 +154,7 @@ class Kube:
 
     def _answer(self, method: str, response: urllib3.BaseHTTPResponse) -> None:
         if self._answered is not None:
-            self._answered(urllib.parse.urlsplit(self._host).netloc, method, response.status)
+            self._answered(self._server, method, response.status)
 
     # -- transport ------------------------------------------------------
 
@@ -167,7 +170,7 @@ class Kube:
         accept: str = transport.JSON,
     ) -> Any:
         """One request; the decoded JSON answer, or an ``ApiError``."""
-        url = self._host + path
+        url = self._base + path
         if query:
             url += "?" + urllib.parse.urlencode(query)
         data = None
@@ -335,7 +338,7 @@ class Kube:
         if label_selector:
             query["labelSelector"] = label_selector
         accept = transport.METADATA_WATCH if metadata_only else transport.JSON
-        url = self._host + res.path(namespace) + "?" + urllib.parse.urlencode(query)
+        url = self._base + res.path(namespace) + "?" + urllib.parse.urlencode(query)
         with transport.reaching(f"watch {res.plural}"):
             response = self._pool.request(
                 "GET",

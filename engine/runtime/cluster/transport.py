@@ -30,10 +30,16 @@ METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v
 METADATA_WATCH = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json"
 
 
-def pool(configuration: Any, size: int) -> urllib3.PoolManager:
-    """Kept-alive connections to the server ``configuration`` names, with its TLS settings."""
-    return urllib3.PoolManager(
-        num_pools=4,
+def pool(configuration: Any, size: int) -> urllib3.HTTPConnectionPool:
+    """Kept-alive connections to the server ``configuration`` names, with its TLS settings.
+
+    One server, so one pool, asked by path: urllib3's ``PoolManager`` would parse each request's
+    URL again to find the pool, some 40-100 µs a request here.
+    """
+    if not configuration.host.startswith("https:"):
+        return urllib3.connection_from_url(configuration.host, maxsize=size, block=False)
+    return urllib3.connection_from_url(
+        configuration.host,
         maxsize=size,
         block=False,
         cert_reqs="CERT_REQUIRED" if configuration.verify_ssl else "CERT_NONE",
