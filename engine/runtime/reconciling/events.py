@@ -74,7 +74,7 @@ class Recorder:
     ) -> None:
         self._sink = sink
         self._component = component
-        self._last: dict[tuple[str, str], str] = {}
+        self._last: dict[str, dict[str, str]] = {}  # uid -> reason -> the message last sent
         self._lock = threading.Lock()
         self._pending: queue.Queue[dict[str, Any] | None] = queue.Queue(capacity)
         self._normal = normal or Bucket(NORMAL_BURST, NORMAL_PER_SECOND)
@@ -87,12 +87,13 @@ class Recorder:
         meta = obj.get("metadata", {})
         uid = str(meta.get("uid", ""))
         with self._lock:
-            if self._last.get((uid, reason)) == message:
+            sent = self._last.get(uid)
+            if sent is not None and sent.get(reason) == message:
                 return
             if type_ == NORMAL and not self._normal.take():
                 self._drop(PACED)
                 return
-            self._last[(uid, reason)] = message
+            self._last.setdefault(uid, {})[reason] = message
         namespace = meta.get("namespace") or "default"
         now = conditions.timestamp(datetime.datetime.now(datetime.UTC))
         event = {
@@ -164,5 +165,4 @@ class Recorder:
 
     def forget(self, uid: str) -> None:
         with self._lock:
-            for key in [k for k in self._last if k[0] == uid]:
-                del self._last[key]
+            self._last.pop(uid, None)
