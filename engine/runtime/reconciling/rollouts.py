@@ -57,7 +57,7 @@ AT_ONCE = rollouts.Policy(
 )  # a kind without rollout: every parent moves at its next reconcile
 # The share of the reload thread's time a rollout's looks at every parent may take: after a tick
 # that took t seconds of CPU, the next looks no sooner than t / LOOK_SHARE later.  A look at
-# 10,000 parents costs some 15 ms, and a backlog reconciled for the first time keeps a kind's
+# 10,000 parents costs several milliseconds, and a backlog reconciled for the first time keeps a kind's
 # rollout unsettled, looking, for as long as the backlog lasts; at a few hundred parents a look
 # takes under a millisecond and the rollout still looks every second.
 LOOK_SHARE = 0.02
@@ -206,7 +206,8 @@ class Rollout:
     # -- the waves ------------------------------------------------------------------
 
     def tick(self, now: datetime.datetime) -> rollout.Step | None:
-        """Decide who moves now (see the module docstring); the step taken, or None if idle."""
+        """Decide who moves now (see the module docstring); the step taken, or None if idle or if
+        the last look was too recent for ``LOOK_SHARE``."""
         with self._lock:
             target = self.target
             if self._settled or target is None or self._clock() < self._next_look:
