@@ -71,7 +71,7 @@ def _rollout(clocks: Clocks) -> tuple[rollouts.Rollout, list[str]]:
 def test_the_next_look_waits_for_the_last_looks_cost_over_the_share() -> None:
     clocks = Clocks()
     watched, looked = _rollout(clocks)
-    gap = LOOK / rollouts.LOOK_SHARE  # 2.5 s
+    gap = LOOK / rollouts.LOOK_SHARE  # 10 s
 
     assert watched.tick(NOW) is not None and looked == ["look"]  # no parent is on revision 1: unsettled
     clocks.now += 1.0
