@@ -100,19 +100,22 @@ class Watch:
 
 @contextmanager
 def sampling(kube: Kube, networks: Resource, namespace: str, target: int) -> Iterator[Watch]:
-    """Count, every 0.2 s, the parents at ``target`` and those of them not Ready (moving)."""
+    """Count, every 0.2 s and once more at the end, the parents at ``target`` and those of them not
+    Ready (moving): the last sample holds what the block saw last, the moves of its last 0.2 s too."""
     watch, stop, start = Watch(), threading.Event(), time.monotonic()
+
+    def sample() -> None:
+        items, _ = kube.list(networks, namespace)
+        at = [p for p in items if revision_of(p) == target]
+        for p in items:
+            record = (p.get("status") or {}).get("kindRevision") or {}
+            seen = (revision_of(p), record.get("since", ""))
+            watch.records.setdefault(p["metadata"]["name"], set()).add(seen)
+        watch.samples.append((time.monotonic() - start, sum(not ready(p) for p in at), len(at)))
 
     def run() -> None:
         while not stop.is_set():
-            items, _ = kube.list(networks, namespace)
-            at = [p for p in items if revision_of(p) == target]
-            for p in items:
-                record = (p.get("status") or {}).get("kindRevision") or {}
-                watch.records.setdefault(p["metadata"]["name"], set()).add(
-                    (revision_of(p), record.get("since", ""))
-                )
-            watch.samples.append((time.monotonic() - start, sum(not ready(p) for p in at), len(at)))
+            sample()
             stop.wait(0.2)
 
     thread = threading.Thread(target=run, daemon=True)
@@ -122,3 +125,4 @@ def sampling(kube: Kube, networks: Resource, namespace: str, target: int) -> Ite
     finally:
         stop.set()
         thread.join()
+    sample()
