@@ -16,8 +16,8 @@ from engine.runtime.cluster.watching import Informer
 from engine.runtime.reconciling import rollouts
 from engine.runtime.reconciling.queue import WorkQueue
 from engine.runtime.reconciling.revisions import Lineage
-from tests.integration._engine import ROOT
 from tests.unit import _rollouts as r
+from tests.unit._shipped import ROOT
 
 NETWORKS = Resource("samplecrd.k8s.io", "v1", "Network", "networks", True)
 NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
