@@ -38,8 +38,10 @@ class Clocks:
         return self.cpu
 
 
-def _rollout(clocks: Clocks) -> tuple[rollouts.Rollout, list[str]]:
-    informer = Informer(None, NETWORKS)  # type: ignore[arg-type]  # fed by hand; it never lists
+def _rollout(clocks: Clocks, informer: Informer | None = None) -> tuple[rollouts.Rollout, list[str]]:
+    if informer is None:
+        informer = Informer(None, NETWORKS)  # type: ignore[arg-type]  # fed by hand; it never lists
+        informer._synced.set()  # as if it had listed them
     for i in range(3):
         meta = {"resourceVersion": str(i + 1), "uid": f"p-{i}"}
         obj: dict[str, Any] = r.parent(f"p-{i}", None)
@@ -90,3 +92,14 @@ def test_a_change_to_the_kindrollout_is_looked_at_on_the_next_tick() -> None:
     watched.spec_changed({"metadata": {"name": "network"}, "spec": {"paused": True}})
     assert watched.tick(NOW) is not None and looked == ["look", "look"]
     assert watched.paused
+
+
+def test_nothing_is_looked_at_before_the_parents_cache_is_filled() -> None:
+    """An engine just started lists its parents one at a time: a look at the first few, all on the
+    target, would end the rollout for the parents not listed yet."""
+    clocks = Clocks()
+    filling = Informer(None, NETWORKS)  # type: ignore[arg-type]
+    watched, looked = _rollout(clocks, filling)
+    assert watched.tick(NOW) is None and looked == []
+    filling._synced.set()
+    assert watched.tick(NOW) is not None and looked == ["look"]

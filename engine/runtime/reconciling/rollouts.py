@@ -212,6 +212,10 @@ class Rollout:
             target = self.target
             if self._settled or target is None or self._clock() < self._next_look:
                 return None
+            if not self.parents.has_synced:
+                # A cache still being filled (an engine just started, its parents listed one at a
+                # time) holds only some parents: all of them on the target would end the rollout.
+                return None
             spent = self._cpu_clock()
             standings = self._standings()
             admitted = frozenset(self._admitted)
