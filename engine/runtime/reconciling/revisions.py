@@ -144,10 +144,18 @@ class Revisions:
         )
         log.info("kind %s: revision %d (%s) recorded", name, number, digest, extra={"kind": name})
 
+    def numbers(self, name: str) -> list[int]:
+        """The kind's revisions kept, oldest first."""
+        return sorted(self._memory.get(name, {}))
+
+    def unneeded(self, name: str, in_use: set[int]) -> list[int]:
+        """The revisions of the kind ``prune`` would delete (``rollout.unneeded``)."""
+        return rollout.unneeded(self._memory.get(name, {}), in_use)
+
     def prune(self, name: str, in_use: set[int]) -> None:
         """Delete the revisions of the kind nobody needs any more (``rollout.unneeded``)."""
         known = self._memory.get(name, {})
-        for number in rollout.unneeded(known, in_use):
+        for number in self.unneeded(name, in_use):
             files = known.pop(number)
             self._loaded.pop((name, number), None)
             if self._controller_revisions is not None:

@@ -206,8 +206,9 @@ class Rollout:
     # -- the waves ------------------------------------------------------------------
 
     def tick(self, now: datetime.datetime) -> rollout.Step | None:
-        """Decide who moves now (see the module docstring); the step taken, or None if idle or if
-        the last look was too recent for ``LOOK_SHARE``."""
+        """Decide who moves now (see the module docstring); the step taken, or None if idle, if
+        the last look was too recent for ``LOOK_SHARE``, or if the parents' cache is still being
+        filled."""
         with self._lock:
             target = self.target
             if self._settled or target is None or self._clock() < self._next_look:

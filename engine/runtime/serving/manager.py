@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.core.decisions.rollout import standing
 from engine.core.model import errors, kinds, placement
 from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.cluster.kube import Obj
@@ -67,6 +68,7 @@ class Engine:
         )
         self.revisions = Revisions(self.kube, self.options.revisions_namespace, self._bounded)
         self._rollouts: Informer | None = None  # the KindRollouts, when kept in the cluster
+        self._unpruned: set[tuple[str, str]] = set()  # kinds whose revisions wait for a filled cache
         self._digests: dict[str, str] | None = None  # of the kinds last served completely
         self._fingerprint: tuple[tuple[str, int, int], ...] | None = None  # of the files last served
         self._stop = threading.Event()
@@ -125,6 +127,7 @@ class Engine:
         for gvk in [g for g in self.controllers if g not in seen]:
             log.info("kind for %s removed; no longer reconciling it", gvk[1])
             removed = self.controllers.pop(gvk)
+            self._unpruned.discard(gvk)
             removed.stop()
             self.informers.remove_across(
                 removed.resource, self.options.namespaces, label_selector=self.parent_selector
@@ -169,12 +172,35 @@ class Engine:
             lineage = self.revisions.settle(kind)
             rollout = self.controllers[(kind.api_version, kind.kind)].rollout
             rollout.update(lineage, self.revisions.rollout(kind.name))
-            self.revisions.prune(kind.name, rollout.in_use())
+            self._prune((kind.api_version, kind.kind))
         except errors.ApiError as exc:
             log.warning("kind %s: its revisions could not be read or written: %s", kind.name, exc)
             return False
         self._watch_rollouts()
         return True
+
+    def _prune(self, gvk: tuple[str, str]) -> None:
+        """Delete the kind's revisions that no parent records and no rollout moves between.
+
+        What the parents record is read from their cache once it is filled: a cache still being
+        filled (an engine just started) misses the parents on an old revision not listed yet, so
+        until then the kind waits in ``_unpruned`` for a tick.  A sharded replica caches its own
+        share of the parents only: before it deletes a revision, it reads every parent's record
+        from the server."""
+        controller = self.controllers[gvk]
+        rollout = controller.rollout
+        if not rollout.parents.has_synced:
+            self._unpruned.add(gvk)
+            return
+        self._unpruned.discard(gvk)
+        in_use = rollout.in_use()
+        if self.options.shard and self.revisions.unneeded(controller.name, in_use):
+            namespaced = controller.resource.namespaced and self.options.namespaces
+            scopes: list[str | None] = [*self.options.namespaces] if namespaced else [None]
+            for namespace in scopes:
+                for page, _ in self.kube.pages(controller.resource, namespace):
+                    in_use |= {n for n in (standing("", p).revision for p in page) if n is not None}
+        self.revisions.prune(controller.name, in_use)
 
     def _watch_rollouts(self) -> None:
         """Follow the KindRollouts (``stencil rollout resume|undo`` edit them) once they are kept."""
@@ -189,7 +215,13 @@ class Engine:
                 controller.rollout.spec_changed(obj)
 
     def tick(self) -> None:
-        """Move the kinds' rollouts on (``rollouts.Rollout.tick``): only the replica that reconciles."""
+        """Prune the revisions that waited for a filled cache (``_prune``); move the kinds'
+        rollouts on (``rollouts.Rollout.tick``), only on the replica that reconciles."""
+        for gvk in [g for g in self._unpruned if g in self.controllers]:
+            try:
+                self._prune(gvk)
+            except errors.ApiError as exc:
+                log.warning("kind %s: its revisions could not be pruned: %s", gvk[1], exc)
         if not self._run_workers:
             return
         now = datetime.datetime.now(datetime.UTC)
