@@ -6,7 +6,8 @@ engines could miss the parent that records one:
 
 - one just started, whose cache of the parents is still being filled (the fake's listing of the
   Widgets is held back until the test lets it through);
-- a sharded replica, whose cache holds only the parents of its own shard.
+- a sharded replica, whose cache holds only the parents of its own shard (it fills a cache of
+  every parent's record, and drops it once read).
 
 Each test leaves revision 1 recorded by the parent it cannot see, makes thirteen revisions (so 1
 and 2 would go), and checks that 2 goes and 1 stays.
@@ -20,6 +21,7 @@ from pathlib import Path
 from engine.core.decisions import sharding
 from engine.core.decisions.rollout import KIND_REVISION
 from engine.runtime.serving import manager
+from engine.testing import wait_until
 from tests.integration._widgets import VALUE_CONFIGMAP, write_kind
 from tests.seam._fake import FakeKube
 
@@ -68,7 +70,7 @@ def test_an_engine_whose_cache_is_still_filled_deletes_nothing_until_it_is(tmp_p
         engine.stop(grace=0)
 
 
-def test_a_sharded_replica_asks_the_server_for_the_parents_of_other_shards(tmp_path: Path) -> None:
+def test_a_sharded_replica_reads_the_parents_of_other_shards_before_it_deletes(tmp_path: Path) -> None:
     fake = FakeKube()
     recording_revision_1(fake, {sharding.OWNER_LABEL: "b"})
     templates = tmp_path / "templates"
@@ -78,7 +80,11 @@ def test_a_sharded_replica_asks_the_server_for_the_parents_of_other_shards(tmp_p
         (controller,) = engine.controllers.values()
         assert controller.parents.wait_for_sync(5)
         assert controller.parents.versions() == []  # replica a does not cache b's parent
+        pruned = [1, *range(3, REVISIONS + 1)]
+        assert wait_until(lambda: engine.tick() or engine.revisions.numbers("widget") == pruned, timeout=5)
         engine.tick()
-        assert engine.revisions.numbers("widget") == [1, *range(3, REVISIONS + 1)]
+        assert engine.revisions.numbers("widget") == pruned  # and nothing more on a later tick
+        everyone = engine.informers.get(controller.resource, namespace=None)
+        assert everyone is None  # the cache of every parent is dropped once read
     finally:
         engine.stop(grace=0)

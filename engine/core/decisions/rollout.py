@@ -112,6 +112,21 @@ def standing_value(parent: Mapping[str, Any]) -> list[str]:
     return [json.dumps([found.revision, found.since, found.ready, found.failure])]
 
 
+def record_only(parent: Mapping[str, Any]) -> dict[str, Any]:
+    """What a cache of every parent keeps to learn which revisions they record: the parent's
+    name, namespace and version, and the number it records (``status.kindRevision``)."""
+    meta = parent.get("metadata") or {}
+    kept: dict[str, Any] = {
+        "apiVersion": parent.get("apiVersion"),
+        "kind": parent.get("kind"),
+        "metadata": {k: meta[k] for k in ("name", "namespace", "uid", "resourceVersion") if k in meta},
+    }
+    number = standing("", parent).revision
+    if number is not None:
+        kept["status"] = {KIND_REVISION: {"number": number}}
+    return kept
+
+
 def standing_of(key: str, value: str) -> Standing:
     """The standing ``standing_value`` wrote for the parent with ``key``."""
     revision, since, ready, failure = json.loads(value)

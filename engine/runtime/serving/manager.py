@@ -26,10 +26,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.core.decisions.rollout import standing
+from engine.core.decisions import rollout as rollout_core
 from engine.core.model import errors, kinds, placement
 from engine.runtime.cluster.informers import InformerSet
-from engine.runtime.cluster.kube import Obj
+from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED, Informer
 from engine.runtime.reconciling import children, events, memory
@@ -128,6 +128,7 @@ class Engine:
             log.info("kind for %s removed; no longer reconciling it", gvk[1])
             removed = self.controllers.pop(gvk)
             self._unpruned.discard(gvk)
+            self._forget_everyone(removed.resource)
             removed.stop()
             self.informers.remove_across(
                 removed.resource, self.options.namespaces, label_selector=self.parent_selector
@@ -184,23 +185,33 @@ class Engine:
 
         What the parents record is read from their cache once it is filled: a cache still being
         filled (an engine just started) misses the parents on an old revision not listed yet, so
-        until then the kind waits in ``_unpruned`` for a tick.  A sharded replica caches its own
-        share of the parents only: before it deletes a revision, it reads every parent's record
-        from the server."""
+        until then the kind waits in ``_unpruned`` for a later tick.  A sharded replica caches
+        its own share of the parents only: before it deletes a revision, it fills a cache of
+        every parent that keeps each one's record alone (``rollout.record_only``; a streamed
+        list, one parent at a time), and drops that cache once read."""
+        self._unpruned.add(gvk)
         controller = self.controllers[gvk]
         rollout = controller.rollout
         if not rollout.parents.has_synced:
-            self._unpruned.add(gvk)
             return
-        self._unpruned.discard(gvk)
         in_use = rollout.in_use()
         if self.options.shard and self.revisions.unneeded(controller.name, in_use):
-            namespaced = controller.resource.namespaced and self.options.namespaces
-            scopes: list[str | None] = [*self.options.namespaces] if namespaced else [None]
-            for namespace in scopes:
-                for page, _ in self.kube.pages(controller.resource, namespace):
-                    in_use |= {n for n in (standing("", p).revision for p in page) if n is not None}
+            everyone = self.informers.ensure_across(
+                controller.resource, self.options.namespaces, transform=rollout_core.record_only
+            )
+            if not everyone.has_synced:
+                return
+            for namespace, name, _ in everyone.versions():
+                number = rollout_core.standing("", everyone.get(namespace or None, name) or {}).revision
+                in_use |= {number} if number is not None else set()
+            self._forget_everyone(controller.resource)
         self.revisions.prune(controller.name, in_use)
+        self._unpruned.discard(gvk)
+
+    def _forget_everyone(self, resource: Resource) -> None:
+        """Drop a sharded replica's cache of every parent of a kind (``_prune``), if it has one."""
+        if self.options.shard:
+            self.informers.remove_across(resource, self.options.namespaces)
 
     def _watch_rollouts(self) -> None:
         """Follow the KindRollouts (``stencil rollout resume|undo`` edit them) once they are kept."""
