@@ -1,11 +1,12 @@
 """The one door to the API server: plain JSON dicts over a kept-alive connection pool.
 
 Only this module imports the official ``kubernetes`` client, and only for what it
-does well: reading a kubeconfig or the in-cluster service account (including exec
-plugins and token refresh).  Requests go through urllib3 directly with JSON
-bodies, because the client's generated model classes cost several times the CPU
-and memory of plain dicts (about 3x and 2-4x here; ``bench/bench_objects.py``); what
-urllib3 and HTTP make of a request and its answer is ``engine.runtime.cluster.transport``.
+does well: reading a kubeconfig (its contexts, exec plugins and token refresh).  A
+process in a pod reads its service account without it (``incluster``).  Requests go
+through urllib3 directly with JSON bodies, because the client's generated model
+classes cost several times the CPU and memory of plain dicts (about 3x and 2-4x
+here; ``bench/bench_objects.py``); what urllib3 and HTTP make of a request and its
+answer is ``engine.runtime.cluster.transport``.
 Resources are found by discovery (``apiVersion`` + ``kind`` -> plural and scope),
 never by generated API classes.
 
@@ -28,7 +29,7 @@ import urllib3
 import yaml
 
 from engine.core.model import apis, errors
-from engine.runtime.cluster import nesting, transport
+from engine.runtime.cluster import incluster, nesting, transport
 
 FIELD_MANAGER = "stencil"
 # A kind the server does not serve is asked about again only after this long, so a
@@ -119,14 +120,8 @@ class Kube:
 
     @classmethod
     def in_cluster(cls, **kw: Any) -> Kube:
-        from kubernetes import client, config
-
-        configuration = client.Configuration()
-        try:
-            config.load_incluster_config(client_configuration=configuration)  # type: ignore[no-untyped-call]
-        except config.ConfigException as error:
-            raise errors.StencilError(f"no kubeconfig found and not running in a cluster: {error}") from error
-        return cls(configuration, **kw)
+        """The client of a process in a pod (``incluster``), without the official client."""
+        return cls(incluster.load(), **kw)
 
     @classmethod
     def auto(cls, kubeconfig: str | None = None, context: str | None = None, **kw: Any) -> Kube:
