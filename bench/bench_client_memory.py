@@ -5,32 +5,27 @@
 local control plane, each way starts the engine in a process of its own, as ``stencil run`` does
 (every shipped kind, no parents), waits for its caches to sync, and prints its resident memory.
 The in-pod way gets a cluster-admin ServiceAccount's token and the plane's CA in a folder, and
-the service's two variables.  Run: ``python bench/bench_client_memory.py [ROUNDS]`` (default 3,
-alternated).
+the service's two variables (``bench.pods``).  Run: ``python bench/bench_client_memory.py
+[ROUNDS]`` (default 3, alternated).
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import subprocess
 import sys
 import tempfile
-import urllib.parse
 from pathlib import Path
-
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import pods  # noqa: E402
 from engine.localcluster.plane import LocalCluster  # noqa: E402
 from engine.runtime.cluster.kube import Kube  # noqa: E402
-from engine.testing import service_account_token  # noqa: E402
 from engine.tools import manifests  # noqa: E402
 
-RBAC = "rbac.authorization.k8s.io"
 # The engine as ``stencil run`` starts it, its client made the given way; prints its RSS and
 # whether the official client was imported, once every cache has synced.
 REPLICA = """
@@ -60,7 +55,7 @@ engine.stop(grace=0)
 def replica(way: str, where: str, environ: dict[str, str]) -> dict[str, float]:
     ran = subprocess.run(
         [sys.executable, "-c", REPLICA, way, where, str(ROOT / "templates")],
-        env={**os.environ, **environ, "PYTHONPATH": str(ROOT)},
+        env={**environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
         text=True,
         check=True,
@@ -70,28 +65,15 @@ def replica(way: str, where: str, environ: dict[str, str]) -> dict[str, float]:
 
 
 def main(rounds: int = 3) -> None:
-    with LocalCluster() as plane, tempfile.TemporaryDirectory() as account:
+    with LocalCluster() as plane, tempfile.TemporaryDirectory() as scratch:
         kube = Kube.from_kubeconfig(str(plane.kubeconfig))
         manifests.install_crds(kube, ROOT / "crds")
-        kube.request("POST", "/api/v1/namespaces/default/serviceaccounts", {"metadata": {"name": "bench"}})
-        binding = {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "ClusterRoleBinding",
-            "metadata": {"name": "bench"},
-            "roleRef": {"apiGroup": RBAC, "kind": "ClusterRole", "name": "cluster-admin"},
-            "subjects": [{"kind": "ServiceAccount", "name": "bench", "namespace": "default"}],
-        }
-        kube.request("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding)
-        (cluster,) = (c["cluster"] for c in yaml.safe_load(plane.kubeconfig.read_text())["clusters"])
-        Path(account, "ca.crt").write_bytes(base64.b64decode(cluster["certificate-authority-data"]))
-        Path(account, "token").write_text(service_account_token(kube, "default", "bench"))
-        server = urllib.parse.urlsplit(cluster["server"])
-        in_pod = {"KUBERNETES_SERVICE_HOST": str(server.hostname)}
-        in_pod["KUBERNETES_SERVICE_PORT"] = str(server.port)
+        account = Path(scratch) / "serviceaccount"
+        in_pod = pods.as_in_a_pod(kube, plane.kubeconfig, account)
         found: dict[str, list[dict[str, float]]] = {"kubeconfig": [], "in a pod": []}
         for _ in range(rounds):
-            found["kubeconfig"].append(replica("kubeconfig", str(plane.kubeconfig), {}))
-            found["in a pod"].append(replica("in a pod", account, in_pod))
+            found["kubeconfig"].append(replica("kubeconfig", str(plane.kubeconfig), dict(os.environ)))
+            found["in a pod"].append(replica("in a pod", str(account), in_pod))
     print("client from   RSS MiB once synced (each round)       official client imported")
     for way, runs in found.items():
         figures = ", ".join(f"{r['rss_mib']:.1f}" for r in runs)

@@ -27,6 +27,7 @@ parent and memory per object are what carry over to a real cluster.
     python -m bench.shards                    # N = 3,000 Networks, R = 3
     python -m bench.shards --parents 300 --replicas 3
     python -m bench.shards --workload deploywebservice --backlog --parents 10000
+    python -m bench.shards --in-a-pod    # replicas read a service account, as the chart's pods do
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench import converging
+from bench import converging, pods
 from bench.workloads import ROOT, WORKLOADS, Workload
 from engine.core.decisions import sharding
 from engine.localcluster.plane import LocalCluster
@@ -119,14 +120,31 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@dataclass(frozen=True)
+class Access:
+    """How a replica reaches the plane: ``stencil`` as started, with its environment."""
+
+    stencil: list[str]
+    environ: dict[str, str]
+
+
+def by_kubeconfig(kubeconfig: Path) -> Access:
+    return Access([sys.executable, "-m", "engine.tools.cli", "run", "--kubeconfig", str(kubeconfig)], {})
+
+
+def in_a_pod(kube: Kube, kubeconfig: Path, folder: Path) -> Access:
+    """As the chart's pod runs it: the service account's folder, no kubeconfig (``bench.pods``)."""
+    environ = pods.as_in_a_pod(kube, kubeconfig, folder)
+    return Access([sys.executable, "-c", pods.STENCIL, str(folder), "run"], environ)
+
+
 @contextmanager
 def engine(
-    kubeconfig: Path, namespace: str, name: str, logs: Path, sharded: bool
+    access: Access, namespace: str, name: str, logs: Path, sharded: bool
 ) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     port = free_port()
     args = [
-        sys.executable, "-m", "engine.tools.cli", "run",
-        "--kubeconfig", str(kubeconfig), "--templates", str(ROOT / "templates"),
+        *access.stencil, "--templates", str(ROOT / "templates"),
         "--namespace", namespace, "--metrics-bind-address", f"127.0.0.1:{port}", "--no-metrics-secure",
         "--health-probe-bind-address", "0", "--log-format", "json",
         "--log-level", "WARNING",
@@ -134,7 +152,7 @@ def engine(
     if sharded:
         args += ["--shards", "--shard-identity", name, "--leader-elect-namespace", namespace]
     with (logs / f"{name}.log").open("wb") as sink:
-        process = subprocess.Popen(args, stdout=sink, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(args, stdout=sink, stderr=subprocess.STDOUT, env=access.environ or None)
     try:
         yield process, port
     finally:
@@ -183,7 +201,7 @@ def _mark(kube: Kube, plane: list[int]) -> tuple[float, int, float]:
 def one_run(
     kube: Kube,
     plane: list[int],
-    kubeconfig: Path,
+    access: Access,
     logs: Path,
     workload: Workload,
     parents: int,
@@ -207,7 +225,7 @@ def one_run(
             converging.create(kube, parents_of(workload, namespace, parents))
         plane_before, writes_before, started = _mark(kube, plane)  # a backlog: from the replicas' start
         running = {
-            name: stack.enter_context(engine(kubeconfig, namespace, name, logs, sharded)) for name in names
+            name: stack.enter_context(engine(access, namespace, name, logs, sharded)) for name in names
         }
         wait(
             lambda: all(
@@ -272,6 +290,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workload", choices=sorted(CHILDREN), default="network")
     parser.add_argument("--backlog", action="store_true", help="The parents are there before the replicas.")
     parser.add_argument("--out", type=Path, default=None, help="Also write the runs as JSON here.")
+    parser.add_argument(
+        "--in-a-pod", action="store_true", help="Replicas read a service account, not a kubeconfig."
+    )
     options = parser.parse_args(argv)
     workload = WORKLOADS[options.workload]
     web = workload.name == "deploywebservice"  # a Deployment's status is the controller manager's
@@ -279,11 +300,16 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as scratch, plane as cluster:
         kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
         manifests.install_crds(kube, ROOT / "crds")
+        access = (
+            in_a_pod(kube, cluster.kubeconfig, Path(scratch) / "serviceaccount")
+            if options.in_a_pod
+            else by_kubeconfig(cluster.kubeconfig)
+        )
         runs = [
             one_run(
                 kube,
                 cluster.pids,
-                cluster.kubeconfig,
+                access,
                 Path(scratch),
                 workload,
                 options.parents,
@@ -310,10 +336,16 @@ def main(argv: list[str] | None = None) -> None:
             )
         total = sum(r.rss_mib for r in run.replicas)
         print(f"  RSS in sum: {total:.1f} MiB")
+    print(f"replicas' client: {'a service account, as in a pod' if options.in_a_pod else 'a kubeconfig'}")
     machine = {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()}
     print(json.dumps(machine))
     if options.out:
-        options.out.write_text(json.dumps({"machine": machine, "runs": [asdict(r) for r in runs]}, indent=2))
+        options.out.write_text(
+            json.dumps(
+                {"machine": machine, "in_a_pod": options.in_a_pod, "runs": [asdict(r) for r in runs]},
+                indent=2,
+            )
+        )
 
 
 if __name__ == "__main__":
