@@ -65,12 +65,12 @@ TOKEN_RECHECK = 1.0
 class Token:
     """The configuration's ``Authorization`` value, asked of it at most once a ``TOKEN_RECHECK``.
 
-    Asking runs the official client's refresh hook, which renews a token close to expiring (an
-    exec plugin's five minutes ahead, a projected service-account token file's each minute) and
-    then applies the whole kubeconfig to the configuration again: host, certificates and the
-    environment's proxies, some 50 µs each time, and each look-up runs it (two, for the two names
-    a token may be kept under).  Renewing minutes ahead, a token read a second ago is as good as
-    one read now.
+    For a kubeconfig, asking runs the official client's refresh hook, which renews a token close
+    to expiring (an exec plugin's five minutes ahead) and then applies the whole kubeconfig to the
+    configuration again: host, certificates and the environment's proxies, some 50 µs each time,
+    and each look-up runs it (two, for the two names a token may be kept under).  In a pod
+    (``incluster``) the token file is read again each minute.  Renewing minutes ahead, a token
+    read a second ago is as good as one read now.
     """
 
     def __init__(self, configuration: Any, clock: Callable[[], float] = time.monotonic) -> None:

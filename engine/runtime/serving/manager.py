@@ -201,9 +201,8 @@ class Engine:
             )
             if not everyone.has_synced:
                 return
-            for namespace, name, _ in everyone.versions():
-                number = rollout_core.standing("", everyone.get(namespace or None, name) or {}).revision
-                in_use |= {number} if number is not None else set()
+            recorded = (everyone.get(ns or None, name) or {} for ns, name, _ in everyone.versions())
+            in_use |= {n for n in (rollout_core.standing("", p).revision for p in recorded) if n is not None}
             self._forget_everyone(controller.resource)
         self.revisions.prune(controller.name, in_use)
         self._unpruned.discard(gvk)
