@@ -1,8 +1,9 @@
 """The sharder caches every parent, so it asks the API server for their metadata alone
-(``PartialObjectMetadata``), listed and watched, and keeps of each its metadata and whether it
-has a status: the one thing beyond metadata its assignments read.  A parent without a status is
-kept without one; a status written later, through the status subresource, reaches the cache by
-the watch; a parent's spec and status never do.  Each parent's cached JSON is the smaller."""
+(``PartialObjectMetadata``), listed and watched, and keeps of each the metadata its assignments
+read (``as_sharder_keeps``) and whether it has a status: the one thing beyond metadata they read.
+A parent without a status is kept without one; a status written later, through the status
+subresource, reaches the cache by the watch; a parent's spec and status never do.  Each parent's
+cached JSON is the smaller."""
 
 from __future__ import annotations
 
@@ -54,7 +55,11 @@ def test_the_sharders_cache_keeps_metadata_and_whether_a_status_was_written(
         assert "status" not in kept["fresh"]
         for item in kept.values():
             assert "spec" not in item and "managedFields" not in item["metadata"]
-            assert item["metadata"]["uid"] and item["metadata"]["resourceVersion"]
+            assert set(item["metadata"]) == {"name", "namespace", "resourceVersion"}
+            assert (
+                item["metadata"]["resourceVersion"]
+                == full.get(namespace, item["metadata"]["name"])["metadata"]["resourceVersion"]
+            )
         assert sharder.store.size(namespace, "reconciled") < full.store.size(namespace, "reconciled")
 
         kube.patch_status(networks, "fresh", namespace, STATUS)  # reaches the cache by the watch

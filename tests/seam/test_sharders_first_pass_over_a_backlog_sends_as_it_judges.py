@@ -15,6 +15,7 @@ import pytest
 
 from engine.core.decisions import sharding
 from engine.runtime.cluster.informers import Across
+from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards
 from engine.testing import wait_until
 from tests.integration._widgets import write_kind
@@ -47,6 +48,21 @@ class Counted(Replica):
         return super().patch_json(res, name, namespace, ops)
 
 
+def sharder_of(engine: manager.Engine, member: str) -> tuple[shards.Sharder, Across]:
+    """A sharder on ``engine`` that sees ``member`` live, and its cache of every parent, synced."""
+    sharder = shards.Sharder(engine, namespace=NAMESPACE)
+    wait_until(lambda: sharder.members() == {member}, timeout=5, what=f"{member} live")
+    (controller,) = engine.controllers.values()
+    everything = engine.informers.ensure_across(
+        controller.resource,
+        engine.options.namespaces,
+        metadata_only=True,
+        transform=sharding.as_sharder_keeps,
+    )
+    wait_until(lambda: everything.has_synced, timeout=5, what="the sharder's cache of parents")
+    return sharder, everything
+
+
 def test_the_first_pass_over_a_backlog_sends_its_writes_before_judging_further(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -71,16 +87,7 @@ def test_the_first_pass_over_a_backlog_sends_its_writes_before_judging_further(
     view = Counted(fake, decoded, ahead)
     engine = loaded({"b": view}, write_kind(tmp_path / "templates", TWO_CONFIGMAPS))["b"]
     try:
-        sharder = shards.Sharder(engine, namespace=NAMESPACE)
-        wait_until(lambda: sharder.members() == {"b"}, timeout=5, what="b live")
-        (controller,) = engine.controllers.values()
-        everything = engine.informers.ensure_across(
-            controller.resource,
-            engine.options.namespaces,
-            metadata_only=True,
-            transform=sharding.as_sharder_keeps,
-        )
-        wait_until(lambda: everything.has_synced, timeout=5, what="the sharder's cache of parents")
+        sharder, _ = sharder_of(engine, "b")
 
         assert sharder.tick() == PARENTS
         assert len(ahead) == PARENTS

@@ -147,8 +147,15 @@ def labels_of(obj: Mapping[str, Any]) -> Mapping[str, str]:
 
 
 def as_sharder_keeps(obj: dict[str, Any]) -> dict[str, Any]:
-    """What the sharder's cache keeps of a parent: its metadata, and ``status: {}`` if the
-    parent has a status (``sharder_patch`` asks whether a parent was reconciled before).
+    """What the sharder's cache keeps of a parent: what its assignments read, and no more.
+
+    That is the parent's name, namespace and resourceVersion (its writes test it), the keys of its
+    labels and annotations with the values of the sharder's own (``sharder_patch`` adds a map that
+    is missing, and a map's keys tell it is there), and ``status: {}`` if the parent has a status
+    (``sharder_patch`` asks whether a parent was reconciled before).  Other values, the uid, the
+    timestamps, finalizers and owner references are dropped: the cache holds every parent of
+    every kind, and a ``kubectl apply``'d parent's last-applied annotation alone is its whole
+    spec again.
 
     Its lists and watches ask for metadata alone (``PartialObjectMetadata``), which carries no
     status; a status write shows in ``managedFields`` as an entry for the status subresource
@@ -156,11 +163,24 @@ def as_sharder_keeps(obj: dict[str, Any]) -> dict[str, Any]:
     parent is taken to have a status: its new owner then lists its children once, where
     taking it to have none could leave them unfound.
     """
-    meta = {k: v for k, v in (obj.get("metadata") or {}).items() if k != "managedFields"}
-    kept: dict[str, Any] = {"apiVersion": obj.get("apiVersion"), "kind": obj.get("kind"), "metadata": meta}
+    meta = obj.get("metadata") or {}
+    kept_meta = {key: meta[key] for key in _KEPT if key in meta}
+    for field in ("labels", "annotations"):
+        values = meta.get(field)
+        if values is not None:
+            kept_meta[field] = {key: value if key in _READ else "" for key, value in values.items()}
+    kept: dict[str, Any] = {
+        "apiVersion": obj.get("apiVersion"),
+        "kind": obj.get("kind"),
+        "metadata": kept_meta,
+    }
     if "status" in obj or _status_written(obj):
         kept["status"] = {}
     return kept
+
+
+_KEPT = ("name", "namespace", "resourceVersion")
+_READ = frozenset({OWNER_LABEL, DRAIN_LABEL, HANDED_OVER})  # the labels and annotations it reads
 
 
 def _status_written(obj: Mapping[str, Any]) -> bool:

@@ -49,6 +49,7 @@ WRITERS = 8  # label writes a pass has under way at once
 # parents holds at most this many decoded at once, not all of them (on 30,000 Networks the
 # sharder peaked at 203 MiB when it held them all, at 160 MiB since).
 CHUNK = 256
+_UNJUDGED = object()  # what ``_settled`` answers for a parent not judged yet
 
 
 def selector(identity: str) -> str:
@@ -131,10 +132,12 @@ class Sharder:
         self._clock = clock
         self._seen: dict[str, tuple[leader.LeaseRecord, float]] = {}  # Lease name -> record, when it changed
         self._draining_since: dict[tuple[Resource, str], float] = {}
-        # Parents that needed no write, by the resourceVersion and membership they were judged
-        # at: a pass skips them until either changes, so an idle pass over 100,000 parents is
-        # a dictionary lookup each rather than a hash per member each.
-        self._settled: dict[tuple[Resource, str, str | None], tuple[str, frozenset[str]]] = {}
+        # Parents that needed no write, by kind and namespace, name and the resourceVersion they
+        # were judged at, for the members ``_settled_for``: a pass skips them until either
+        # changes, so an idle pass over 100,000 parents is a dictionary lookup each rather than a
+        # hash per member each.  The names and versions are the cache's own strings, not copies.
+        self._settled: dict[tuple[Resource, str], dict[str, str | None]] = {}
+        self._settled_for: frozenset[str] = frozenset()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._leases: Across | None = None
@@ -190,7 +193,8 @@ class Sharder:
             self.metrics.shard_members.set(len(live))
         moves: list[_Move] = []
         writes = 0
-        seen: set[tuple[Resource, str, str | None]] = set()
+        before = self._settled if live == self._settled_for else {}
+        settled: dict[tuple[Resource, str], dict[str, str | None]] = {}
         for controller in list(self.engine.controllers.values()):
             resource = controller.resource
             everything = self.engine.informers.ensure_across(
@@ -202,25 +206,22 @@ class Sharder:
             if not everything.has_synced:
                 continue
             for namespace, name, version in everything.versions():
-                judged = (resource, name, namespace or None)
-                seen.add(judged)
-                if self._settled.get(judged) == (version, live):
-                    continue  # judged at this version for these members: not decoded again
-                parent = everything.get(namespace or None, name)
-                move = (
-                    None
-                    if parent is None
-                    else self._judge(everything, controller.name, resource, parent, live)
-                )
-                if move is not None:
-                    moves.append(move)
+                scope = (resource, namespace)
+                if before.get(scope, {}).get(name, _UNJUDGED) == version:
+                    move = None  # judged at this version for these members: not decoded again
+                else:
+                    move = self._judge(everything, controller.name, resource, (namespace, name), live)
+                if move is None:
+                    settled.setdefault(scope, {})[name] = version
+                    continue
+                moves.append(move)
                 if len(moves) >= CHUNK:
                     writes += self._send(moves)
                     moves = []
                     if self._stop.is_set():
                         return writes
-        if len(self._settled) > len(seen):  # parents deleted, or of a kind no longer served
-            self._settled = {judged: at for judged, at in self._settled.items() if judged in seen}
+        # Parents gone, or of a kind no longer served, drop out.
+        self._settled, self._settled_for = settled, live
         return writes + self._send(moves)
 
     def _send(self, moves: list[_Move]) -> int:
@@ -251,24 +252,24 @@ class Sharder:
             return None  # changed or gone since it was cached: the next pass sees it as it is
 
     def _judge(
-        self, cache: Across, name: str, resource: Resource, parent: Obj, live: frozenset[str]
+        self, cache: Across, name: str, resource: Resource, key: tuple[str, str], live: frozenset[str]
     ) -> _Move | None:
-        """The label write ``parent`` needs, or None (then it is settled at this version)."""
+        """The label write the parent at ``key`` (namespace or "", name) needs; None if it needs
+        none (then it is settled at the version judged) or is gone."""
+        parent = cache.get(key[0] or None, key[1])
+        if parent is None:
+            return None
         meta = parent["metadata"]
-        judged = (resource, meta["name"], meta.get("namespace"))
         labels = sharding.labels_of(parent)
-        key = sharding.parent_key(resource.api_version, resource.kind, meta.get("namespace"), meta["name"])
+        hashed = sharding.parent_key(resource.api_version, resource.kind, meta.get("namespace"), meta["name"])
         decision = sharding.decide(
             labels.get(sharding.OWNER_LABEL),
             sharding.DRAIN_LABEL in labels,
-            sharding.owner_of(key, live),
+            sharding.owner_of(hashed, live),
             live,
         )
         ops = sharding.sharder_patch(parent, decision)
-        if ops is None:
-            self._settled[judged] = (meta["resourceVersion"], live)
-            return None
-        return _Move(cache, name, resource, parent, decision, ops)
+        return None if ops is None else _Move(cache, name, resource, parent, decision, ops)
 
     def _record(self, move: _Move, written: Obj) -> None:
         """A sent move in the cache, the log and the metrics."""
