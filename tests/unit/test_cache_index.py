@@ -58,3 +58,36 @@ def test_the_same_index_can_be_declared_twice_but_not_with_another_function() ->
         assert "owner" in str(error)
     else:
         raise AssertionError("a second function for one index name was accepted")
+
+
+def test_a_value_shared_by_several_objects_then_by_one_then_none_finds_exactly_those() -> None:
+    store = Store("v1", "ConfigMap")
+    store.add_index("owner", owner_index)
+    for i, name in enumerate("abc"):
+        store.apply("ADDED", child(name, str(i + 1), "p1"))
+    assert names(store, "p1") == ["a", "b", "c"]
+
+    store.apply("DELETED", child("b", "4", "p1"))
+    assert names(store, "p1") == ["a", "c"]
+    store.apply("MODIFIED", child("a", "5", "p2"))
+    assert names(store, "p1") == ["c"] and names(store, "p2") == ["a"]
+    store.apply("MODIFIED", child("c", "6", "p1"))  # the same value again: still found, once
+    assert names(store, "p1") == ["c"]
+    store.apply("ADDED", child("d", "7", "p1"))
+    assert names(store, "p1") == ["c", "d"]
+    store.replace([child("a", "5", "p2")])
+    assert names(store, "p1") == [] and names(store, "p2") == ["a"]
+    store.apply("DELETED", child("a", "8", "p2"))
+    assert names(store, "p2") == [] and store.indexed("owner") == {}
+
+
+def test_an_object_giving_one_value_twice_is_found_once_and_forgotten_whole() -> None:
+    store = Store("v1", "ConfigMap")
+    store.add_index("twice", lambda obj: [obj["metadata"]["name"][0]] * 2)
+    store.apply("ADDED", child("a1", "1", None))
+    store.apply("ADDED", child("a2", "2", None))
+    assert store.keys_by_index("twice", "a") == [("ns", "a1"), ("ns", "a2")]
+    store.apply("DELETED", child("a1", "3", None))
+    assert store.keys_by_index("twice", "a") == [("ns", "a2")]
+    store.apply("DELETED", child("a2", "4", None))
+    assert store.keys_by_index("twice", "a") == [] and store.indexed("twice") == {}

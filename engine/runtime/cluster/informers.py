@@ -61,9 +61,9 @@ class Across:
             for key in informer.store.keys_by_index(index_name, value)
         ]
 
-    def indexed(self, index_name: str) -> dict[tuple[str, str], builtins.list[str]]:
+    def indexed(self, index_name: str) -> dict[tuple[str, str], tuple[str, ...]]:
         """Every object's values in the index, by (namespace or "", name), decoding none."""
-        found: dict[tuple[str, str], builtins.list[str]] = {}
+        found: dict[tuple[str, str], tuple[str, ...]] = {}
         for informer in self._informers.values():
             found.update(informer.store.indexed(index_name))
         return found

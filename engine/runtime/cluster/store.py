@@ -106,8 +106,10 @@ class Store:
         # namespace -> name -> entry, so a namespaced list costs only that namespace.
         self._objects: dict[str, dict[str, _Entry]] = {}
         self._index_funcs: dict[str, IndexFunc] = {}
-        self._indexes: dict[str, dict[str, set[_Key]]] = {}  # index -> value -> keys
-        self._indexed: dict[str, dict[_Key, list[str]]] = {}  # index -> key -> values
+        # index -> value -> the key, or a set of two or more: most values (a parent's uid, the
+        # children of one parent) name one object, and a set of one takes 216 bytes.
+        self._indexes: dict[str, dict[str, _Key | set[_Key]]] = {}
+        self._indexed: dict[str, dict[_Key, tuple[str, ...]]] = {}  # index -> key -> values
 
     # -- feeding --------------------------------------------------------------
 
@@ -234,9 +236,12 @@ class Store:
         with self._lock:
             if index_name not in self._indexes:
                 raise KeyError(f"no index named {index_name!r}")
-            return sorted(self._indexes[index_name].get(value, ()))
+            keys = self._indexes[index_name].get(value)
+            if keys is None:
+                return []
+            return [keys] if isinstance(keys, tuple) else sorted(keys)
 
-    def indexed(self, index_name: str) -> dict[_Key, builtins.list[str]]:
+    def indexed(self, index_name: str) -> dict[_Key, tuple[str, ...]]:
         """Every object's values in index ``index_name``, by (namespace or "", name), decoding none."""
         with self._lock:
             if index_name not in self._indexed:
@@ -290,13 +295,19 @@ class Store:
             self._unindex_one(index_name, key)
 
     def _index_one(self, index_name: str, key: _Key, obj: Obj) -> None:
-        values = self._index_funcs[index_name](obj)
+        values = tuple(self._index_funcs[index_name](obj))
         if not values:
             return
         self._indexed[index_name][key] = values
         index = self._indexes[index_name]
         for value in values:
-            index.setdefault(value, set()).add(key)
+            keys = index.get(value)
+            if keys is None:
+                index[value] = key
+            elif isinstance(keys, set):
+                keys.add(key)
+            elif keys != key:
+                index[value] = {keys, key}
 
     def _unindex_one(self, index_name: str, key: _Key) -> None:
         values = self._indexed[index_name].pop(key, None)
@@ -305,10 +316,12 @@ class Store:
         index = self._indexes[index_name]
         for value in values:
             keys = index.get(value)
-            if keys is not None:
+            if isinstance(keys, set):
                 keys.discard(key)
-                if not keys:
-                    del index[value]
+                if len(keys) == 1:
+                    index[value] = keys.pop()
+            elif keys == key:
+                del index[value]
 
 
 def _decoded(entry: _Entry | None) -> Obj | None:
