@@ -205,14 +205,20 @@ class Sharder:
             )
             if not everything.has_synced:
                 continue
+            scope: str | None = None  # the namespace whose records are at hand (versions come by namespace)
+            judged: dict[str, str | None] = {}
+            settling: dict[str, str | None] = {}
             for namespace, name, version in everything.versions():
-                scope = (resource, namespace)
-                if before.get(scope, {}).get(name, _UNJUDGED) == version:
+                if namespace != scope:
+                    scope = namespace
+                    judged = before.get((resource, namespace), {})
+                    settling = settled.setdefault((resource, namespace), {})
+                if judged.get(name, _UNJUDGED) == version:
                     move = None  # judged at this version for these members: not decoded again
                 else:
                     move = self._judge(everything, controller.name, resource, (namespace, name), live)
                 if move is None:
-                    settled.setdefault(scope, {})[name] = version
+                    settling[name] = version
                     continue
                 moves.append(move)
                 if len(moves) >= CHUNK:
