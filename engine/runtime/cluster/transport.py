@@ -129,9 +129,10 @@ def events(response: urllib3.BaseHTTPResponse) -> Iterator[tuple[str, dict[str, 
 
 def shutdown(response: urllib3.BaseHTTPResponse) -> None:
     """End a streaming response from another thread; a watch that already ended needs nothing."""
-    # Already released to the pool (RuntimeError), or its socket not set up for a shutdown yet
-    # (urllib3's ValueError): there is nothing to end.
-    with contextlib.suppress(RuntimeError, ValueError):
+    # Already released to the pool (RuntimeError), its socket not set up for a shutdown yet
+    # (urllib3's ValueError), or closed by the reading thread on a broken read and not yet
+    # released (OSError, EBADF): there is nothing to end.
+    with contextlib.suppress(RuntimeError, ValueError, OSError):
         response.shutdown()
 
 

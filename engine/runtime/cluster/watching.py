@@ -73,6 +73,8 @@ INITIAL_EVENTS_END = "k8s.io/initial-events-end"
 _CANNOT_STREAM = (400, 422)
 # The API server's answer while its watch cache fills (k8s.io/apiserver's cacher, as 429 or 503).
 _WARMING_UP = "storage is (re)initializing"
+# The jitter's own generator: the process's global one belongs to whoever embeds the engine.
+_JITTER = random.Random()
 
 
 class Informer:
@@ -272,7 +274,7 @@ class Informer:
                 if self._stopped.is_set():
                     break
                 log.warning("%s: %s failed; retrying in %.1fs", self._describe(), step, delay, exc_info=True)
-            if self._stopped.wait((pause if pause is not None else delay) * random.uniform(1.0, 1.2)):
+            if self._stopped.wait((pause if pause is not None else delay) * _JITTER.uniform(1.0, 1.2)):
                 break
             if pause is None:
                 delay = min(delay * 2, _MAX_BACKOFF)

@@ -58,6 +58,7 @@ DEFAULT_LEASE_NAME = "stencil-leader"
 # client-go's JitterFactor: a candidate waits between 1 and 2.2 retry periods, so
 # that replicas started together do not poll in lock step.
 JITTER_FACTOR = 1.2
+_JITTER = random.Random()  # its own generator: the process's global one is the embedder's
 _MICRO_TIME = "%Y-%m-%dT%H:%M:%S.%fZ"  # metav1.MicroTime: exactly six fractional digits
 
 
@@ -287,7 +288,7 @@ class LeaderElector:
         while not self._stopping.is_set():
             if self._try_acquire_or_renew(self.renew_deadline) is _Outcome.HELD:
                 return True
-            jitter = 1 + random.random() * JITTER_FACTOR
+            jitter = 1 + _JITTER.random() * JITTER_FACTOR
             if self._wait(self._stopping, self.retry_period * jitter):
                 break
         return False
