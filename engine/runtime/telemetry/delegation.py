@@ -19,12 +19,11 @@ bound to ``POST`` in production, a function in the unit tests.
 
 The serving certificate is the operator's (``tls.crt`` and ``tls.key`` in a folder, as
 cert-manager writes a Secret), or else a self-signed one made at start, as
-controller-runtime does when it is given none.
+controller-runtime does when it is given none (``selfsigned``, in a child process).
 """
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import ssl
 import tempfile
@@ -36,18 +35,14 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
-
 from engine.core.model import errors
+from engine.runtime.telemetry import selfsigned
 
 TOKEN_REVIEWS = "/apis/authentication.k8s.io/v1/tokenreviews"
 SUBJECT_ACCESS_REVIEWS = "/apis/authorization.k8s.io/v1/subjectaccessreviews"
 CACHE_TTL = 60.0
 CACHE_SIZE = 1024
-CERT_NAME, KEY_NAME = "tls.crt", "tls.key"
+CERT_NAME, KEY_NAME = selfsigned.CERT_NAME, selfsigned.KEY_NAME
 
 Review = Callable[[str, dict[str, Any]], Any]
 
@@ -130,28 +125,6 @@ class Delegate:
 # -- the serving certificate -------------------------------------------------
 
 
-def self_signed(names: Sequence[str]) -> tuple[bytes, bytes]:
-    """A fresh ECDSA P-256 certificate for ``names`` and its key, PEM-encoded; valid a year."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[0])])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(subject)
-        .issuer_name(subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(hours=1))
-        .not_valid_after(now + datetime.timedelta(days=365))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName(n) for n in names]), critical=False)
-        .sign(key, hashes.SHA256())
-    )
-    key_pem = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
-    return cert.public_bytes(serialization.Encoding.PEM), key_pem
-
-
 def tls_context(cert_dir: Path | None, names: Sequence[str]) -> ssl.SSLContext:
     """A server context from ``cert_dir``'s ``tls.crt`` and ``tls.key``, or a self-signed pair."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -169,12 +142,8 @@ def tls_context(cert_dir: Path | None, names: Sequence[str]) -> ssl.SSLContext:
             problem = f"{cert}: not a certificate and key that belong together: {error}"
             raise errors.StencilError(problem) from error
         return context
-    cert_pem, key_pem = self_signed(names)
     # ssl loads a chain from files only; they live as long as it takes to read them.
     with tempfile.TemporaryDirectory(prefix="stencil-metrics-") as folder:
-        cert, key = Path(folder) / CERT_NAME, Path(folder) / KEY_NAME
-        cert.write_bytes(cert_pem)
-        key.touch(mode=0o600)
-        key.write_bytes(key_pem)
-        context.load_cert_chain(cert, key)
+        selfsigned.in_a_child(Path(folder), names)
+        context.load_cert_chain(Path(folder) / CERT_NAME, Path(folder) / KEY_NAME)
     return context
