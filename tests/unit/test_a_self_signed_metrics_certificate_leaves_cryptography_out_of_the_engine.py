@@ -52,5 +52,5 @@ def test_serving_on_a_self_signed_certificate_imports_no_cryptography() -> None:
 
 
 def test_a_child_that_cannot_write_the_certificate_is_reported_with_its_error(tmp_path: Path) -> None:
-    with pytest.raises(StencilError, match="cannot make a self-signed certificate: .*No such file"):
+    with pytest.raises(StencilError, match=r"cannot make a self-signed certificate: .*No such file"):
         selfsigned.in_a_child(tmp_path / "missing", ["localhost"])
