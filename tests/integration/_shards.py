@@ -72,6 +72,11 @@ def network_resource(kube: Kube) -> Resource:
     return kube.resource(NETWORK, "Network")
 
 
+def rendezvous_owner(namespace: str, name: str, members: Iterable[str]) -> str | None:
+    """The member a Network's owner label should name: its rendezvous choice among ``members``."""
+    return sharding.owner_of(sharding.parent_key(NETWORK, "Network", namespace, name), frozenset(members))
+
+
 def owners(kube: Kube, namespace: str) -> dict[str, str | None]:
     """Each Network's owner label, as the API server has it."""
     items, _ = kube.list(network_resource(kube), namespace)

@@ -20,13 +20,13 @@ from tests.integration._shards import (
     log_lines,
     network_resource,
     owners,
+    rendezvous_owner,
     wait_for_members,
     writes,
 )
 
 PARENTS = 300
 JOINER = "shard-d"
-NETWORKS = "samplecrd.k8s.io/v1"
 
 
 def test_the_joiner_takes_a_quarter_each_move_handed_over_and_logged(
@@ -49,11 +49,8 @@ def test_the_joiner_takes_a_quarter_each_move_handed_over_and_logged(
         assert all(after[p] == JOINER for p in moved)
         assert None not in after.values()
         # Exactly those, however many in this test's namespace (75 on average, 99 in one seen).
-        members = frozenset({*REPLICAS, JOINER})
         assert moved == [
-            p
-            for p in sorted(after)
-            if sharding.owner_of(sharding.parent_key(NETWORKS, "Network", namespace, p), members) == JOINER
+            p for p in sorted(after) if rendezvous_owner(namespace, p, {*REPLICAS, JOINER}) == JOINER
         ]
         eventually(lambda: held(joiner) == len(moved), what="the joiner's cache to hold its share")
 

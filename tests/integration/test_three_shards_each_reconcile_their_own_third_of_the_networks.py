@@ -18,7 +18,6 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from engine.core.decisions import sharding
 from engine.runtime.cluster.kube import Kube
 from engine.testing import write_requests
 from engine.tools import manifests
@@ -30,6 +29,7 @@ from tests.integration._shards import (
     network,
     owners,
     published,
+    rendezvous_owner,
     replicas,
     wait_for_members,
     writes,
@@ -76,11 +76,7 @@ def test_each_network_is_reconciled_by_its_owner_alone(
 
         # Each Network is labelled with its rendezvous choice; each replica caches its own share
         # and wrote one child for each Network of it, as the API server counts its account's writes.
-        members = frozenset(REPLICAS)
-        assert labelled == {
-            p: sharding.owner_of(sharding.parent_key("samplecrd.k8s.io/v1", "Network", namespace, p), members)
-            for p in labelled
-        }
+        assert labelled == {p: rendezvous_owner(namespace, p, REPLICAS) for p in labelled}
         for name, engine in engines.items():
             share = sum(1 for owner in labelled.values() if owner == name)
             assert held(engine) == share
