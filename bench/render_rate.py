@@ -149,7 +149,7 @@ def stages(parents: int = CLI_PARENTS) -> list[tuple[str, float]]:
     """Where ``stencil render`` of ``parents`` DeployWebServices spends its CPU, step by step (ms):
     its imports (in a process of their own), then reading, checking, rendering and writing, with
     the collector tuned as the command tunes it."""
-    from engine.core.model import yamlrules
+    from engine.core.model import yamlwriting
     from engine.tools.cli._common import GC_YOUNG_THRESHOLD
 
     started = _child_run([sys.executable, "-c", "import engine.tools.cli.render"])[1]
@@ -167,7 +167,7 @@ def stages(parents: int = CLI_PARENTS) -> list[tuple[str, float]]:
         "read the YAML, with lines": lambda: found.extend(_web_service_documents(parents)),
         "check against the CRD": lambda: parents_.extend(crds.admit(d, kind, NAMESPACE) or {} for d in found),
         "render": render,
-        "write the YAML": lambda: yamlrules.dump_all(output),
+        "write the YAML": lambda: yamlwriting.dump_all(output),
     }
     before = gc.get_threshold()
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)

@@ -1,7 +1,8 @@
-"""`yamlrules.dump_all` (what `stencil render` prints) writes, byte for byte, what PyYAML's
-libyaml safe dumper writes: for every shipped kind's rendered examples and for the scalars whose
-quoting decides what they read back as; and it never writes an anchor, which Stencil's own reader
-(`StrictLoader`) refuses."""
+"""`yamlwriting.dump_all` (what `stencil render` prints) writes, byte for byte, what PyYAML's
+libyaml safe dumper writes: for every shipped kind's rendered examples, for the scalars whose
+quoting decides what they read back as, for keys and strings at the lengths where libyaml changes
+how it lays them out, and for generated documents; and it never writes an anchor, which Stencil's
+own reader (`StrictLoader`) refuses."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.core.model import documents, errors, kinds, yamlrules
+from engine.core.model import documents, errors, kinds, yamlrules, yamlwriting
 from engine.core.offline import admission
 from engine.core.templating import rendering
 
@@ -50,7 +53,7 @@ def _as_pyyaml_writes(objects: list[Any]) -> str:
 def test_the_rendered_examples_of_every_shipped_kind_are_written_as_pyyaml_writes_them() -> None:
     objects = _rendered_examples()
     assert len(objects) > 20
-    written = yamlrules.dump_all(objects)
+    written = yamlwriting.dump_all(objects)
     assert written == _as_pyyaml_writes(objects)
     assert list(yaml.load_all(written, Loader=yamlrules.StrictLoader)) == objects
 
@@ -58,7 +61,7 @@ def test_the_rendered_examples_of_every_shipped_kind_are_written_as_pyyaml_write
 @pytest.mark.parametrize("text", TRICKY, ids=range(len(TRICKY)))
 def test_a_scalar_is_quoted_as_pyyaml_quotes_it_and_reads_back_as_itself(text: str) -> None:
     document = {text or "empty": text, "in a list": [text, {"key": text}], text or "again": {"x": [text]}}
-    written = yamlrules.dump_all([document])
+    written = yamlwriting.dump_all([document])
     assert written == _as_pyyaml_writes([document])
     assert yaml.load(written, Loader=yamlrules.StrictLoader) == document
 
@@ -71,7 +74,7 @@ def test_every_json_type_and_empty_collections_are_written_as_pyyaml_writes_them
         "empty": {"mapping": {}, "list": [], "string": ""},
         "nested": [[1, [2, [3]]], {"a": {"b": {"c": [{}]}}}],
     }
-    written = yamlrules.dump_all([document, [], {}, "scalar", None])
+    written = yamlwriting.dump_all([document, [], {}, "scalar", None])
     assert written == _as_pyyaml_writes([document, [], {}, "scalar", None])
     assert list(yaml.load_all(written, Loader=yamlrules.StrictLoader)) == [document, [], {}, "scalar", None]
 
@@ -80,6 +83,63 @@ def test_an_object_met_twice_is_written_twice_not_as_an_alias_stencil_would_refu
     labels = {"app": "web"}
     child = {"metadata": {"labels": labels}, "spec": {"selector": {"matchLabels": labels}}}
     assert "&id001" in _as_pyyaml_writes([child])  # what the safe dumper would have written
-    written = yamlrules.dump_all([child])
+    written = yamlwriting.dump_all([child])
     assert "&" not in written and "*" not in written
     assert yaml.load(written, Loader=yamlrules.StrictLoader) == child
+
+
+@pytest.mark.parametrize("length", [70, 78, 79, 80, 81, 82, 83, 84, 85, 120, 127, 128, 129, 130])
+def test_keys_and_spaced_strings_around_libyamls_limits_are_laid_out_as_it_lays_them(length: int) -> None:
+    spaced = ("ab " * length)[: length - 1].rstrip().ljust(length - 1, "z")
+    each = [
+        {"k" * length: "v"},
+        {"é" * (length // 2): 1},
+        {"key": spaced},
+        {"nested": {"deeper": [spaced, {"k" * (length - 10): spaced}]}},
+        {spaced: 1},
+        {"a": [[spaced]]},
+    ]
+    for document in each:
+        assert yamlwriting.dump_all([document]) == _as_pyyaml_writes([document])
+
+
+def test_a_document_that_is_not_json_data_is_written_as_pyyaml_writes_it_or_refused_as_it_refuses() -> None:
+    document = {"a": 1.5, 1: "int key", None: "null key", False: "bool key", 2.5: [0.1]}
+    assert yamlwriting.dump_all([{"ok": 1}, document]) == _as_pyyaml_writes([{"ok": 1}, document])
+
+    class Name(str):
+        pass
+
+    def outcome(dump: Any, objects: list[Any]) -> str:
+        try:
+            return str(dump(objects))
+        except yaml.YAMLError as error:
+            return repr(error)
+
+    for odd in (Name("x"), (1, 2), {1, 2}, object()):
+        objects = [{"a": 1}, {"a": odd}]
+        assert outcome(yamlwriting.dump_all, objects) == outcome(_as_pyyaml_writes, objects)
+
+
+# Strings that a manifest holds (names, images, paths) and strings that libyaml quotes, breaks or
+# escapes; keys drawn from both, so a key that would be `? key` or quoted is met too.
+_WORDS = st.sampled_from([*TRICKY, "web-0", "nginx:1.25", "app.kubernetes.io/name", "v1", "8080", "a.b"])
+_STRINGS = st.one_of(_WORDS, st.text(max_size=90), st.from_regex(r"[a-z0-9 .:/-]{0,100}", fullmatch=True))
+_SCALARS = st.one_of(
+    _STRINGS,
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.booleans(),
+    st.none(),
+)
+_JSON = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_STRINGS, inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.dictionaries(_STRINGS, _JSON, max_size=6), max_size=3))
+def test_generated_documents_are_written_as_pyyaml_writes_them(objects: list[Any]) -> None:
+    assert yamlwriting.dump_all(objects) == _as_pyyaml_writes(objects)

@@ -15,9 +15,7 @@ with the line it is on:
 
 It stands apart from ``documents`` (files, schemas and lines) so that what sits below
 ``documents`` (the library functions the status rules call) can read YAML by the same rules.
-
-What is written back (``dump_all``: ``stencil render``'s output) is libyaml's safe dumper's text,
-made by a representer narrowed to JSON data the same way.
+What is written back (``stencil render``'s output) is ``yamlwriting``'s.
 """
 
 from __future__ import annotations
@@ -31,7 +29,6 @@ import yaml
 from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.error import Mark, MarkedYAMLError
-from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from yaml.reader import Reader
 
 # The deepest nesting of mappings and sequences a document may have.  The API
@@ -220,56 +217,3 @@ def yaml_problem(error: yaml.YAMLError) -> tuple[int | None, str]:
             problem = f"{error.context}: {problem}"
         return (mark.line + 1 if mark is not None else None), problem
     return None, str(error)
-
-
-# -- writing JSON data -------------------------------------------------------------------------
-
-
-class _JsonDumper(yaml.CSafeDumper):
-    """libyaml's safe dumper with a representer for JSON data: the text ``yaml.CSafeDumper`` writes
-    (keys in their order), in some 70 % of its time.
-
-    The safe representer looks each value's type up along its MRO and keeps every collection it
-    has seen, to write a second sight of it as an alias; libyaml asks the resolver twice a scalar
-    whether its text would read back as another type.  Here the JSON types are told apart by
-    their exact type, nothing is kept (so no anchor is ever written, which ``StrictLoader`` would
-    refuse), and the resolver's answers are remembered per text (manifests repeat their keys).
-    Anything else (a float, a subclass) goes to the safe representer as before.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._tags: dict[tuple[str, Any], str] = {}
-
-    def represent_data(self, data: Any) -> yaml.Node:
-        kind = type(data)
-        if kind is str:
-            return ScalarNode(_TAG + "str", data)
-        if kind is dict:
-            pairs = [(self.represent_data(key), self.represent_data(value)) for key, value in data.items()]
-            return MappingNode(_TAG + "map", pairs, flow_style=self.default_flow_style)
-        if kind is list:
-            items = [self.represent_data(item) for item in data]
-            return SequenceNode(_TAG + "seq", items, flow_style=self.default_flow_style)
-        if kind is bool:
-            return ScalarNode(_TAG + "bool", "true" if data else "false")
-        if kind is int:
-            return ScalarNode(_TAG + "int", str(data))
-        if data is None:
-            return ScalarNode(_TAG + "null", "null")
-        return super().represent_data(data)
-
-    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        if kind is not ScalarNode:
-            return super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
-        key = (value, implicit)
-        tag = self._tags.get(key)
-        if tag is None:
-            tag = self._tags[key] = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
-        return tag
-
-
-def dump_all(documents: list[Any]) -> str:
-    """``documents`` (JSON data) as one YAML stream, keys in their order: what
-    ``yaml.dump_all(documents, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)`` writes."""
-    return yaml.dump_all(documents, Dumper=_JsonDumper, sort_keys=False, allow_unicode=True)

@@ -61,7 +61,7 @@ def render(
     derive (conditions and fields) after its children are applied and, unless
     --observed gives them as they are, made healthy by their controllers.
     """
-    from engine.core.model import errors, yamlrules
+    from engine.core.model import errors, yamlwriting
     from engine.core.offline import preview
     from engine.core.templating import rendering
 
@@ -94,7 +94,7 @@ def render(
                 ) from error
     except errors.StencilError as error:
         raise click.ClickException(str(error)) from error
-    click.echo(yamlrules.dump_all(output), nl=False)
+    click.echo(yamlwriting.dump_all(output), nl=False)
 
 
 def _references(
