@@ -26,6 +26,7 @@ import jsonschema
 import yaml
 from yaml.constructor import ConstructorError
 
+from engine.core.model import yamlrules
 from engine.core.model.crds import structural
 from engine.core.model.errors import KindError, StencilError
 from engine.core.model.expressions import CONTEXT_NAMES, Expression, compile_expression
@@ -146,7 +147,7 @@ class Document:
                     node = loader.get_node()
                     if node is None:
                         break
-                    data = loader.construct_document(node)
+                    data = yamlrules.constructed(loader, node)
                     if data is not None:
                         documents.append(cls(file, node, data, error_type))
             finally:
