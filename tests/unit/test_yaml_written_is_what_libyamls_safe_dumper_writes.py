@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from engine.core.model import documents, errors, kinds, yamlrules, yamlwriting
 from engine.core.offline import admission
 from engine.core.templating import rendering
+from tests.unit import _jsondata
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -125,18 +126,7 @@ def test_a_document_that_is_not_json_data_is_written_as_pyyaml_writes_it_or_refu
 # escapes; keys drawn from both, so a key that would be `? key` or quoted is met too.
 _WORDS = st.sampled_from([*TRICKY, "web-0", "nginx:1.25", "app.kubernetes.io/name", "v1", "8080", "a.b"])
 _STRINGS = st.one_of(_WORDS, st.text(max_size=90), st.from_regex(r"[a-z0-9 .:/-]{0,100}", fullmatch=True))
-_SCALARS = st.one_of(
-    _STRINGS,
-    st.integers(min_value=-(2**63), max_value=2**63 - 1),
-    st.floats(allow_nan=False, allow_infinity=False),
-    st.booleans(),
-    st.none(),
-)
-_JSON = st.recursive(
-    _SCALARS,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_STRINGS, inner, max_size=5),
-    max_leaves=30,
-)
+_JSON = _jsondata.data(_STRINGS, _STRINGS, leaves=30)
 
 
 @settings(max_examples=400, deadline=None)
