@@ -149,6 +149,7 @@ class StrictLoader(yaml.CSafeLoader):
 
 
 _STR, _MAP, _SEQ = _TAG + "str", _TAG + "map", _TAG + "seq"
+_SCALAR_TAGS = frozenset(_TAG + t for t in ("null", "bool", "int", "float"))  # built by their constructors
 
 
 class _Unusual(Exception):
@@ -186,7 +187,7 @@ def _built(loader: StrictLoader, node: yaml.Node) -> Any:
         return mapping
     if tag == _SEQ and type(node) is SequenceNode:
         return [_built(loader, item) for item in node.value]
-    if type(node) is ScalarNode and tag in _CONSTRUCTORS:
+    if type(node) is ScalarNode and tag in _SCALAR_TAGS:
         return loader.yaml_constructors[tag](loader, node)
     raise _Unusual
 
