@@ -48,11 +48,8 @@ def test_a_change_whose_pods_never_become_ready_stops_at_its_deadline(
             }
             with cordon(kube):
                 r.change(folder, "image: {{ spec.image }}", "image: {{ spec.image }}-next", "deployment.yaml")
-                paused = eventually(
-                    lambda: (
-                        (r.kind_rollout(kube, KIND) or {}).get("spec", {}).get("paused")
-                        and r.kind_rollout(kube, KIND)
-                    ),
+                eventually(
+                    lambda: (r.kind_rollout(kube, KIND) or {}).get("spec", {}).get("paused"),
                     timeout=90,
                     what="the rollout paused",
                 )
@@ -60,7 +57,12 @@ def test_a_change_whose_pods_never_become_ready_stops_at_its_deadline(
                 items, _ = kube.list(dws, namespace)
                 moved = {p["metadata"]["name"] for p in items if r.revision_of(p) == 2}
                 assert len(moved) == 3, moved  # 10% of 30
-                failure = paused["status"]["failure"]
+                # The pause (spec) and its reason (status) are two writes; the reason follows.
+                failure = eventually(
+                    lambda: (r.kind_rollout(kube, KIND) or {}).get("status", {}).get("failure"),
+                    timeout=30,
+                    what="the rollout's status naming its failure",
+                )
                 assert failure["reason"] == "ProgressDeadlineExceeded"
                 assert failure["parent"].split("/")[1] in moved
                 for d in kube.list(deployments, namespace)[0]:
