@@ -149,7 +149,7 @@ def stages(parents: int = CLI_PARENTS) -> list[tuple[str, float]]:
     """Where ``stencil render`` of ``parents`` DeployWebServices spends its CPU, step by step (ms):
     its imports (in a process of their own), then reading, checking, rendering and writing, with
     the collector tuned as the command tunes it."""
-    from engine.core.model import yamlwriting
+    from engine.tools import yamlwriting
     from engine.tools.cli._common import GC_YOUNG_THRESHOLD
 
     started = _child_run([sys.executable, "-c", "import engine.tools.cli.render"])[1]

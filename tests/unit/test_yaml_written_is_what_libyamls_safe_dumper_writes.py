@@ -14,9 +14,10 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core.model import documents, errors, kinds, yamlrules, yamlwriting
+from engine.core.model import documents, errors, kinds, yamlrules
 from engine.core.offline import admission
 from engine.core.templating import rendering
+from engine.tools import yamlwriting
 from tests.unit import _jsondata
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ with the line it is on:
 
 It stands apart from ``documents`` (files, schemas and lines) so that what sits below
 ``documents`` (the library functions the status rules call) can read YAML by the same rules.
-What is written back (``stencil render``'s output) is ``yamlwriting``'s.
+What ``stencil render`` writes back is ``engine.tools.yamlwriting``'s.
 """
 
 from __future__ import annotations

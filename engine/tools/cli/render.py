@@ -61,9 +61,10 @@ def render(
     derive (conditions and fields) after its children are applied and, unless
     --observed gives them as they are, made healthy by their controllers.
     """
-    from engine.core.model import errors, yamlwriting
+    from engine.core.model import errors
     from engine.core.offline import preview
     from engine.core.templating import rendering
+    from engine.tools import yamlwriting
 
     try:
         kind, crds, parents = read_crs(kind_dir, files, namespace, crds_dir)
