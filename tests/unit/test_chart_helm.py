@@ -171,7 +171,7 @@ def test_lease_and_kind_configmaps_are_granted_in_the_release_namespace_only(hel
 
     assert role["metadata"]["namespace"] == NAMESPACE
     assert role["rules"] == rbac.namespace_rules(lease_name)
-    binding = one(documents, "RoleBinding")
+    binding = one(documents, "RoleBinding", role["metadata"]["name"])
     assert binding["roleRef"]["name"] == role["metadata"]["name"]
 
 
@@ -181,7 +181,8 @@ def test_watch_namespace_grants_the_rules_in_that_namespace_only(helm: Path) -> 
     # The engine's rules are nowhere cluster-wide (the metrics' own ClusterRoles are not theirs).
     assert not [d for d in documents if d["kind"] in ("ClusterRole", "ClusterRoleBinding")
                 and d["metadata"]["name"] == FULLNAME]  # fmt: skip
-    roles = {d["metadata"]["namespace"]: d for d in documents if d["kind"] == "Role"}
+    roles = {d["metadata"]["namespace"]: d for d in documents if d["kind"] == "Role"
+             and d["metadata"]["name"] == FULLNAME}  # fmt: skip
     assert roles["apps"]["rules"] == rbac.derive_rules(
         shipped_kinds().values(),
         rbac.offline_resources(ROOT / "crds"),

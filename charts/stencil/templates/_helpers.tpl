@@ -55,6 +55,11 @@ app.kubernetes.io/component: engine
 {{- end }}
 {{- end }}
 
+{{/* Where the kinds' Leases are: kindLeases.namespace, else the first watched namespace, else kube-system. */}}
+{{- define "stencil.kindLeaseNamespace" -}}
+{{- .Values.kindLeases.namespace | default (first (include "stencil.watchNamespaces" . | fromJsonArray)) | default "kube-system" }}
+{{- end }}
+
 {{/* The namespaces the engine watches, watchNamespace and watchNamespaces together; empty: all. */}}
 {{- define "stencil.watchNamespaces" -}}
 {{- $all := .Values.watchNamespaces | default list }}

@@ -17,7 +17,10 @@ Leader election is deliberately *not* among these cluster-wide rules: write
 access to every Lease in the cluster would let the engine take over the leases
 of kube-scheduler or kube-controller-manager.  ``namespace_rules`` gives it for
 the engine's own namespace only, with ``get/update`` narrowed to the one Lease,
-together with read access to the ConfigMaps that carry drop-in kinds.
+together with read access to the ConfigMaps that carry drop-in kinds.  The Leases that hold
+each kind for one engine (``engine.core.decisions.holding``) live in a namespace every engine
+sees, ``kube-system`` by default: ``kind_lease_rules`` grants ``get/update`` there on those
+Leases by name, so the engine can never write another component's Lease.
 
 Which kinds a folder renders is found by rendering each of its examples (pure,
 no cluster) and, because a child behind an ``{% if %}`` that no example turns
@@ -40,7 +43,7 @@ from typing import Any
 
 import yaml
 
-from engine.core.decisions import planning
+from engine.core.decisions import holding, planning
 from engine.core.model import apis, errors, placement
 from engine.core.model.kinds import Kind
 from engine.core.offline import admission
@@ -212,6 +215,21 @@ def namespace_rules(lease_name: str, *, sharded: bool = False) -> list[Rule]:
     return rules
 
 
+def kind_lease_rules(kinds: Iterable[Kind]) -> list[Rule]:
+    """The rules that let the engine hold ``kinds``, for the namespace of the kinds' Leases:
+    ``create`` (which cannot be narrowed to a name) and ``get/update`` of each kind's Lease."""
+    names = sorted({holding.lease_name(k.api_version, k.kind) for k in kinds})
+    return [
+        {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create"]},
+        {
+            "apiGroups": ["coordination.k8s.io"],
+            "resources": ["leases"],
+            "resourceNames": names,
+            "verbs": ["get", "update"],
+        },
+    ]
+
+
 def clusterrole(rules: list[Rule], name: str) -> dict[str, Any]:
     return {"apiVersion": RBAC_API_VERSION, "kind": "ClusterRole", "metadata": {"name": name}, "rules": rules}
 
@@ -272,11 +290,15 @@ def documents(
     namespace: str = "stencil-system",
     lease_name: str = "stencil-leader",
     defaults: Defaults = _as_written,
+    kind_lease_namespace: str = holding.DEFAULT_NAMESPACE,
 ) -> list[dict[str, Any]]:
-    """What ``stencil rbac`` prints: the ClusterRole for the kinds and the Role for the engine's namespace."""
+    """What ``stencil rbac`` prints: the ClusterRole for the kinds, the Role for the engine's
+    namespace, and the Role ``<name>-kinds`` for the kinds' Leases."""
+    kinds = list(kinds)
     return [
         clusterrole(derive_rules(kinds, resources, defaults), name),
         role(namespace_rules(lease_name), name, namespace),
+        role(kind_lease_rules(kinds), f"{name}-kinds", kind_lease_namespace),
     ]
 
 

@@ -28,6 +28,8 @@ class Options:
     tracer: tracing.Tracer = tracing.OFF  # each reconcile a trace, or (OFF) nothing at no cost
     bundle_namespace: str | None = None  # also serve kinds from labelled ConfigMaps in this namespace
     run_workers: bool = True  # False: keep caches warm but reconcile nothing (a standby replica)
+    # True: a kind's workers start only once the engine holds the kind (``Engine.serve_kind``).
+    held_kinds_only: bool = False
     # Where kind revisions are kept (ControllerRevisions); None: in the engine's memory only.
     revisions_namespace: str | None = None
     shard: str | None = None  # this replica's shard identity: reconcile only the parents labelled with it

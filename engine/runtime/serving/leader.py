@@ -200,7 +200,9 @@ class LeaderElector:
     ``on_stopped_leading`` must stop every write before it returns: after it the
     Lease is released (on ``stop``) or left to expire (when renewing failed),
     and another replica may start leading.  After losing the Lease the elector
-    campaigns again until ``stop`` is called.
+    campaigns again until ``stop`` is called.  ``on_new_leader``, as client-go's
+    ``OnNewLeader``, is told each holder the elector sees that is not the one it saw
+    last (itself included), on the elector's thread.
     """
 
     def __init__(
@@ -218,6 +220,7 @@ class LeaderElector:
         clock: Callable[[], float] = time.monotonic,
         wait: Callable[[threading.Event, float], bool] = threading.Event.wait,
         labels: Mapping[str, str] | None = None,
+        on_new_leader: Callable[[str], None] | None = None,
     ) -> None:
         if not identity:
             raise ValueError("leader election needs a non-empty identity")
@@ -232,6 +235,8 @@ class LeaderElector:
         self.retry_period = retry_period
         self._on_started = on_started_leading
         self._on_stopped = on_stopped_leading
+        self._on_new_leader = on_new_leader
+        self._reported = ""  # the holder last told to ``on_new_leader``
         self._clock = clock
         self._wait = wait  # waits on the event for so many seconds of ``clock``; True once it is set
         self._observed: LeaseRecord | None = None
@@ -365,6 +370,7 @@ class LeaderElector:
             return _Outcome.FAILED
         now = self._clock()
         current = LeaseRecord.from_spec(lease.get("spec") or {}) if lease is not None else None
+        self._report(current.holder if current is not None else "")
         if current != self._observed:
             self._observed = current
             self._observed_at = now
@@ -392,7 +398,19 @@ class LeaderElector:
         self._observed = desired
         self._observed_at = self._clock()
         self._renewed_at = sent
+        self._report(self.identity)
         return _Outcome.HELD
+
+    def _report(self, holder: str) -> None:
+        """Tell ``on_new_leader`` of a holder other than the one told last (none is not told)."""
+        if not holder or holder == self._reported:
+            return
+        self._reported = holder
+        if self._on_new_leader is not None:
+            try:
+                self._on_new_leader(holder)
+            except Exception:
+                log.exception("on_new_leader failed")
 
     def _release(self) -> None:
         try:

@@ -77,6 +77,7 @@ class Engine:
         self._bundle_dir = Path(tempfile.mkdtemp(prefix="stencil-kinds-"))
         self._refused: dict[str, str] = {}  # kind ConfigMaps not loaded, and why (said once)
         self._run_workers = self.options.run_workers
+        self._held: set[tuple[str, str]] = set()  # the kinds this engine holds (``held_kinds_only``)
 
     # -- kinds ----------------------------------------------------------------
 
@@ -128,6 +129,7 @@ class Engine:
             log.info("kind for %s removed; no longer reconciling it", gvk[1])
             removed = self.controllers.pop(gvk)
             self._unpruned.discard(gvk)
+            self._held.discard(gvk)  # served again, it is held again first
             self._forget_everyone(removed.resource)
             removed.stop()
             self.informers.remove_across(
@@ -162,7 +164,7 @@ class Engine:
             self.options.metrics.readiness(controller.name, controller.reports.readiness)
         if self.options.shard and self.options.metrics:
             self.options.metrics.shard_holds(controller.name, lambda: len(controller.parents.versions()))
-        if self._run_workers:
+        if self._run_workers and self._admits(gvk):
             controller.start(self.options.workers)
         return True
 
@@ -235,7 +237,9 @@ class Engine:
         if not self._run_workers:
             return
         now = datetime.datetime.now(datetime.UTC)
-        for controller in list(self.controllers.values()):
+        for gvk, controller in list(self.controllers.items()):
+            if not self._admits(gvk):
+                continue  # another engine holds the kind, and moves its rollout
             try:
                 controller.rollout.tick(now)
             except errors.ApiError as exc:
@@ -247,10 +251,24 @@ class Engine:
         return sharding.selector(self.options.shard) if self.options.shard else None
 
     def run_workers(self) -> None:
-        """Start reconciling (this replica became the leader)."""
+        """Start reconciling (this replica became the leader): every kind, or with
+        ``held_kinds_only`` the kinds this engine holds."""
         self._run_workers = True
-        for controller in list(self.controllers.values()):
+        for gvk, controller in list(self.controllers.items()):
+            if self._admits(gvk):
+                controller.start(self.options.workers)
+
+    def serve_kind(self, gvk: tuple[str, str]) -> None:
+        """This engine holds the kind ``gvk`` now (``serving.holding``): reconcile its parents
+        once the workers run."""
+        self._held.add(gvk)
+        controller = self.controllers.get(gvk)
+        if self._run_workers and controller is not None:
             controller.start(self.options.workers)
+
+    def _admits(self, gvk: tuple[str, str]) -> bool:
+        """Whether the kind's workers may run: always, or once this engine holds it."""
+        return not self.options.held_kinds_only or gvk in self._held
 
     # -- kinds delivered as ConfigMaps -------------------------------------------
 

@@ -123,8 +123,10 @@ class Sharder:
         interval: float = 1.0,
         metrics: Metrics | None = None,
         clock: Callable[[], float] = time.monotonic,
+        serves: Callable[[tuple[str, str]], bool] = lambda gvk: True,
     ) -> None:
         self.engine = engine
+        self._serves = serves  # the kinds this engine holds (``serving.holding``): only they are assigned
         self.kube = engine.kube
         self.namespace = namespace
         self.interval = interval
@@ -195,7 +197,9 @@ class Sharder:
         writes = 0
         before = self._settled if live == self._settled_for else {}
         settled: dict[tuple[Resource, str], dict[str, str | None]] = {}
-        for controller in list(self.engine.controllers.values()):
+        for gvk, controller in list(self.engine.controllers.items()):
+            if not self._serves(gvk):
+                continue  # another engine holds the kind: its sharder labels the parents
             resource = controller.resource
             everything = self.engine.informers.ensure_across(
                 resource,

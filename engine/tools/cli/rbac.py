@@ -16,12 +16,25 @@ from engine.tools.cli._common import main
 @click.option("--name", default="stencil", show_default=True, help="Name of the ClusterRole and Role.")
 @options.namespace("stencil-system", "The engine's namespace.")
 @click.option(
+    "--kind-lease-namespace",
+    default="kube-system",
+    show_default=True,
+    help="Where the kinds' Leases are (stencil run --kind-lease-namespace).",
+)
+@click.option(
     "--user-roles",
     is_flag=True,
     help="Print instead, for each kind, the ClusterRoles <name>-<kind>-admin|edit|view that aggregate "
     "into Kubernetes' admin, edit and view roles: for the people who use the kinds.",
 )
-def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str, user_roles: bool) -> None:
+def rbac(
+    templates_dir: Path,
+    crds_dir: Path,
+    name: str,
+    namespace: str,
+    kind_lease_namespace: str,
+    user_roles: bool,
+) -> None:
     """Print the least-privilege RBAC the engine needs for these kinds (or, with --user-roles,
     the roles of the people who use them)."""
     from engine.core.model import kinds
@@ -44,5 +57,6 @@ def rbac(templates_dir: Path, crds_dir: Path, name: str, namespace: str, user_ro
         defaults=defaults,
         namespace=namespace,
         lease_name="stencil-leader",
+        kind_lease_namespace=kind_lease_namespace,
     )
     click.echo(rbac_rules.dump(roles), nl=False)

@@ -1,5 +1,9 @@
 """``stencil run``: the engine against a cluster, optionally leader-elected, optionally sharded.
 
+Each kind is served by one engine at a time: the replica that reconciles (the leader, or the
+one process) holds a Lease per kind as the engine's identity, and an engine that finds a kind
+held stands by for it and says who holds it (``engine.runtime.serving.holding``).
+
 With ``--shards`` every replica holds a Lease of its own and reconciles only the parents
 labelled with its name; the replica holding the leader Lease also runs the sharder, which
 writes those labels (``engine.runtime.serving.sharding``).
@@ -24,7 +28,7 @@ if TYPE_CHECKING:
     from http.server import ThreadingHTTPServer
 
     from engine.runtime.cluster.kube import Kube
-    from engine.runtime.serving import leader, manager
+    from engine.runtime.serving import holding, leader, manager
     from engine.runtime.telemetry import observability
 
 log = logging.getLogger("stencil")
@@ -108,6 +112,24 @@ log = logging.getLogger("stencil")
     default=None,
     help="This replica's name among the shards (default: $POD_NAME, else the host name).",
 )
+@click.option(
+    "--hold-kinds/--no-hold-kinds",
+    default=True,
+    show_default=True,
+    help="Serve a kind only while this engine holds its Lease, so that two engines never serve one kind.",
+)
+@click.option(
+    "--engine-identity",
+    default=None,
+    help="This engine's name on the kinds' Leases, shared by its replicas [default: the leader "
+    "Lease's namespace/name with --leader-elect or --shards, else host + random].",
+)
+@click.option(
+    "--kind-lease-namespace",
+    default=None,
+    help="Where the kinds' Leases are, one namespace every engine serving them sees [default: "
+    "the first --namespace, else kube-system].",
+)
 def run(
     templates_dir: Path,
     kubeconfig: str | None,
@@ -132,10 +154,14 @@ def run(
     leader_elect_retry_period: float,
     shards: bool,
     shard_identity: str | None,
+    hold_kinds: bool,
+    engine_identity: str | None,
+    kind_lease_namespace: str | None,
 ) -> None:
     """Run the engine against a cluster until SIGINT or SIGTERM."""
     import socket
 
+    from engine.core.decisions import holding
     from engine.runtime.cluster.kube import Kube
     from engine.runtime.serving import manager
     from engine.runtime.telemetry import logs, observability, tracing
@@ -159,25 +185,40 @@ def run(
         bundle_namespace=kind_configmaps_namespace,
         revisions_namespace=revisions_namespace or os.environ.get("POD_NAMESPACE"),
         run_workers=not leader_elect,
+        held_kinds_only=hold_kinds and not shards,  # sharded, the sharder assigns only held kinds
         shard=identity if shards else None,
         protected_namespaces=_protected(protected_namespaces, kind_configmaps_namespace),
     )
     engine = manager.Engine(kube, templates_dir, settings)
     engine.start()
-    campaign = _Campaign(
-        kube,
-        engine,
-        metrics,
-        stopping,
-        namespace=leader_elect_namespace or os.environ.get("POD_NAMESPACE") or "default",
-        timings=(leader_elect_lease_duration, leader_elect_renew_deadline, leader_elect_retry_period),
-    )
+    lease_namespace = leader_elect_namespace or os.environ.get("POD_NAMESPACE") or "default"
+    timings = (leader_elect_lease_duration, leader_elect_renew_deadline, leader_elect_retry_period)
+    holds = None
+    if hold_kinds:
+        holds = _kind_holds(
+            kube,
+            engine,
+            metrics,
+            stopping,
+            namespace=holding.lease_namespace(kind_lease_namespace, namespaces),
+            identity=holding.engine_identity(
+                engine_identity, (lease_namespace, leader_elect_lease_name) if leader_elect else None
+            ),
+            timings=timings,
+            sharded=shards,
+        )
+        if not leader_elect:
+            holds.start()  # this process is the whole engine; with leaders, the leader holds
+    campaign = _Campaign(kube, engine, metrics, stopping, lease_namespace, timings, holds)
     electors = [campaign.shard_member(identity)] if shards else []
     if leader_elect:
         electors.append(
             campaign.leader_elector(leader_elect_lease_name, leader_elect_identity, shards=shards)
         )
     _ready_until_stopped(engine, health, stopping)
+    if holds is not None:  # every write of the kinds ends, then their Leases are released,
+        engine.stop()  # before the leader's: a successor of this engine renews them, or another takes them
+        holds.stop()
     for elector in reversed(electors):  # the leader's Lease first, then the shard's
         elector.stop(release=True)
     engine.stop()
@@ -270,6 +311,40 @@ class _Holding:
         self.end()  # SIGTERM: reconciles under way finish before the Lease is released
 
 
+def _kind_holds(
+    kube: Kube,
+    engine: manager.Engine,
+    metrics: observability.Metrics,
+    stopping: threading.Event,
+    *,
+    namespace: str,
+    identity: str,
+    timings: tuple[float, float, float],
+    sharded: bool,
+) -> holding.KindHolds:
+    """The Leases of the engine's kinds, not started.  A kind taken is served (sharded: the
+    sharder asks the holds); a kind lost while running ends the process, as a lost leader
+    Lease does, since another engine may already reconcile it."""
+    from engine.runtime.serving import holding
+
+    def lost(gvk: tuple[str, str]) -> None:
+        if not stopping.is_set():
+            log.error("lost the Lease of kind %s; exiting", gvk[1])
+            os._exit(1)
+
+    return holding.KindHolds(
+        kube,
+        lambda: list(engine.controllers),
+        namespace=namespace,
+        identity=identity,
+        on_held=(lambda gvk: None) if sharded else engine.serve_kind,
+        on_lost=lost,
+        timings=holding.Timings(*timings),
+        recorder=engine.recorder,
+        metrics=metrics,
+    )
+
+
 @dataclass(frozen=True)
 class _Campaign:
     """The Leases a replica campaigns for: its shard's (``--shards``) and the leader's."""
@@ -280,6 +355,7 @@ class _Campaign:
     stopping: threading.Event
     namespace: str  # where the Leases are
     timings: tuple[float, float, float]  # lease duration, renew deadline, retry period
+    holds: holding.KindHolds | None = None  # the kinds' Leases, held by the leader
 
     def shard_member(self, identity: str) -> leader.LeaderElector:
         """Hold this replica's shard Lease, started; its parents are reconciled while it is held."""
@@ -314,15 +390,27 @@ class _Campaign:
         def report(holding: bool) -> None:
             self.metrics.leading(name, holding)
 
+        holds = self.holds
         if shards:
-            sharder = sharding.Sharder(self.engine, namespace=self.namespace, metrics=self.metrics)
+            sharder = sharding.Sharder(
+                self.engine,
+                namespace=self.namespace,
+                metrics=self.metrics,
+                serves=holds.holds if holds is not None else lambda gvk: True,
+            )
             began = "became the leader; assigning parents to shards"
-            holding = _Holding("leader", began, sharder.start, sharder.stop, self.stopping, report)
+            work: Callable[[], object] = sharder.start
+            end: Callable[[], object] = sharder.stop
         else:
             began = "became the leader; reconciling"
-            holding = _Holding(
-                "leader", began, self.engine.run_workers, self.engine.stop, self.stopping, report
-            )
+            work, end = self.engine.run_workers, self.engine.stop
+
+        def begin() -> None:
+            work()
+            if holds is not None:
+                holds.start()  # the kinds this engine holds are served from now on
+
+        holding = _Holding("leader", began, begin, end, self.stopping, report)
         # A standby reports 0 from the start, so that a dashboard can tell a standby
         # from a replica that does not take part in the election at all.
         report(False)

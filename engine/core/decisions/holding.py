@@ -1,0 +1,85 @@
+"""Which engine serves a kind: the kind's Lease, its name and place, and who an engine is.
+
+Two engines serving one kind (two releases of the chart, or a ``stencil run`` beside an
+installed engine) would both reconcile every parent and fight over every child.  So each kind
+is held by one engine at a time, on a ``coordination.k8s.io/v1`` Lease of its own, by the
+rules of leader election (``engine.runtime.serving.leader``: its ``decide`` and ``record_for``
+are the whole algorithm; this module only names things):
+
+- **An engine is one installation, not one replica.**  The Lease's holder is the engine's
+  identity, which every replica of one release shares: by default the namespace and name of
+  its leader Lease (``engine_identity``), the one thing the replicas of a release already agree
+  on to find each other.  Only the replica that leads (or the one process, without leader
+  election) campaigns for the kinds, so the replicas' own election and sharding are untouched,
+  and a new leader of the same engine renews the kinds' Leases at once (``decide`` answers
+  ``RENEW`` to the holder's own identity) instead of waiting for them to expire.  A process
+  without leader election is an engine of its own (host and a random id, as client-go names a
+  candidate): two ``stencil run`` on one machine must not count as one.
+- **The name** is the kind's, ``stencil-kind.<kind>.<group>`` (``lease_name``), so that every
+  engine serving the kind finds the same Lease, and ``kubectl get leases -l stencil.dev/kind-lease``
+  lists the kinds with their holders.
+- **The place** must be one namespace that two releases installed in two namespaces both
+  see; a release's own namespace is not.  A Lease is namespaced and there is no cluster-scoped
+  kind to hold a lease on, so the place is a well-known namespace: ``kube-system``
+  (``DEFAULT_NAMESPACE``), which every cluster has, where the cluster's other singletons
+  coordinate, and where an engine is granted ``create`` and the ``get``/``update`` of exactly its
+  kinds' Leases by name (``engine.core.offline.rbac.kind_lease_rules``), never the Leases of the
+  scheduler or the controller manager.  An engine that watches only some namespaces serves the
+  kind there only, and two such engines in disjoint namespaces do not contend; it holds the
+  kind's Lease in the first namespace it watches (``lease_namespace``), where two engines
+  watching that namespace meet.  Engines watching different but overlapping sets of namespaces
+  do not see each other.
+- **A standby writes nothing**: it says who holds the kind in a log line, an Event on the kind's
+  Lease and ``leader_election_master_status`` (0) for that Lease, and the Lease itself names the
+  holder.  A status of its own on the Lease would be a write that races every renewal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import socket
+import uuid
+
+LEASE_LABEL = "stencil.dev/kind-lease"  # "true" on every kind's Lease
+DEFAULT_NAMESPACE = "kube-system"
+PREFIX = "stencil-kind."
+MAX_NAME = 253  # a Lease's name is a DNS subdomain
+
+
+def lease_name(api_version: str, kind: str) -> str:
+    """The name of the Lease that holds the parent kind ``kind`` of ``api_version``, for any
+    version of its group; a name too long for a DNS subdomain ends in a digest instead."""
+    group = api_version.rpartition("/")[0] or "core"
+    name = f"{PREFIX}{kind.lower()}.{group.lower()}"
+    if len(name) <= MAX_NAME:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:16]
+    return f"{name[: MAX_NAME - 17].rstrip('.-')}.{digest}"
+
+
+def lease_namespace(given: str | None, watched: tuple[str, ...]) -> str:
+    """Where an engine watching ``watched`` (none: all) holds its kinds' Leases, unless ``given``."""
+    if given:
+        return given
+    return watched[0] if watched else DEFAULT_NAMESPACE
+
+
+def engine_identity(given: str | None, leader_lease: tuple[str, str] | None) -> str:
+    """The holder an engine writes on its kinds' Leases: ``given``; else, for replicas that elect a
+    leader on the Lease ``(namespace, name)``, ``namespace/name``, which they all share; else this
+    process alone, ``<host>_<uuid>``."""
+    if given:
+        return given
+    if leader_lease is not None:
+        return "/".join(leader_lease)
+    return f"{socket.gethostname()}_{uuid.uuid4()}"
+
+
+def standing_by(kind: str, holder: str, identity: str) -> str:
+    """What a standby says about a kind that another engine holds."""
+    return f"engine {identity} stands by for kind {kind}: engine {holder} holds it"
+
+
+def holding(kind: str, identity: str) -> str:
+    """What an engine says when it takes a kind."""
+    return f"engine {identity} holds kind {kind} and reconciles its parents"
