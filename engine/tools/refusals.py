@@ -23,27 +23,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.decisions import conditions, status
+from engine.core.decisions import conditions, refusing, status
 from engine.core.model.documents import FieldPath
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
 
-# The API server's reasons (a Status's ``reason``) for a request that the same request again
-# cannot change: the object is wrong, or the caller may not, or the name is taken.
-PERMANENT_API_REASONS = frozenset(
-    {
-        "Invalid",
-        "BadRequest",
-        "Forbidden",
-        "AlreadyExists",
-        "MethodNotAllowed",
-        "RequestEntityTooLarge",
-        "UnsupportedMediaType",
-        "NotAcceptable",
-    }
-)
 # The engine's own: a child's name held by an object this parent does not control.
 CHILD_CONFLICT = "ChildConflict"
+# What the engine says of a child the server refused for good, and the server's own reasons,
+# which a parent's status still carries for an answer the server gave with another code.
+PERMANENT_REASONS = frozenset({refusing.CHILD_REFUSED, *refusing.PERMANENT_API_REASONS, "AlreadyExists"})
 
 
 @dataclass(frozen=True)
@@ -63,7 +52,7 @@ def refusal(parent: Mapping[str, Any]) -> Refusal | None:
             continue
         kind = condition.get("type")
         reason = str(condition.get("reason") or "")
-        applied = kind == status.CHILDREN_APPLIED and reason in (*PERMANENT_API_REASONS, CHILD_CONFLICT)
+        applied = kind == status.CHILDREN_APPLIED and reason in (*PERMANENT_REASONS, CHILD_CONFLICT)
         if applied or kind == status.TEMPLATES_RENDERED:
             return Refusal(str(kind), reason, str(condition.get("message") or ""))
     return None

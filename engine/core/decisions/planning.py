@@ -6,10 +6,12 @@ quiet and safe:
 
 * **Zero writes in steady state.**  Every applied child carries the hash of what
   was applied (``HASH_ANNOTATION``).  A child is left alone when the cached copy
-  carries the hash of the current desired object *and* still holds every
-  rendered value (so a hand edit of a rendered field is caught).  The hash is
-  what notices a field the template stopped rendering: comparing values alone
-  cannot see a removal, and ``managedFields`` are not kept in the cache.
+  carries the hash of the current desired object *and* the engine's field manager
+  still holds every rendered field (``ownership.taken``: so a hand edit of a
+  rendered field is caught, and what the server normalizes, drops or adds is not
+  mistaken for one).  The hash is what notices a field the template stopped
+  rendering, or a value it renders differently.  An object with no ``managedFields``
+  (read from a file) is compared by value instead (``contains``).
 * **Never take over, never over-delete.**  An observed object whose controller
   is not this parent is a conflict, not an apply; only children controlled by
   this parent are pruned, each with its uid as a delete precondition.
@@ -33,6 +35,7 @@ from typing import Any
 
 import orjson
 
+from engine.core.decisions import contention, ownership
 from engine.core.model.identity import ChildId
 from engine.core.model.placement import (
     KIND_LABEL,
@@ -156,6 +159,34 @@ def contains(observed: Any, desired: Any) -> bool:
     return bool(observed == desired)
 
 
+def converged(current: Obj, target: Obj) -> bool:
+    """Whether ``current`` already holds what applying ``target`` (hash included) would make it:
+    the same hash, and every rendered field still held by the engine (see the module docstring)."""
+    fields = ownership.applied(current)
+    if fields is None:
+        return contains(current, target)
+    return _hash_of(current) == _hash_of(target) and not ownership.taken(fields, target)
+
+
+def restores(current: Obj, target: Obj) -> list[contention.Path]:
+    """The rendered fields an update of ``current`` to ``target`` puts back: those another writer
+    took from the engine (by value, for an object with no ``managedFields``).  Not the content
+    hash, which is the engine's own and follows the others."""
+    fields = ownership.applied(current)
+    if fields is None:
+        found = contention.differences(current, target)
+    else:
+        found = iter(ownership.taken(fields, target))
+    return [path for path in found if path != _HASH_PATH]
+
+
+_HASH_PATH = ("metadata", "annotations", HASH_ANNOTATION)
+
+
+def _hash_of(obj: Obj) -> Any:
+    return ((obj.get("metadata") or {}).get("annotations") or {}).get(HASH_ANNOTATION)
+
+
 def _project(observed: Any, desired: Any) -> Any:
     """The part of ``observed`` that has ``desired``'s shape."""
     if isinstance(desired, dict) and isinstance(observed, dict):
@@ -242,7 +273,7 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach
             conflicts.append(Conflict(r, f"already exists {_held(current, reach)}"))
             continue
         target = with_hash(child)
-        if contains(current, target):
+        if converged(current, target):
             unchanged.append(r)
         else:
             applies.append(Apply(target, create=False, current=current))

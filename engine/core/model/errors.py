@@ -11,6 +11,7 @@
     │   ├── Gone                410 (a watch's resourceVersion is too old)
     │   ├── Invalid             422 (the object failed validation)
     │   └── TooManyRequests     429 (priority and fairness turned the request away)
+    ├── Refused                 a child the API server refused for good (invalid, forbidden, denied)
     └── Unreachable             no answer at all: the connection failed
 
 Errors a person reads carry ``file``, ``line`` and ``field`` where one is known,
@@ -123,6 +124,20 @@ class TooManyRequests(ApiError):
         self, status: int, message: str, body: dict[str, Any] | None = None, retry_after: float | None = None
     ) -> None:
         super().__init__(status, message, body, retry_after if retry_after is not None else 1.0)
+
+
+class Refused(StencilError):
+    """A child the API server refuses whatever the engine retries (422, 403, 400, a denial by
+    admission), in one line: the server's reason and the field, not the struct it dumps.  Sent
+    again only when what is rendered changes, or after ``retry_after`` (a slow back-off: an admin
+    may grant a right or change a policy meanwhile)."""
+
+    reason = "ChildRefused"
+
+    def __init__(self, message: str, refusal: ApiError, retry_after: float) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+        self.retry_after = retry_after
 
 
 class Unreachable(StencilError):

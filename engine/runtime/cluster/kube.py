@@ -28,10 +28,10 @@ from typing import Any
 import urllib3
 import yaml
 
+from engine.core.decisions.ownership import FIELD_MANAGER as FIELD_MANAGER  # the engine's one field manager
 from engine.core.model import apis, errors
 from engine.runtime.cluster import incluster, nesting, transport
 
-FIELD_MANAGER = "stencil"
 # A kind the server does not serve is asked about again only after this long, so a
 # reconcile of a parent that renders it costs no discovery round-trip; ``forget``
 # (a CRD changed) ends the wait at once.

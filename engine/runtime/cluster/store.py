@@ -2,8 +2,9 @@
 
 ``Store`` is the part of an informer worth testing without a cluster.  It is fed a
 full listing (``replace``) or single watch events (``apply``) and answers with the
-handler events they imply.  It strips ``metadata.managedFields`` (often half an
-object's size, and never read by a controller), fills in ``apiVersion``/``kind``
+handler events they imply.  It cuts ``metadata.managedFields`` (often half an
+object's size) down to the engine's own applied set, which drift is asked of
+(``engine.core.decisions.ownership``), fills in ``apiVersion``/``kind``
 (list items lack them), keeps the indexes current, turns objects missing from a
 relist into synthetic deletes, and never goes backwards: an object replaces a
 cached one only when its ``resourceVersion`` is newer (see ``newer``), so a
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 
 import orjson
 
+from engine.core.decisions import ownership
 from engine.runtime.cluster import nesting
 from engine.runtime.cluster.kube import Obj
 
@@ -272,7 +274,7 @@ class Store:
     def _prepare(self, obj: Obj) -> Obj:
         if self._transform is not None:
             obj = self._transform(obj)
-        obj.get("metadata", {}).pop("managedFields", None)
+        ownership.kept(obj)  # of managedFields, only the engine's own applied set
         if self._api_version and "apiVersion" not in obj:
             obj["apiVersion"] = self._api_version
         if self._kind and "kind" not in obj:

@@ -194,7 +194,7 @@ class Informer:
         A response older than what the watch already delivered is not cached: the
         cache never goes backwards.  ``obj`` itself is not modified.
         """
-        meta = {k: v for k, v in obj.get("metadata", {}).items() if k != "managedFields"}
+        meta = dict(obj.get("metadata", {}))  # the store cuts down its managedFields in place
         self.store.apply(MODIFIED, {**obj, "metadata": meta}, only_newer=True)
 
     @contextlib.contextmanager

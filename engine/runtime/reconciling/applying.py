@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from engine.core.decisions import contention, planning, sharding
+from engine.core.decisions import contention, planning, refusing, sharding
 from engine.core.model import errors
 from engine.core.model.identity import ChildId
 from engine.runtime.cluster.kube import FIELD_MANAGER, Obj
@@ -41,12 +41,13 @@ class Write:
 @dataclass(frozen=True)
 class Applied:
     """A plan's applies: names held by others, fields contested, children created, and the
-    server's refusal (``error``) that stopped the applies, if one did."""
+    server's refusal (``error``) that stopped the applies, if one did (``errors.Refused``: for
+    good, its event sent)."""
 
     conflicts: Mapping[ChildId, planning.Conflict]
     contests: tuple[contention.Contest, ...] = ()
     created: tuple[Obj, ...] = ()
-    error: errors.ApiError | None = None
+    error: errors.StencilError | None = None
 
 
 class Applier:
@@ -59,6 +60,7 @@ class Applier:
         writer: Api,
         parent: Obj,
         contests: contention.Contention,
+        refusals: refusing.Refusals,
         clock: Callable[[], float],
     ) -> None:
         self.host = host
@@ -66,27 +68,40 @@ class Applier:
         self.writer = writer
         self.parent = parent
         self.contention = contests
+        self.refusals = refusals
         self.clock = clock
 
     def apply(self, plan: planning.Plan) -> Applied:
         """Apply every child the plan says is missing or drifted, in order, stopping at the first
-        refusal of the server.  The event of the children created is left to ``announce``
-        (also sent here if something unforeseen stops the applies)."""
+        refusal of the server, or at a child the server refused before as it is rendered now
+        (``refusing``: not sent again).  The event of the children created is left to
+        ``announce`` (also sent here if something unforeseen stops the applies)."""
         conflicts = {conflict.child: conflict for conflict in plan.conflicts}
         contests: list[contention.Contest] = []
         created: list[Obj] = []
+        uid = self.parent["metadata"]["uid"]
         try:
             for apply in plan.applies:
                 meta = apply.obj["metadata"]
                 about = _child(apply.obj["kind"], meta.get("namespace"), meta["name"])
+                child, version = ChildId.of(apply.obj), _version(apply)
+                if refused := self.refusals.held(uid, child, version, self.clock()):
+                    return Applied(conflicts, tuple(contests), tuple(created), refused.error)
                 with self.host.options.tracer.span("apply", create=apply.create, **about) as span:
                     if holding := self._held(apply):
                         contests.extend(holding)
                         span.set(noop=True, held=True)
                         continue
-                    write = self._write(apply)
+                    try:
+                        write = self._write(apply)
+                    except errors.ApiError as exc:
+                        if not refusing.permanent(exc):
+                            raise
+                        refusal = self._refused(child, version, exc)
+                        return Applied(conflicts, tuple(contests), tuple(created), refusal)
                     conflict = write.conflict is not None
                     span.set(noop=write.noop or conflict, conflict=conflict)
+                self.refusals.accepted(uid, child)
                 contests.extend(write.contests)
                 if write.created:
                     created.append(apply.obj)
@@ -104,6 +119,14 @@ class Applier:
         if applied.created:
             self._emit_written("Created", list(applied.created))
 
+    def _refused(self, child: ChildId, version: refusing.Version, exc: errors.ApiError) -> errors.Refused:
+        """Record that the server refused ``child`` for good; the first refusal of an object is
+        said in a Warning event (it is not sent again as it is)."""
+        hold = self.refusals.refused(self.parent["metadata"]["uid"], child, version, exc, self.clock())
+        if hold.news:
+            self.host.recorder.emit(self.parent, events.WARNING, hold.error.reason, str(hold.error))
+        return hold.error
+
     def _held(self, apply: planning.Apply) -> list[contention.Contest]:
         """The contests that hold back this update: every field it would restore is one that
         another writer keeps changing back, still backing off.  A hold that is news names the
@@ -111,7 +134,7 @@ class Applier:
         if apply.current is None:
             return []
         uid, child = self.parent["metadata"]["uid"], ChildId.of(apply.obj)
-        held = self.contention.held(uid, child, restoring(apply.current, apply.obj), self.clock())
+        held = self.contention.held(uid, child, planning.restores(apply.current, apply.obj), self.clock())
         if not held or all(c.announced for c in held):
             return held
         meta = apply.obj["metadata"]
@@ -144,7 +167,7 @@ class Applier:
             if not planning.controlled_by(existing, self.parent["metadata"]["uid"]):
                 why = f"already exists and is not controlled by this {self.parent['kind']}"
                 return Write(conflict=planning.Conflict(ChildId.of(child), why))
-            if planning.contains(existing, child):
+            if planning.converged(existing, child):
                 return Write(noop=True)
             return self._update(child, existing)
         self.host.counts.applied(self.controller)
@@ -182,7 +205,7 @@ class Applier:
         self._emit_written("Updated", [child], fields)
         if current is None:
             return Write()
-        restored = {path: contention.value_at(child, path) for path in restoring(current, child)}
+        restored = {path: contention.value_at(child, path) for path in planning.restores(current, child)}
         uid, ref = self.parent["metadata"]["uid"], ChildId.of(child)
         return Write(contests=tuple(self.contention.restored(uid, ref, restored, self.clock())))
 
@@ -220,8 +243,7 @@ def _child(kind: str, namespace: str | None, name: str) -> dict[str, tracing.Att
     return {"child_kind": kind, "child_namespace": namespace or "", "child_name": name}
 
 
-def restoring(current: Obj, child: Obj) -> list[contention.Path]:
-    """The rendered fields an update of ``current`` to ``child`` puts back (not the content hash,
-    which is Stencil's own and follows the others)."""
-    hash_path = ("metadata", "annotations", planning.HASH_ANNOTATION)
-    return [path for path in contention.differences(current, child) if path != hash_path]
+def _version(apply: planning.Apply) -> refusing.Version:
+    """What a refusal of ``apply`` is remembered by: the object sent (its hash) and the live one."""
+    sent = str((apply.obj["metadata"].get("annotations") or {}).get(planning.HASH_ANNOTATION))
+    return sent, apply.current["metadata"].get("uid") if apply.current is not None else None

@@ -26,7 +26,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from engine.core.decisions import conditions, contention, ordering, planning, referencing, status
+from engine.core.decisions import conditions, contention, ordering, planning, referencing, refusing, status
 from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
@@ -121,6 +121,7 @@ class KindController:
         )
         self.deletion = Deletion(host, resource, self.parents)
         self._contention = contention.Contention()  # fields another writer keeps changing back
+        self._refusals = refusing.Refusals()  # children the server refused as they are rendered now
         self.rollout = rollouts.Rollout(host, self.name, self.parents, self.queue)  # its revisions
         self.handover = handover.Handover(host, self.name, resource, self.parents, lambda: self.writer)
 
@@ -132,6 +133,7 @@ class KindController:
             self.host.recorder.forget(uid)
             self.reports.forget(uid)
             self._contention.forget(uid)
+            self._refusals.forget(uid)
             self.handover.forget(uid)
             self.host.children.wait_for_names(self.queue, key_of(obj), ())
             self.host.children.referenced.forget(self.queue, key_of(obj))
@@ -333,12 +335,13 @@ class KindController:
         """Step 5: every child missing or drifted applied (server-side apply, one field manager); a
         name held by another object is a conflict, and the parent waits for that name.  A field
         that another writer keeps changing back is restored ever more slowly (contention).  A
-        refusal of the server is said on the status and raised."""
+        refusal of the server is said on the status and raised (one for good is not sent again)."""
         applied = applier.apply(planned.plan)
         if applied.error is not None:
             try:
                 self._write_status_then_delete_when_done(parent, seen, planned.outcome(applied))
-                self.host.recorder.emit(parent, events.WARNING, "ApplyFailed", str(applied.error))
+                if not isinstance(applied.error, errors.Refused):  # whose event the applier sends
+                    self.host.recorder.emit(parent, events.WARNING, "ApplyFailed", str(applied.error))
                 raise applied.error
             finally:
                 applier.announce(applied)
@@ -431,7 +434,8 @@ class KindController:
         return self.host.kube.impersonating(f"system:serviceaccount:{account[0]}:{account[1]}")
 
     def _applier(self, parent: Obj) -> applying.Applier:
-        return applying.Applier(self.host, self.name, self.writer, parent, self._contention, self._clock)
+        memory = (self._contention, self._refusals)
+        return applying.Applier(self.host, self.name, self.writer, parent, *memory, self._clock)
 
 
 def _releases(planned: Planned, seen: Seen) -> bool:
