@@ -1,6 +1,7 @@
 """The chart's RBAC is enough for the engine, and no more: ``stencil run`` holding a token of
 the chart's ServiceAccount drives a DeployWebService to Ready and undoes a hand edit, with
-leader election on the chart's Lease, while a request outside the rules is refused.
+leader election on the chart's Lease and the kind held on its Lease where the chart says,
+while a request outside the rules is refused.
 
 The Python client cannot impersonate from a kubeconfig (it ignores ``as:``), so the
 engine authenticates as the ServiceAccount itself, with a token from the TokenRequest API.
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
+from engine.core.decisions import holding
 from engine.core.model import errors
 from engine.runtime.cluster.kube import Kube
 from engine.testing import service_account_token, token_kubeconfig
@@ -39,10 +41,16 @@ def test_engine_as_the_charts_service_account_reconciles_and_is_refused_the_rest
         (lease,) = (
             name
             for d in objects
-            if d["kind"] == "Role"
+            if d["kind"] == "Role" and d["metadata"]["namespace"] == namespace
             for rule in d["rules"]
             for name in rule.get("resourceNames", [])
             if "leases" in rule["resources"]
+        )
+        (deployment,) = (d for d in objects if d["kind"] == "Deployment")
+        (kind_leases,) = (
+            arg.partition("=")[2]
+            for arg in deployment["spec"]["template"]["spec"]["containers"][0]["args"]
+            if arg.startswith("--kind-lease-namespace=")
         )
         token = service_account_token(kube, namespace, account)
         config = token_kubeconfig(local_cluster.kubeconfig, token, tmp_path / "sa.kubeconfig")
@@ -64,6 +72,7 @@ def test_engine_as_the_charts_service_account_reconciles_and_is_refused_the_rest
             "--leader-elect",
             "--leader-elect-namespace", namespace,
             "--leader-elect-lease-name", lease,
+            "--kind-lease-namespace", kind_leases,
         ) as engine:  # fmt: skip
             try:
                 eventually(engine.ready, what="/readyz")
@@ -107,7 +116,10 @@ def test_engine_as_the_charts_service_account_reconciles_and_is_refused_the_rest
                 assert time.monotonic() - edited < 10
 
                 assert sum(engine.metric("controller_runtime_reconcile_total", result="error")) == 0
+                kind_lease = holding.lease_name(sample["apiVersion"], sample["kind"])
+                assert engine.metric("leader_election_master_status", name=kind_lease) == [1.0]
                 assert "forbidden" not in engine.output().lower()
+                assert engine.stop() == 0  # and the kind's Lease released, for whoever comes next
             except BaseException:
                 print(engine.output())
                 raise
