@@ -13,6 +13,7 @@ def first_status(
     rendered: str = "True",
     applied: tuple[str, str] = ("True", "Applied"),
     children: tuple[str, str] = ("False", "ChildrenNotReady"),
+    stalled: bool = False,
 ) -> dict[str, Any]:
     return {
         "observedGeneration": 1,
@@ -21,6 +22,7 @@ def first_status(
             {"type": "TemplatesRendered", "status": rendered, "reason": "Rendered"},
             {"type": "ChildrenApplied", "status": applied[0], "reason": applied[1]},
             {"type": "ChildrenReady", "status": children[0], "reason": children[1]},
+            *([{"type": "Stalled", "status": "True", "reason": children[1]}] if stalled else []),
         ],
     }
 
@@ -35,7 +37,7 @@ def test_a_first_ready_or_a_first_failure_is_news() -> None:
     assert not status.can_wait(None, first_status(ready="True"))
     assert not status.can_wait(None, first_status(rendered="False"))
     assert not status.can_wait(None, first_status(applied=("False", "ChildConflict")))
-    assert not status.can_wait(None, first_status(children=("False", "ChildFailed")))
+    assert not status.can_wait(None, first_status(children=("False", "ChildFailed"), stalled=True))
 
 
 def test_after_a_first_verdict_only_progress_can_wait() -> None:
@@ -45,3 +47,4 @@ def test_after_a_first_verdict_only_progress_can_wait() -> None:
     assert status.can_wait(old, progressed)
     assert not status.can_wait(old, first_status(ready="True"))
     assert not status.can_wait(old, {**first_status(), "observedGeneration": 2})
+    assert not status.can_wait(old, first_status(stalled=True))

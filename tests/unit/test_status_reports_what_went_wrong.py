@@ -73,6 +73,7 @@ def test_render_error_is_reported_with_its_file_and_line() -> None:
         "ChildrenApplied": ("Unknown", "NotRendered"),
         "ChildrenReady": ("Unknown", "NotRendered"),
         "ServiceAvailable": ("True", "Satisfied"),
+        "Stalled": ("True", "RenderFailed"),
     }
     expected = "deployment.yaml:8: spec.replica: 'spec' has no attribute 'replica'"
     assert message(status, "TemplatesRendered") == expected
@@ -91,6 +92,7 @@ def test_invalid_kind_is_reported_and_its_rules_are_not_trusted() -> None:
         "ChildrenApplied": ("Unknown", "NotRendered"),
         "ChildrenReady": ("Unknown", "NotRendered"),
         "ServiceAvailable": ("Unknown", "InvalidKind"),
+        "Stalled": ("True", "InvalidKind"),
     }
     assert message(status, "Ready") == "templates/deploywebservice/kind.yaml:3: duplicate key 'conditions'"
     # The last good value stays rather than vanishing because the kind broke.

@@ -10,7 +10,10 @@ same conditions twice yields the same list and the controller can skip the write
 ``ConditionSet`` is the kro/knative pattern: a root condition (``Ready``) that is
 never set by hand but recomputed from named dependents, each set through an
 intent-named method (``mark_true``/``mark_false``/``mark_unknown``) instead of raw
-dict writes.  Everything here is pure; time comes in as an RFC 3339 string.
+dict writes.  A set may also hold conditions *beside* the root (kstatus's
+``Reconciling`` and ``Stalled``): kept and updated in place like the others, read
+from the root rather than feeding it, and present only while a pass marks them.
+Everything here is pure; time comes in as an RFC 3339 string.
 """
 
 from __future__ import annotations
@@ -162,6 +165,7 @@ class ConditionSet:
     root: str
     dependents: tuple[str, ...]
     true_reason: str = "Ready"
+    beside: tuple[str, ...] = ()  # set by hand, not part of the root; dropped when a pass leaves them
 
     def manage(
         self, existing: Sequence[Mapping[str, Any]], *, generation: int | None, now: str
@@ -174,7 +178,8 @@ class ConditionManager:
 
     Conditions of types outside the set are dropped: ``status.conditions`` of a
     parent is Stencil's own, and a custom condition removed from ``kind.yaml``
-    must not linger with a stale status.
+    must not linger with a stale status.  So is a condition ``beside`` the root
+    that this pass did not mark: it holds only while something says it does.
     """
 
     def __init__(
@@ -188,7 +193,7 @@ class ConditionManager:
         self._set = condition_set
         self._generation = generation
         self._now = now
-        known = {condition_set.root, *condition_set.dependents}
+        known = {condition_set.root, *condition_set.dependents, *condition_set.beside}
         self._conditions = [dict(c) for c in existing if c.get("type") in known]
         self._marked: set[str] = set()
 
@@ -206,7 +211,8 @@ class ConditionManager:
 
     def to_list(self) -> list[dict[str, Any]]:
         """Every condition of the set, the root recomputed from the dependents."""
-        conditions = self._conditions
+        left = set(self._set.beside) - self._marked
+        conditions = [c for c in self._conditions if c.get("type") not in left]
         for type in self._set.dependents:
             if type not in self._marked:
                 # Never marked in this pass: what it said before is not evidence any more.
@@ -222,8 +228,8 @@ class ConditionManager:
         return set_condition(conditions, root, self._now)
 
     def _mark(self, type: str, status: str, reason: str, message: str) -> None:
-        if type not in self._set.dependents:
-            raise ValueError(f"{type} is not a dependent of {self._set.root}")
+        if type not in self._set.dependents and type not in self._set.beside:
+            raise ValueError(f"{type} is not a dependent of {self._set.root} nor beside it")
         new = Condition(type, status, reason, message, self._generation)
         self._conditions = set_condition(self._conditions, new, self._now)
         self._marked.add(type)

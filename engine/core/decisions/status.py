@@ -25,6 +25,10 @@ changing back (``engine.core.decisions.contention``) makes ``ChildrenApplied`` F
 reason ``ContestedField``, naming the field and the other writer.
 ``Ready`` carries the reason and message of the first dependent that is False
 (else Unknown), so ``kubectl get`` shows why a parent is not ready.
+
+Beside the root, ``Reconciling`` or ``Stalled`` says the same verdict to kstatus and
+Argo CD (``engine.core.decisions.progress``); ``STALLS`` names, once, the reasons
+that only a change from outside can clear.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 
-from engine.core.decisions import conditions, contention, ordering, planning, readiness, referencing
+from engine.core.decisions import conditions, contention, ordering, planning, progress, readiness, referencing
 from engine.core.decisions.context import status_context
 from engine.core.model import expressions
 from engine.core.model.errors import KindError, StencilError
@@ -53,8 +57,17 @@ CHILDREN_APPLIED = "ChildrenApplied"
 WAITING_FOR_DEPENDENCIES = "WaitingForDependencies"
 CONTESTED_FIELD = "ContestedField"
 CHILDREN_READY = "ChildrenReady"
+CHILD_FAILED = "ChildFailed"  # a child its controller gave up on (kstatus Failed)
+CHILD_REFUSED = "ChildRefused"  # a child the API server refuses for good: sending it again cannot help
 KIND_REVISION = "kindRevision"  # the revision of the kind the children come from, and since when
-BUILTIN_CONDITIONS = (READY, TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY)
+BUILTIN_CONDITIONS = (READY, TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY, *progress.TYPES)
+
+# What only a change from outside the engine can clear: the parent is Stalled, not Reconciling.
+STALLS: progress.Stalls = {
+    TEMPLATES_RENDERED: None,  # any reason: the kind does not load, or a template does not render
+    CHILDREN_APPLIED: frozenset({"ChildConflict", CONTESTED_FIELD, CHILD_REFUSED}),
+    CHILDREN_READY: frozenset({CHILD_FAILED}),
+}
 
 _MAX_MESSAGE = 4096  # a condition message is read in `kubectl describe`, not a log
 
@@ -94,6 +107,7 @@ def derive_status(
     condition_set = conditions.ConditionSet(
         READY,
         (TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY, *(rule.type for rule in rules)),
+        beside=progress.TYPES,
     )
     manager = condition_set.manage(conditions.of(parent), generation=generation, now=now)
     # One scope for every rule of the kind: they read the same names.
@@ -119,6 +133,8 @@ def derive_status(
             _mark_custom(manager, rule, context)
         else:
             manager.mark_unknown(rule.type, "InvalidKind", "not evaluated: the kind is invalid")
+    # 5. Reconciling or Stalled: the verdict as kstatus reads it.
+    progress.mark(manager, READY, STALLS)
 
     status = {key: value for key, value in old.items() if key not in ("conditions", "observedGeneration")}
     if outcome.kind_error is None:
@@ -140,9 +156,10 @@ def _record_revision(status: dict[str, Any], revision: int | None, now: str) -> 
 def only_progress(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> bool:
     """Whether ``new`` only reports progress over ``old``: the same verdict for the same generation.
 
-    The verdict is ``Ready``'s status and reason; sub-conditions, messages and
-    fields may have moved.  Such a change can wait a moment and be merged with
-    the next one (a Deployment reports several steps on its way to Available),
+    The verdict is ``Ready``'s status and reason, and whether the parent is
+    ``Stalled``; sub-conditions, messages and fields may have moved.  Such a change
+    can wait a moment and be merged with the next one (a Deployment reports several
+    steps on its way to Available),
     where a new verdict, a new generation or a first status is written at once.
     """
     if not old or old.get("observedGeneration") != new.get("observedGeneration"):
@@ -151,10 +168,10 @@ def only_progress(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> bool
     return _verdict(old) is not None and _verdict(old) == _verdict(new)
 
 
-def _verdict(status: Mapping[str, Any]) -> tuple[Any, Any] | None:
-    """``Ready``'s status and reason, if the status has a Ready condition."""
+def _verdict(status: Mapping[str, Any]) -> tuple[Any, Any, bool] | None:
+    """``Ready``'s status and reason and whether ``Stalled`` holds, if the status has a Ready condition."""
     found = next((c for c in status.get("conditions") or () if c.get("type") == READY), None)
-    return None if found is None else (found.get("status"), found.get("reason"))
+    return None if found is None else (found.get("status"), found.get("reason"), progress.stalled(status))
 
 
 def can_wait(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> bool:
@@ -175,7 +192,7 @@ def can_wait(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> bool:
         ready.get("status") in (conditions.FALSE, conditions.UNKNOWN)
         and (found.get(TEMPLATES_RENDERED) or {}).get("status") == conditions.TRUE
         and (applied.get("status") == conditions.TRUE or applied.get("reason") == WAITING_FOR_DEPENDENCIES)
-        and (found.get(CHILDREN_READY) or {}).get("reason") != "ChildFailed"
+        and not progress.stalled(new)
     )
 
 
@@ -318,7 +335,7 @@ def _mark_children_ready(
     if not blocking:
         manager.mark_true(CHILDREN_READY, "AllReady", f"{_children(len(outcome.desired))} ready")
     elif any(unready.failed for unready in blocking):
-        manager.mark_false(CHILDREN_READY, "ChildFailed", _joined(blocking))
+        manager.mark_false(CHILDREN_READY, CHILD_FAILED, _joined(blocking))
     else:
         manager.mark_false(CHILDREN_READY, "ChildrenNotReady", _joined(blocking))
 
