@@ -11,9 +11,8 @@ default): templates and status rules read its child as ``children.<id>``, and ``
 the templates whose children must be healthy before its own are created
 (``engine.core.decisions.ordering``).  Ids are checked here, once, so that a typo in
 ``after:`` or in ``children.<id>``, or two templates waiting for each other, is
-a load error at its line rather than a parent that waits for ever.  A template that
-reads ``children.<id>`` waits for that template as if ``after:`` named it
-(``engine.core.model.dependencies``).
+a load error at its line rather than a parent that waits for ever.  A template that reads
+``children.<id>`` waits for that template as if ``after:`` named it (``engine.core.model.dependencies``).
 
 ``kind.yaml`` is checked against the published JSON Schema
 (``engine/schemas/kind.schema.json``) with the ``jsonschema`` library: the schema
@@ -36,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.model import dependencies, documents, expressions, references, rollouts, shapes, simpleschema
+from engine.core.model.apis import unownable_parent
 from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
 from engine.core.model.expressions import Expression
@@ -64,8 +64,7 @@ class Template:
     ``after`` holds the ids of the templates whose children must all be healthy before
     this template's children are created; ``reads`` the ids it reads as ``children.<id>``,
     found in its text, which it waits for the same way (``waits_for`` holds both).
-    ``collection`` and ``ready_when`` are its shape and its readiness rules
-    (``engine.core.model.shapes``).
+    ``collection`` and ``ready_when`` are its shape and readiness rules (``engine.core.model.shapes``).
     """
 
     path: Path
@@ -167,6 +166,8 @@ def load_kind(directory: Path) -> Kind:
     document.validate(_schema())
     data = document.data
     parent = data["parent"]
+    if problem := unownable_parent(parent["apiVersion"], parent["kind"]):
+        raise _located(document, ("parent", "apiVersion"), problem)
     placement = data.get("placement", {})
     status = data.get("status", {})
     templates = _templates(directory, document)
@@ -212,9 +213,9 @@ def kind_folders(root: Path) -> list[Path]:
 def load_kinds(root: Path) -> tuple[dict[str, Kind], dict[str, BrokenKind]]:
     """Every kind folder under ``root``: the good ones and the broken ones, by folder name.
 
-    One broken folder never hides the others.  Folders whose names start with
-    ``.`` or ``_`` are not kinds.  Two folders serving the same parent are both
-    refused: which one should win is not something to guess.
+    One broken folder never hides the others.  Folders whose names start with ``.`` or ``_``
+    are not kinds.  Two folders serving the same parent are both refused: which should win
+    is not something to guess.
     """
     if not root.is_dir():
         raise KindError("the templates folder does not exist", file=str(root))
@@ -255,7 +256,8 @@ def _parent_of(directory: Path) -> tuple[str | None, str | None]:
         document.validate(parent_schema, ("parent",))
     except (KindError, KeyError, TypeError):
         return None, None
-    return parent["apiVersion"], parent["kind"]
+    owned = not unownable_parent(parent["apiVersion"], parent["kind"])  # else its objects are not to mark
+    return (parent["apiVersion"], parent["kind"]) if owned else (None, None)
 
 
 def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
