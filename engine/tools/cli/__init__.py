@@ -6,6 +6,7 @@ command, which kubectl runs for ``kubectl stencil ...`` when it is on PATH.
 """
 
 from engine.tools.cli import (
+    argocd,
     changes,
     cluster,
     crd,
@@ -28,6 +29,7 @@ def kubectl_plugin() -> None:
 
 
 __all__ = [
+    "argocd",
     "changes",
     "cluster",
     "crd",
