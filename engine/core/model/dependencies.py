@@ -19,10 +19,11 @@ template has, or templates that wait for each other however indirectly, is a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from jinja2 import TemplateSyntaxError
+from jinja2 import TemplateSyntaxError, nodes
 
 from engine.core.model import expressions
 
@@ -47,6 +48,18 @@ def reads_in(text: str) -> tuple[Read, ...]:
         return ()
     found = expressions.child_id_lines(tree)
     return tuple(sorted((Read(id_, line) for id_, line in found.items()), key=lambda r: (r.line, r.id)))
+
+
+@functools.cache
+def reads_observed(text: str) -> bool:
+    """Whether the template ``text`` reads observed children at all (``children``, ``child()``):
+    what it renders then changes with what the cluster, or the engine's own writes, make of them.
+    A template that does not parse reads nothing."""
+    try:
+        tree = expressions.ENVIRONMENT.parse(text)
+    except (TemplateSyntaxError, RecursionError):
+        return False
+    return any(node.name in ("children", "child") for node in tree.find_all(nodes.Name))
 
 
 def cycle_from(start: str, waits: Mapping[str, Iterable[str]]) -> list[str]:

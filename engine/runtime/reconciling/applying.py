@@ -48,6 +48,7 @@ class Applied:
     contests: tuple[contention.Contest, ...] = ()
     created: tuple[Obj, ...] = ()
     error: errors.StencilError | None = None
+    wrote: bool = False  # some child was created or updated
 
 
 class Applier:
@@ -79,7 +80,7 @@ class Applier:
         conflicts = {conflict.child: conflict for conflict in plan.conflicts}
         contests: list[contention.Contest] = []
         created: list[Obj] = []
-        uid = self.parent["metadata"]["uid"]
+        uid, wrote = self.parent["metadata"]["uid"], False
         try:
             for apply in plan.applies:
                 meta = apply.obj["metadata"]
@@ -102,6 +103,7 @@ class Applier:
                     conflict = write.conflict is not None
                     span.set(noop=write.noop or conflict, conflict=conflict)
                 self.refusals.accepted(uid, child)
+                wrote = wrote or not (write.noop or write.conflict)
                 contests.extend(write.contests)
                 if write.created:
                     created.append(apply.obj)
@@ -112,7 +114,7 @@ class Applier:
         except Exception:
             self.announce(Applied(conflicts, created=tuple(created)))
             raise
-        return Applied(conflicts, tuple(contests), tuple(created))
+        return Applied(conflicts, tuple(contests), tuple(created), wrote=wrote)
 
     def announce(self, applied: Applied) -> None:
         """One event says what the applies created, however many."""

@@ -24,11 +24,9 @@ import datetime
 import logging
 import threading
 import time
-from dataclasses import dataclass
 
-from engine.core.decisions import conditions, contention, ordering, planning, referencing, refusing, status
-from engine.core.model import errors, kinds
-from engine.core.model.identity import ChildId
+from engine.core.decisions import conditions, contention, ordering, planning, refusing, status
+from engine.core.model import dependencies, errors, kinds
 from engine.core.templating import rendering
 from engine.runtime.cluster import nesting
 from engine.runtime.cluster.informers import Across
@@ -40,6 +38,7 @@ from engine.runtime.reconciling.deletion import Deletion
 from engine.runtime.reconciling.host import Host, key_of
 from engine.runtime.reconciling.host import Result as Result  # what a reconcile asks of the queue
 from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.steps import Planned, Seen
 from engine.runtime.telemetry import turns
 
 log = logging.getLogger("stencil.controller")
@@ -47,47 +46,11 @@ log = logging.getLogger("stencil.controller")
 UID_INDEX = "uid"
 CACHE_WAIT = 1.0  # how soon a reconcile looks again when a child kind's cache is not filled yet
 CONFLICT_RECHECK = 10.0  # how often a parent in ChildConflict tries its name again
+MAX_ECHOES = 8  # renders in a row after a parent's own writes (a state machine's steps)
 
 
 def _now() -> str:
     return conditions.timestamp(datetime.datetime.now(datetime.UTC))
-
-
-@dataclass(frozen=True)
-class Seen:
-    """A parent's children and related objects as the caches hold them, within its reach."""
-
-    reach: planning.Reach  # where its children and related objects may lie
-    observed: list[Obj]  # the children in reach, whoever controls them
-    mine: list[Obj]  # of those, the ones it controls: what templates and the status may read
-    related: list[Obj]
-    complete: frozenset[tuple[str, str]]  # the child kinds whose caches were complete at the read
-    referenced: referencing.Resolved = referencing.NOTHING  # what the kind's references read
-    revision: rollouts.Choice = rollouts.FROM_FOLDER  # the revision of the kind it is rendered from
-
-
-@dataclass(frozen=True)
-class Planned:
-    """The rendered children, those the ordering lets through now, and the plan for them."""
-
-    rendered: list[tuple[kinds.Template, Obj]]
-    gate: ordering.Gate
-    plan: planning.Plan
-
-    @property
-    def desired(self) -> list[Obj]:
-        return [child for _, child in self.rendered]
-
-    def outcome(self, applied: applying.Applied) -> status.Outcome:
-        """What the status says of this plan once applied: the server's refusal, or the conflicts."""
-        return status.Outcome(
-            apply_error=applied.error,
-            conflicts=() if applied.error else tuple(applied.conflicts.values()),
-            desired=tuple(ChildId.of(child) for child in self.desired),
-            waiting=self.gate.waiting,
-            origins=ordering.origins(self.rendered),
-            contested=applied.contests,
-        )
 
 
 class KindController:
@@ -122,6 +85,7 @@ class KindController:
         self.deletion = Deletion(host, resource, self.parents)
         self._contention = contention.Contention()  # fields another writer keeps changing back
         self._refusals = refusing.Refusals()  # children the server refused as they are rendered now
+        self._echoes: dict[str, int] = {}  # by parent uid: renders in a row that followed its own writes
         self.rollout = rollouts.Rollout(host, self.name, self.parents, self.queue)  # its revisions
         self.handover = handover.Handover(host, self.name, resource, self.parents, lambda: self.writer)
 
@@ -134,6 +98,7 @@ class KindController:
             self.reports.forget(uid)
             self._contention.forget(uid)
             self._refusals.forget(uid)
+            self._echoes.pop(uid, None)
             self.handover.forget(uid)
             self.host.children.wait_for_names(self.queue, key_of(obj), ())
             self.host.children.referenced.forget(self.queue, key_of(obj))
@@ -370,6 +335,8 @@ class KindController:
         # and such an object sends no later one: decide the gate again now, not at the resync.
         if planned.gate.waiting and plan.applies and _releases(planned, seen):
             return Result(requeue_after=0.0)
+        if self._echo(uid, seen.revision.kind or self.kind, applied):  # templates read what it wrote
+            return Result(requeue_after=0.0)
         again = self._write_status_then_delete_when_done(
             parent, seen, planned.outcome(applied), progress_may_wait=True
         )
@@ -382,6 +349,20 @@ class KindController:
             return Result(requeue_after=min(c.retry_in for c in applied.contests))
         # A name held by an object outside Stencil's caches: its deletion wakes nobody.
         return Result(requeue_after=CONFLICT_RECHECK if applied.conflicts else None)
+
+    def _echo(self, uid: str, kind: kinds.Kind | None, applied: applying.Applied) -> bool:
+        """Whether to render again at once because this reconcile wrote children that its templates
+        read (``children``, ``child()``): the watch events of its own writes wake nobody.  A render
+        that writes nothing is the fixed point; a kind whose every render writes (it renders a field
+        its own write changes into the same child) stops after ``MAX_ECHOES`` in a row."""
+        templates = kind.templates if kind is not None else ()
+        if not applied.wrote or not any(dependencies.reads_observed(t.text) for t in templates):
+            self._echoes.pop(uid, None)
+            return False
+        self._echoes[uid] = echoes = self._echoes.get(uid, 0) + 1
+        if echoes == MAX_ECHOES + 1:
+            log.warning("renders anew after each of its own writes: not again", extra={"kind": self.name})
+        return echoes <= MAX_ECHOES
 
     def _write_status_then_delete_when_done(
         self, parent: Obj, seen: Seen, outcome: status.Outcome, *, progress_may_wait: bool = False

@@ -1,0 +1,55 @@
+"""What the steps of a reconcile hand each other: what was seen, and what was planned.
+
+``KindController.reconcile`` (``engine.runtime.reconciling.controller``) reads top to bottom,
+one call a step, each answering with a value the next one reads: ``Seen`` (the parent's
+children and related objects, from the caches), ``Planned`` (the rendered children, the gate
+of their ordering, the plan), then ``applying.Applied``.  ``Planned.outcome`` turns the last
+two into what the status says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core.decisions import ordering, planning, referencing, status
+from engine.core.model import kinds
+from engine.core.model.identity import ChildId
+from engine.runtime.cluster.kube import Obj
+from engine.runtime.reconciling import applying, rollouts
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A parent's children and related objects as the caches hold them, within its reach."""
+
+    reach: planning.Reach  # where its children and related objects may lie
+    observed: list[Obj]  # the children in reach, whoever controls them
+    mine: list[Obj]  # of those, the ones it controls: what templates and the status may read
+    related: list[Obj]
+    complete: frozenset[tuple[str, str]]  # the child kinds whose caches were complete at the read
+    referenced: referencing.Resolved = referencing.NOTHING  # what the kind's references read
+    revision: rollouts.Choice = rollouts.FROM_FOLDER  # the revision of the kind it is rendered from
+
+
+@dataclass(frozen=True)
+class Planned:
+    """The rendered children, those the ordering lets through now, and the plan for them."""
+
+    rendered: list[tuple[kinds.Template, Obj]]
+    gate: ordering.Gate
+    plan: planning.Plan
+
+    @property
+    def desired(self) -> list[Obj]:
+        return [child for _, child in self.rendered]
+
+    def outcome(self, applied: applying.Applied) -> status.Outcome:
+        """What the status says of this plan once applied: the server's refusal, or the conflicts."""
+        return status.Outcome(
+            apply_error=applied.error,
+            conflicts=() if applied.error else tuple(applied.conflicts.values()),
+            desired=tuple(ChildId.of(child) for child in self.desired),
+            waiting=self.gate.waiting,
+            origins=ordering.origins(self.rendered),
+            contested=applied.contests,
+        )
