@@ -11,7 +11,7 @@ import pytest
 from engine.core.decisions import conditions, contention, ordering, progress, referencing, status
 from engine.core.decisions.planning import Conflict
 from engine.core.decisions.status import Outcome, derive_status
-from engine.core.model.errors import ApiError, KindError, RenderError, StencilError
+from engine.core.model.errors import ApiError, KindError, Refused, RenderError
 from engine.core.model.identity import ChildId
 from tests.unit import _kinds
 
@@ -41,10 +41,6 @@ PAST_DEADLINE = deployment(
 ROLLING = deployment(replicas=2, updatedReplicas=1, readyReplicas=1, availableReplicas=1)
 
 
-class _Refused(StencilError):
-    reason = status.CHILD_REFUSED
-
-
 STALLING = {
     "a template that does not render": (
         Outcome(render_error=RenderError("'spec' has no attribute 'x'", file="t.yaml", line=3)),
@@ -67,7 +63,7 @@ STALLING = {
         status.CHILDREN_APPLIED,
     ),
     "a child the API server refuses": (
-        Outcome(desired=(CONFIG,), apply_error=_Refused("ConfigMap web-config: 422 data: Invalid")),
+        Outcome(desired=(CONFIG,), apply_error=Refused("422: data", ApiError(422, "Invalid"), 30.0)),
         [],
         status.CHILDREN_APPLIED,
     ),

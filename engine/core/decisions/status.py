@@ -40,7 +40,16 @@ from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 
-from engine.core.decisions import conditions, contention, ordering, planning, progress, readiness, referencing
+from engine.core.decisions import (
+    conditions,
+    contention,
+    ordering,
+    planning,
+    progress,
+    readiness,
+    referencing,
+    refusing,
+)
 from engine.core.decisions.context import status_context
 from engine.core.model import expressions
 from engine.core.model.errors import KindError, StencilError
@@ -58,14 +67,13 @@ WAITING_FOR_DEPENDENCIES = "WaitingForDependencies"
 CONTESTED_FIELD = "ContestedField"
 CHILDREN_READY = "ChildrenReady"
 CHILD_FAILED = "ChildFailed"  # a child its controller gave up on (kstatus Failed)
-CHILD_REFUSED = "ChildRefused"  # a child the API server refuses for good: sending it again cannot help
 KIND_REVISION = "kindRevision"  # the revision of the kind the children come from, and since when
 BUILTIN_CONDITIONS = (READY, TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY, *progress.TYPES)
 
 # What only a change from outside the engine can clear: the parent is Stalled, not Reconciling.
 STALLS: progress.Stalls = {
     TEMPLATES_RENDERED: None,  # any reason: the kind does not load, or a template does not render
-    CHILDREN_APPLIED: frozenset({"ChildConflict", CONTESTED_FIELD, CHILD_REFUSED}),
+    CHILDREN_APPLIED: frozenset({"ChildConflict", CONTESTED_FIELD, refusing.CHILD_REFUSED}),
     CHILDREN_READY: frozenset({CHILD_FAILED}),
 }
 
