@@ -39,7 +39,7 @@ from pathlib import Path
 KUBERNETES_VERSION = "v1.34.4"
 ETCD_VERSION = "v3.6.16"
 KWOK_VERSION = "v0.7.0"
-HELM_VERSION = "v3.19.5"
+HELM_VERSION = "v4.3.1"
 KRO_VERSION = "v0.9.4"
 
 KUBE_COMMANDS = ("kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl")
@@ -351,38 +351,20 @@ def _build_kwok(out: Path, log: _Log) -> None:
     _go_install("sigs.k8s.io/kwok/cmd/kwok", KWOK_VERSION, out, log)
 
 
-_CLIENT_GO_REQUIRE = re.compile(r"^\s*(?:require\s+)?k8s\.io/client-go\s+(v\S+)", re.M)
-
-
-def helm_ldflags(helm_version: str, helm_gomod: str) -> str:
+def helm_ldflags(helm_version: str) -> str:
     """-X flags that helm's Makefile sets and ``go install`` alone leaves at defaults.
 
-    Without them ``helm version`` says "v3.19" and ``helm template`` renders for
-    Kubernetes v1.20, failing every chart whose ``kubeVersion`` wants newer.
-    Like the Makefile, the Kubernetes version comes from helm's client-go
-    requirement (v0.Y.Z means Kubernetes 1.Y).
+    Without them ``helm version`` says "v4.3" rather than the release.  Helm 4 reads the
+    Kubernetes version it renders for (``.Capabilities.KubeVersion``) from its client-go
+    module in the binary's build information, which ``go install`` keeps, so unlike
+    Helm 3 that needs no flag.
     """
-    found = _CLIENT_GO_REQUIRE.search(helm_gomod)
-    if found is None:
-        raise BuildError("found no k8s.io/client-go requirement in helm's go.mod")
-    match = _RELEASE.fullmatch(found.group(1))
-    if match is None:
-        raise BuildError(f"unexpected k8s.io/client-go version in helm's go.mod: {found.group(1)}")
-    kube_major, kube_minor = str(int(match["major"]) + 1), match["minor"]
-    flags = [
-        "-s",
-        "-w",
-        f"-X helm.sh/helm/v3/internal/version.version={helm_version}",
-        "-X helm.sh/helm/v3/internal/version.gitTreeState=clean",
-    ]
-    for package in ("helm.sh/helm/v3/pkg/lint/rules", "helm.sh/helm/v3/pkg/chartutil"):
-        flags += [f"-X {package}.k8sVersionMajor={kube_major}", f"-X {package}.k8sVersionMinor={kube_minor}"]
-    return " ".join(flags)
+    package = f"helm.sh/helm/{helm_version.split('.')[0]}/internal/version"
+    return f"-s -w -X {package}.version={helm_version} -X {package}.gitTreeState=clean"
 
 
 def _build_helm(out: Path, log: _Log) -> None:
-    gomod = _download_gomod("helm.sh/helm/v3", HELM_VERSION, out, log, env={"GOFLAGS": ""})
-    _go_install("helm.sh/helm/v3/cmd/helm", HELM_VERSION, out, log, ldflags=helm_ldflags(HELM_VERSION, gomod))
+    _go_install("helm.sh/helm/v4/cmd/helm", HELM_VERSION, out, log, ldflags=helm_ldflags(HELM_VERSION))
 
 
 def _build_kro(out: Path, log: _Log) -> None:
