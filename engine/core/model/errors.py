@@ -3,7 +3,8 @@
     StencilError
     ├── KindError               a kind folder or kind.yaml is invalid (terminal)
     ├── RenderError             a template failed to render into valid children (terminal)
-    │   └── PlacementError      a child would land where the kind does not allow
+    │   ├── PlacementError      a child would land where the kind does not allow
+    │   └── NotServed           a child's kind the server does not serve (until a CRD is installed)
     ├── ApiError                the API server answered with an error status
     │   ├── NotFound            404
     │   ├── Conflict            409 (field-manager conflict, a stale read, a failed precondition)
@@ -77,6 +78,16 @@ class RenderError(StencilError):
 
 class PlacementError(RenderError):
     reason = "PlacementRefused"
+
+
+class NotServed(RenderError):
+    """A child of a kind the API server does not serve, at the template line of its apiVersion.
+    Not retried at the queue's pace, but looked at again after ``retry_after``: installing a CRD
+    serves it, and discovery may then ask again."""
+
+    terminal = False
+    retry_after = 30.0
+    reason = "KindNotServed"
 
 
 class ApiError(StencilError):

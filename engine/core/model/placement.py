@@ -56,6 +56,9 @@ NO_UID = "00000000-0000-0000-0000-000000000000"
 LABEL_VALUE_MAX = 63
 _NAMESPACE = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
 _NAME_MAX = 253
+# An apiVersion is a version, or a group (a DNS subdomain) and a version (a DNS label).
+_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_API_VERSION = re.compile(rf"(?:{_LABEL}(\.{_LABEL})*/)?[a-z]([-a-z0-9]*[a-z0-9])?")
 
 # Metadata the API server keeps for itself: a template that sets one is wrong, whatever the value.
 _SERVER_OWNED = (
@@ -249,6 +252,13 @@ def _checked_metadata(document: Any, file: str) -> dict[str, Any]:
     for key in ("apiVersion", "kind"):
         if not _nonempty(document.get(key)):
             raise RenderError("a rendered document has no " + key, file=file, field=key)
+    if not _API_VERSION.fullmatch(document["apiVersion"]):
+        raise RenderError(
+            f"a rendered {document['kind']} has apiVersion {document['apiVersion']!r}, which is not "
+            "VERSION or GROUP/VERSION (v1, apps/v1)",
+            file=file,
+            field="apiVersion",
+        )
     metadata = document.get("metadata")
     if not isinstance(metadata, dict) or not _nonempty(metadata.get("name")):
         raise RenderError(

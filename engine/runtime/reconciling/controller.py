@@ -276,6 +276,7 @@ class KindController:
                     references=seen.referenced.values,
                 )
                 span.set(children=len(located))
+                _refuse_unserved(located, self.host.kube)
         except errors.StencilError as exc:
             self._write_status_then_delete_when_done(parent, seen, status.Outcome(render_error=exc))
             self.host.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
@@ -417,6 +418,20 @@ class KindController:
     def _applier(self, parent: Obj) -> applying.Applier:
         memory = (self._contention, self._refusals)
         return applying.Applier(self.host, self.name, self.writer, parent, *memory, self._clock)
+
+
+def _refuse_unserved(located: list[rendering.Located], kube: Api) -> None:
+    """A child of a kind the server does not serve is said at the line of its apiVersion, rather
+    than waited for as a cache that never fills or refused at apply time."""
+    for child in located:
+        api_version, kind = child.child["apiVersion"], child.child["kind"]
+        try:
+            kube.resource(api_version, kind)
+        except errors.NotFound:
+            file, line = child.where(("apiVersion",))
+            name = child.child["metadata"]["name"]
+            message = f"{kind} {name!r}: the API server serves no kind {kind} in {api_version}"
+            raise errors.NotServed(message, file=file, line=line, field="apiVersion") from None
 
 
 def _releases(planned: Planned, seen: Seen) -> bool:
