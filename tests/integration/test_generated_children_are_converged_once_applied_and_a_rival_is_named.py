@@ -1,7 +1,8 @@
 """Property, on the real API server: a child of any of the shapes the server normalizes (a Secret's
 ``stringData``, empty and null values, defaulted Service ports, quantities written any way a user
-writes them), once applied, is converged at once: the plan of the cached object applies nothing and
-restores nothing.  A second field manager that forces a rendered field is told apart, by name."""
+writes them, Pods and StatefulSets whose volumes admission adds to), once applied, is converged at
+once: the plan of the cached object applies nothing and restores nothing.  A second field manager
+that forces a rendered field is told apart, by name."""
 
 from __future__ import annotations
 
@@ -89,7 +90,40 @@ def policies(draw: st.DrawFn) -> dict[str, Any]:
     return named("NetworkPolicy", "networking.k8s.io/v1", spec=spec)
 
 
-SHAPES = secrets | configmaps | services() | deployments() | policies()
+@st.composite
+def pod_specs(draw: st.DrawFn) -> dict[str, Any]:
+    """Containers with volumes and mounts: admission adds the token volume and a mount to each."""
+    volumes = draw(st.lists(KEYS, max_size=3, unique=True))
+    mounted = draw(st.sets(st.sampled_from(volumes))) if volumes else set()
+    mounts = [{"name": v, "mountPath": f"/mnt/{v}"} for v in sorted(mounted)]
+    container = {"name": "web", "image": "nginx:1.27", "volumeMounts": mounts}
+    return {"containers": [container], "volumes": [{"name": v, "emptyDir": {}} for v in volumes]}
+
+
+pods = st.builds(lambda spec: named("Pod", spec=spec), pod_specs())
+
+
+@st.composite
+def statefulsets(draw: st.DrawFn) -> dict[str, Any]:
+    spec = draw(pod_specs())
+    claims = draw(st.lists(KEYS.map(lambda k: k + "-data"), max_size=2, unique=True))
+    spec["containers"][0]["volumeMounts"] += [{"name": c, "mountPath": f"/data/{c}"} for c in claims]
+    template = {
+        "selector": {"matchLabels": {"app": "x"}},
+        "serviceName": "x",
+        "template": {"metadata": {"labels": {"app": "x"}}, "spec": spec},
+        "volumeClaimTemplates": [
+            {
+                "metadata": {"name": c},
+                "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+            }
+            for c in claims
+        ],
+    }
+    return named("StatefulSet", "apps/v1", spec=template)
+
+
+SHAPES = secrets | configmaps | services() | deployments() | policies() | pods | statefulsets()
 NAMES = itertools.count()
 
 
@@ -102,7 +136,7 @@ def cached(kube: Kube, obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_every_generated_child_is_converged_once_applied(kube: Kube, namespace: str) -> None:
-    @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(SHAPES)
     def applied_then_planned_again(shape: dict[str, Any]) -> None:
         desired = {**shape, "metadata": {"name": f"gen-{next(NAMES)}", "namespace": namespace}}
