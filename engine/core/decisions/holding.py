@@ -1,23 +1,30 @@
-"""Which engine serves a kind: the kind's Lease, its name and place, and who an engine is.
+"""Which engine serves a kind: the kind's claim, its name and place, who an engine is, and its heartbeat.
 
 Two engines serving one kind (two releases of the chart, or a ``stencil run`` beside an
 installed engine) would both reconcile every parent and fight over every child.  So each kind
-is held by one engine at a time, on a ``coordination.k8s.io/v1`` Lease of its own, by the
-rules of leader election (``engine.runtime.serving.leader``: its ``decide`` and ``record_for``
-are the whole algorithm; this module only names things):
+is held by one engine at a time on a claim, a ``coordination.k8s.io/v1`` Lease of its own that
+names the holding engine.  The claim is written only when the kind changes hands; the holder's
+liveness is one heartbeat per engine, whatever number of kinds it holds
+(``engine.runtime.serving.claims`` decides, by leader election's rules; this module only names
+things):
 
-- **An engine is one installation, not one replica.**  The Lease's holder is the engine's
+- **An engine is one installation, not one replica.**  The claim's holder is the engine's
   identity, which every replica of one release shares: by default the namespace and name of
   its leader Lease (``engine_identity``), the one thing the replicas of a release already agree
   on to find each other.  Only the replica that leads (or the one process, without leader
-  election) campaigns for the kinds, so the replicas' own election and sharding are untouched,
-  and a new leader of the same engine renews the kinds' Leases at once (``decide`` answers
-  ``RENEW`` to the holder's own identity) instead of waiting for them to expire.  A process
-  without leader election is an engine of its own (host and a random id, as client-go names a
-  candidate): two ``stencil run`` on one machine must not count as one.
-- **The name** is the kind's, ``stencil-kind.<kind>.<group>`` (``lease_name``), so that every
-  engine serving the kind finds the same Lease, and ``kubectl get leases -l stencil.dev/kind-lease``
-  lists the kinds with their holders.
+  election) takes kinds, so the replicas' own election and sharding are untouched, and a new
+  leader of the same engine keeps the kinds its engine holds.  A process without leader
+  election is an engine of its own (host and a random id, as client-go names a candidate): two
+  ``stencil run`` on one machine must not count as one.
+- **The heartbeat** is a Lease the engine renews anyway: its leader Lease when it is
+  leader-elected (holding kinds then costs no write beyond leader election), else one Lease of
+  its own, ``stencil-engine.<identity>`` (``heartbeat_name``), renewed at a slow pace.  The claim
+  names it in the annotation ``stencil.dev/heartbeat`` (``HEARTBEAT_ANNOTATION``,
+  ``namespace/name``), so a standby knows which Lease to watch; a claim without it (written by an
+  engine that renewed its claims) is its own heartbeat.
+- **The name** of a claim is the kind's, ``stencil-kind.<kind>.<group>`` (``lease_name``), so
+  that every engine serving the kind finds the same Lease, and ``kubectl get leases -l
+  stencil.dev/kind-lease`` lists the kinds with their holders.
 - **The place** must be one namespace that two releases installed in two namespaces both
   see; a release's own namespace is not.  A Lease is namespaced and there is no cluster-scoped
   kind to hold a lease on, so the place is a well-known namespace: ``kube-system``
@@ -26,21 +33,25 @@ are the whole algorithm; this module only names things):
   kinds' Leases by name (``engine.core.offline.rbac.kind_lease_rules``), never the Leases of the
   scheduler or the controller manager.  An engine that watches only some namespaces serves the
   kind there only, and two such engines in disjoint namespaces do not contend; it holds the
-  kind's Lease in the first namespace it watches (``lease_namespace``), where two engines
+  kind's claim in the first namespace it watches (``lease_namespace``), where two engines
   watching that namespace meet.  Engines watching different but overlapping sets of namespaces
   do not see each other.
 - **A standby writes nothing**: it says who holds the kind in a log line, an Event on the kind's
   Lease and ``leader_election_master_status`` (0) for that Lease, and the Lease itself names the
-  holder.  A status of its own on the Lease would be a write that races every renewal.
+  holder.  It reads the claim and the heartbeat the claim names, and takes the kind when the
+  claim is released or the heartbeat has stood still for its lease duration.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import socket
 import uuid
 
 LEASE_LABEL = "stencil.dev/kind-lease"  # "true" on every kind's Lease
+HEARTBEAT_ANNOTATION = "stencil.dev/heartbeat"  # on a claim: "namespace/name" of its holder's heartbeat
+HEARTBEAT_PREFIX = "stencil-engine."
 DEFAULT_NAMESPACE = "kube-system"
 PREFIX = "stencil-kind."
 MAX_NAME = 253  # a Lease's name is a DNS subdomain
@@ -62,6 +73,17 @@ def lease_namespace(given: str | None, watched: tuple[str, ...]) -> str:
     if given:
         return given
     return watched[0] if watched else DEFAULT_NAMESPACE
+
+
+def heartbeat_name(identity: str) -> str:
+    """The Lease an engine ``identity`` without leader election renews as its heartbeat: its
+    identity made a DNS subdomain, ending in a digest of the identity when that changed it."""
+    slug = re.sub(r"[^a-z0-9]+", "-", identity.lower()).strip("-") or "engine"
+    name = f"{HEARTBEAT_PREFIX}{slug}"
+    if slug == identity and len(name) <= MAX_NAME:
+        return name
+    digest = hashlib.sha256(identity.encode()).hexdigest()[:16]
+    return f"{name[: MAX_NAME - 17].rstrip('.-')}.{digest}"
 
 
 def engine_identity(given: str | None, leader_lease: tuple[str, str] | None) -> str:

@@ -20,7 +20,9 @@ the engine's own namespace only, with ``get/update`` narrowed to the one Lease,
 together with read access to the ConfigMaps that carry drop-in kinds.  The Leases that hold
 each kind for one engine (``engine.core.decisions.holding``) live in a namespace every engine
 sees, ``kube-system`` by default: ``kind_lease_rules`` grants ``get/update`` there on those
-Leases by name, so the engine can never write another component's Lease.
+Leases by name, so the engine can never write another component's Lease.  A kind's claim names
+its holder's heartbeat, a Lease in any namespace (another release's leader Lease): a standby
+reads it, so ``heartbeat_rules`` grants ``get`` on Leases cluster-wide, and nothing else on them.
 
 Which kinds a folder renders is found by rendering each of its examples (pure,
 no cluster) and, because a child behind an ``{% if %}`` that no example turns
@@ -230,6 +232,12 @@ def kind_lease_rules(kinds: Iterable[Kind]) -> list[Rule]:
     ]
 
 
+def heartbeat_rules() -> list[Rule]:
+    """The rule that lets a standby read the heartbeat a kind's claim names, wherever it is: ``get``
+    of Leases (never ``list``, ``watch`` or a write), for the ClusterRole ``<name>-heartbeats``."""
+    return [{"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["get"]}]
+
+
 def clusterrole(rules: list[Rule], name: str) -> dict[str, Any]:
     return {"apiVersion": RBAC_API_VERSION, "kind": "ClusterRole", "metadata": {"name": name}, "rules": rules}
 
@@ -293,12 +301,14 @@ def documents(
     kind_lease_namespace: str = holding.DEFAULT_NAMESPACE,
 ) -> list[dict[str, Any]]:
     """What ``stencil rbac`` prints: the ClusterRole for the kinds, the Role for the engine's
-    namespace, and the Role ``<name>-kinds`` for the kinds' Leases."""
+    namespace, the Role ``<name>-kinds`` for the kinds' Leases and the ClusterRole
+    ``<name>-heartbeats`` to read their holders' heartbeats."""
     kinds = list(kinds)
     return [
         clusterrole(derive_rules(kinds, resources, defaults), name),
         role(namespace_rules(lease_name), name, namespace),
         role(kind_lease_rules(kinds), f"{name}-kinds", kind_lease_namespace),
+        clusterrole(heartbeat_rules(), f"{name}-heartbeats"),
     ]
 
 

@@ -6,7 +6,8 @@ the elector must never let a request run past its renew deadline: one that hangs
 good as failed.  An update is a PUT carrying the ``resourceVersion`` it read, never an
 apply or a patch, so that of two candidates racing to write the same version one wins
 and the other gets a 409.  The spec written is the elector's record (``LeaseRecord.to_spec``)
-laid over the spec read, so fields of the Lease that leader election does not know survive.
+laid over the spec read, so fields of the Lease that leader election does not know survive;
+annotations given (a kind's claim names its heartbeat in one) are laid over those read.
 """
 
 from __future__ import annotations
@@ -51,12 +52,15 @@ class Lease:
             return None
         return lease
 
-    def create(self, spec: dict[str, Any], timeout: float) -> dict[str, Any]:
+    def create(
+        self, spec: dict[str, Any], timeout: float, annotations: Mapping[str, str] | None = None
+    ) -> dict[str, Any]:
         """Create the Lease with ``spec``; a 409 if another candidate created it first."""
+        meta = {"name": self.name, "namespace": self.namespace, "labels": self._labels}
         body = {
             "apiVersion": LEASE_API_VERSION,
             "kind": "Lease",
-            "metadata": {"name": self.name, "namespace": self.namespace, "labels": self._labels},
+            "metadata": {**meta, "annotations": dict(annotations)} if annotations else meta,
             "spec": spec,
         }
         created: dict[str, Any] = self.kube.request(
@@ -68,7 +72,13 @@ class Lease:
         )
         return created
 
-    def update(self, lease: dict[str, Any], spec: dict[str, Any], timeout: float) -> dict[str, Any]:
+    def update(
+        self,
+        lease: dict[str, Any],
+        spec: dict[str, Any],
+        timeout: float,
+        annotations: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
         """Write ``spec`` over the spec of ``lease`` as read; a 409 if the Lease changed since."""
         meta = lease["metadata"]
         body = {
@@ -79,7 +89,7 @@ class Lease:
                 "namespace": self.namespace,
                 "resourceVersion": meta["resourceVersion"],
                 "labels": meta.get("labels") or {},
-                "annotations": meta.get("annotations") or {},
+                "annotations": {**(meta.get("annotations") or {}), **(annotations or {})},
             },
             "spec": {**(lease.get("spec") or {}), **spec},
         }

@@ -1,36 +1,50 @@
-"""The kinds this engine holds: one Lease a kind, campaigned for by the replica that leads.
+"""The kinds this engine holds: a claim a kind, written only when the kind changes hands.
 
-What a kind's Lease is named, where it lives and who an engine is are decided in
-``engine.core.decisions.holding``; the campaign is a ``leader.LeaderElector`` per kind, with the
-engine's identity as the candidate, so a kind changes hands by exactly the rules leader election
-follows (a holder that cannot renew stops before the Lease can expire; a clean shutdown releases
-it and a standby takes over within a retry period; a crashed holder's kind moves after one lease
-duration).  Holding a kind costs one renewal a retry period; a standby only reads.
+What a kind's claim is named, where it lives, what heartbeat it names and who an engine is are
+decided in ``engine.core.decisions.holding``; when a claim may be taken is
+``engine.runtime.serving.claims``'s pure ``decide``.  This module is the loop around them:
+
+- **A holder sends nothing at rest.**  It writes a kind's claim once when it takes it (with the
+  resourceVersion it read, so of two candidates one gets a 409) and once when it releases it,
+  and never reads it again while it holds it.  Its liveness is its engine's heartbeat
+  (``heartbeat``, ``namespace/name``), which the caller keeps: the leader Lease, or the engine's
+  own Lease without leader election.  The holds are started once that heartbeat is held, and a
+  holder loses its kinds only with its heartbeat: the caller then ends the process, as a replica
+  that loses its leader Lease does, before a standby can judge the heartbeat dead.
+- **A standby reads** the claim and the heartbeat it names every ``retry_period`` (jittered, as
+  a candidate of leader election polls), and takes the kind when the claim is released (at
+  once) or when the two have not changed for the heartbeat's lease duration on its own clock.
+  It writes nothing else, and says who holds the kind: a log line, an Event on the claim and
+  ``leader_election_master_status`` (0) for it.  A heartbeat it may not read (403) leaves it
+  waiting for a release, said once: judging a holder dead by a claim that is not renewed would
+  take kinds from engines that live.
 
 ``KindHolds`` follows the kinds the engine serves (``Engine.controllers``, read every
-``interval``): a kind that appears gets its elector, a kind that goes away has its Lease
-released.  ``on_held`` runs when a kind is taken; ``on_lost`` when one is lost while the holds
-run (another engine holds it now: the caller must stop the kind's writes at once, as a replica
-that loses its leader Lease does).  Stopping the holds releases every Lease; the caller stops its
-writes before.  A kind whose Lease the engine may not read (403: a kind added as a ConfigMap
-after its RBAC was derived) is served without a hold, and the log says so once: serving it is
-what the engine did before kinds were held.
+``interval``): a kind that appears is taken or waited for, a kind that goes away has its claim
+released.  ``on_held`` runs when a kind is taken.  Stopping the holds releases every claim the
+engine holds; the caller stops its writes before.  A kind whose claim the engine may not read
+(403: a kind added as a ConfigMap after its RBAC was derived) is served without a hold, and
+the log says so once: serving it is what the engine did before kinds were held.
 """
 
 from __future__ import annotations
 
+import datetime
 import logging
+import math
+import random
 import threading
+import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.core.decisions import holding
 from engine.core.model import errors
 from engine.runtime.cluster.kube import Kube, Obj
 from engine.runtime.cluster.lease import LEASE_API_VERSION, Lease
 from engine.runtime.reconciling import events
-from engine.runtime.serving import leader
+from engine.runtime.serving import claims, leader
 
 if TYPE_CHECKING:
     from engine.runtime.telemetry.observability import Metrics
@@ -38,6 +52,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("stencil.holding")
 
 GVK = tuple[str, str]  # a parent kind: (apiVersion, kind)
+_FAILED = (errors.ApiError, errors.Unreachable)
+_JITTER = random.Random()
 
 
 class Recorder(Protocol):
@@ -46,15 +62,28 @@ class Recorder(Protocol):
 
 @dataclass(frozen=True)
 class Timings:
-    """The kinds' Leases are timed as the leader's: duration, renew deadline, retry period."""
+    """How often a standby reads a kind it waits for, and how long one request may wait."""
 
-    lease_duration: float = 15
-    renew_deadline: float = 10
     retry_period: float = 2
+    timeout: float = 10
+
+
+@dataclass
+class _Kind:
+    """One kind as this engine follows it."""
+
+    lease: Lease
+    held: bool = False
+    due: float = 0.0  # when to read it next (``clock``), while not held
+    sight: claims.Sight | None = None  # what was read last, and since when (``clock``)
+    observed_at: float = 0.0
+    reported: str = ""  # the holder last said
+    unreadable: set[str] = field(default_factory=set)  # heartbeats this engine may not read (said once)
 
 
 class KindHolds:
-    """Campaigns for the Lease of every kind in ``kinds()`` as the engine ``identity``."""
+    """Takes the kinds in ``kinds()`` as the engine ``identity``, whose heartbeat is the Lease
+    ``heartbeat`` (``namespace/name``) lasting ``heartbeat_duration`` seconds."""
 
     def __init__(
         self,
@@ -63,26 +92,31 @@ class KindHolds:
         *,
         namespace: str,
         identity: str,
+        heartbeat: str,
+        heartbeat_duration: float,
         on_held: Callable[[GVK], None],
-        on_lost: Callable[[GVK], None],
         timings: Timings = Timings(),
         recorder: Recorder | None = None,
         metrics: Metrics | None = None,
         interval: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        leader.check_timings(timings.lease_duration, timings.renew_deadline, timings.retry_period)
+        if timings.retry_period <= 0:
+            raise ValueError("retry_period must be positive")
         self.kube = kube
         self.namespace = namespace
         self.identity = identity
+        self.heartbeat = heartbeat
+        self._duration = math.ceil(heartbeat_duration)
         self._kinds = kinds
-        self._on_held, self._on_lost = on_held, on_lost
+        self._on_held = on_held
         self._timings = timings
         self._recorder = recorder
         self._metrics = metrics
         self._interval = interval
-        self._electors: dict[GVK, leader.LeaderElector] = {}
-        self._unheld: set[GVK] = set()  # served without a hold: its Lease may not be read
-        self._retiring: set[GVK] = set()  # electors stopped because their kind is gone
+        self._clock = clock
+        self._followed: dict[GVK, _Kind] = {}
+        self._unheld: set[GVK] = set()  # served without a hold: its claim may not be read
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -92,13 +126,13 @@ class KindHolds:
     def holds(self, gvk: GVK) -> bool:
         """True while this engine holds the kind (or serves it without a hold)."""
         with self._lock:
-            elector = self._electors.get(gvk)
-            return gvk in self._unheld or (elector is not None and elector.is_leader)
+            kind = self._followed.get(gvk)
+            return gvk in self._unheld or (kind is not None and kind.held)
 
     def held(self) -> dict[GVK, str]:
-        """Each kind campaigned for, and its Lease's name."""
+        """Each kind followed, and its claim's name."""
         with self._lock:
-            return {gvk: e.name for gvk, e in self._electors.items()}
+            return {gvk: k.lease.name for gvk, k in self._followed.items()}
 
     def start(self) -> None:
         self._stop.clear()
@@ -106,14 +140,14 @@ class KindHolds:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop following the kinds and release every kind's Lease (its writes stopped first)."""
+        """Stop following the kinds and release every claim held (its writes stopped first)."""
         self._stop.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join()
         with self._lock:
-            electors = list(self._electors.values())
-        for elector in electors:
-            elector.stop(release=True)
+            followed = list(self._followed.values())
+        for kind in followed:
+            self._release(kind)
 
     # -- the loop ------------------------------------------------------------
 
@@ -122,100 +156,152 @@ class KindHolds:
             try:
                 self.sync(set(self._kinds()))
             except Exception:
-                log.exception("following the kinds' Leases failed")
+                log.exception("following the kinds' claims failed")
             if self._stop.wait(self._interval):
                 return
 
     def sync(self, kinds: set[GVK]) -> None:
-        """Campaign for the kinds in ``kinds`` not campaigned for yet; release those gone."""
+        """Release the claims of kinds gone; read each kind waited for whose turn it is."""
         with self._lock:
-            gone = [gvk for gvk in self._electors if gvk not in kinds]
+            gone = [self._followed.pop(gvk) for gvk in list(self._followed) if gvk not in kinds]
             self._unheld &= kinds
-            new = [gvk for gvk in kinds if gvk not in self._electors and gvk not in self._unheld]
-        for gvk in gone:
-            with self._lock:
-                self._retiring.add(gvk)
-                elector = self._electors.pop(gvk)
-            elector.stop(release=True)
-            with self._lock:
-                self._retiring.discard(gvk)
-        for gvk in new:
+            for gvk in kinds - self._followed.keys() - self._unheld:
+                name = holding.lease_name(*gvk)
+                lease = Lease(self.kube, self.namespace, name, {holding.LEASE_LABEL: "true"})
+                self._followed[gvk] = _Kind(lease)
+                if self._metrics is not None:
+                    self._metrics.leading(name, False)  # a standby reports 0 from the start
+            waiting = [(gvk, k) for gvk, k in self._followed.items() if not k.held]
+        for kind in gone:
+            self._release(kind)
+        for gvk, kind in waiting:
             if self._stop.is_set():
                 return
-            self._campaign(gvk)
+            if self._clock() >= kind.due:
+                self._round(gvk, kind)
+                jitter = 1 + _JITTER.random() * leader.JITTER_FACTOR
+                kind.due = self._clock() + self._timings.retry_period * jitter
 
-    def _campaign(self, gvk: GVK) -> None:
-        name = holding.lease_name(*gvk)
+    def _round(self, gvk: GVK, kind: _Kind) -> None:
+        """Read the kind's claim (and the heartbeat it names), and take it if ``decide`` says so."""
+        timeout, lease = self._timings.timeout, kind.lease
         try:
-            Lease(self.kube, self.namespace, name).get(self._timings.renew_deadline)
+            found = lease.get(timeout)
         except errors.ApiError as exc:
             if exc.status == 403:
-                log.warning(
-                    "kind %s is served without a hold: this engine may not read its Lease %s/%s (%s)",
-                    gvk[1], self.namespace, name, exc,
-                    extra={"kind": gvk[1], "lease": f"{self.namespace}/{name}"},
-                )  # fmt: skip
-                with self._lock:
-                    self._unheld.add(gvk)
-                self._on_held(gvk)
+                self._serve_unheld(gvk, lease, exc)
                 return
-        except errors.Unreachable:
-            pass  # the elector tries again at its pace
-        if self._metrics is not None:
-            self._metrics.leading(name, False)  # a standby reports 0 from the start
-        elector = leader.LeaderElector(
-            self.kube,
-            namespace=self.namespace,
-            name=name,
-            identity=self.identity,
-            lease_duration=self._timings.lease_duration,
-            renew_deadline=self._timings.renew_deadline,
-            retry_period=self._timings.retry_period,
-            on_started_leading=lambda: self._started(gvk, name),
-            on_stopped_leading=lambda: self._stopped(gvk, name),
-            on_new_leader=lambda holder: self._seen(gvk, name, holder),
-            labels={holding.LEASE_LABEL: "true"},
-        )
+            log.warning("could not read the claim: %s", exc, extra={"lease": lease.key})
+            return
+        except errors.Unreachable as exc:
+            log.warning("could not read the claim: %s", exc, extra={"lease": lease.key})
+            return
+        claim = leader.LeaseRecord.from_spec(found.get("spec") or {}) if found is not None else None
+        heartbeat = claims.heartbeat_of((found or {}).get("metadata", {}).get("annotations"))
+        beat = None
+        if heartbeat and claims.needs_heartbeat(claim, self.identity):
+            read, beat = self._beat(kind, heartbeat)
+            if not read:
+                return  # no decision without the heartbeat
+        self._report(gvk, kind, claim.holder if claim is not None else "")
+        sight, now = claims.Sight(claim, heartbeat, beat), self._clock()
+        if sight != kind.sight:
+            kind.sight, kind.observed_at = sight, now
+        action = claims.decide(sight, identity=self.identity, now=now, observed_at=kind.observed_at)
+        if action is leader.Action.WAIT:
+            return
+        wall = datetime.datetime.now(datetime.UTC)
+        record = claims.claim_for(action, sight, identity=self.identity, wall=wall, duration=self._duration)
+        names = {holding.HEARTBEAT_ANNOTATION: self.heartbeat}
+        try:
+            if found is None:
+                lease.create(record.to_spec(), timeout, names)
+            else:
+                lease.update(found, record.to_spec(), timeout, names)
+        except errors.Conflict:
+            return  # another engine wrote first: read again next round
+        except _FAILED as exc:
+            log.warning("could not %s the claim: %s", action.value, exc, extra={"lease": lease.key})
+            return
         with self._lock:
-            self._electors[gvk] = elector
-        elector.start()
-
-    # -- what the electors tell --------------------------------------------------
-
-    def _started(self, gvk: GVK, name: str) -> None:
+            kind.held = True
         if self._metrics is not None:
-            self._metrics.leading(name, True)
+            self._metrics.leading(lease.name, True)
+        self._report(gvk, kind, self.identity)
         self._on_held(gvk)
 
-    def _stopped(self, gvk: GVK, name: str) -> None:
-        if self._metrics is not None:
-            self._metrics.leading(name, False)
-        with self._lock:
-            quietly = self._stop.is_set() or gvk in self._retiring
-        if not quietly:
-            self._on_lost(gvk)
+    def _beat(self, kind: _Kind, heartbeat: str) -> tuple[bool, leader.LeaseRecord | None]:
+        """Whether the heartbeat could be read, and its record (None: there is none)."""
+        namespace, _, name = heartbeat.partition("/")
+        try:
+            found = Lease(self.kube, namespace, name).get(self._timings.timeout)
+        except errors.ApiError as exc:
+            if exc.status == 403 and heartbeat not in kind.unreadable:
+                kind.unreadable.add(heartbeat)
+                log.warning(
+                    "may not read the heartbeat %s that the claim names: waiting for the kind to be "
+                    "released (%s)", heartbeat, exc, extra={"lease": kind.lease.key, "heartbeat": heartbeat},
+                )  # fmt: skip
+            return False, None
+        except errors.Unreachable:
+            return False, None
+        return True, leader.LeaseRecord.from_spec(found.get("spec") or {}) if found is not None else None
 
-    def _seen(self, gvk: GVK, name: str, holder: str) -> None:
-        """A holder of the kind's Lease seen for the first time: say who serves the kind."""
-        where = {"kind": gvk[1], "lease": f"{self.namespace}/{name}", "holder": holder}
+    def _serve_unheld(self, gvk: GVK, lease: Lease, exc: errors.ApiError) -> None:
+        log.warning(
+            "kind %s is served without a hold: this engine may not read its Lease %s (%s)",
+            gvk[1], lease.key, exc, extra={"kind": gvk[1], "lease": lease.key},
+        )  # fmt: skip
+        with self._lock:
+            self._unheld.add(gvk)
+            self._followed.pop(gvk, None)
+        self._on_held(gvk)
+
+    def _release(self, kind: _Kind) -> None:
+        """Leave the kind's claim free, if this engine holds it: a standby takes it at once."""
+        if not kind.held:
+            return
+        with self._lock:
+            kind.held = False
+        if self._metrics is not None:
+            self._metrics.leading(kind.lease.name, False)
+        timeout, lease = self._timings.timeout, kind.lease
+        try:
+            found = lease.get(timeout)
+            claim = leader.LeaseRecord.from_spec(found.get("spec") or {}) if found is not None else None
+            if found is None or claim is None or claim.holder != self.identity:
+                return
+            free = claims.released(claim, wall=datetime.datetime.now(datetime.UTC))
+            lease.update(found, free.to_spec(), timeout)
+        except _FAILED as exc:
+            log.warning("could not release the claim: %s", exc, extra={"lease": lease.key})
+            return
+        log.info("released the claim", extra={"lease": lease.key, "identity": self.identity})
+
+    # -- saying who holds a kind --------------------------------------------------
+
+    def _report(self, gvk: GVK, kind: _Kind, holder: str) -> None:
+        """A holder of the kind's claim seen for the first time: say who serves the kind."""
+        if not holder or holder == kind.reported:
+            return
+        kind.reported = holder
+        where = {"kind": gvk[1], "lease": kind.lease.key, "holder": holder}
         if holder == self.identity:
-            message = holding.holding(gvk[1], self.identity)
-            reason = "Holding"
+            message, reason = holding.holding(gvk[1], self.identity), "Holding"
         else:
-            message = holding.standing_by(gvk[1], holder, self.identity)
-            reason = "StandingBy"
+            message, reason = holding.standing_by(gvk[1], holder, self.identity), "StandingBy"
         log.info(message, extra=where)
         if self._recorder is not None:
-            self._recorder.emit(self._lease_object(name), events.NORMAL, reason, message)
+            self._recorder.emit(self._lease_object(kind.lease), events.NORMAL, reason, message)
 
-    def _lease_object(self, name: str) -> Obj:
-        """The kind's Lease as an Event names it; its uid when it can be read."""
-        meta: dict[str, str] = {"name": name, "namespace": self.namespace}
+    def _lease_object(self, lease: Lease) -> Obj:
+        """The kind's claim as an Event names it; its uid when it can be read."""
+        meta: dict[str, Any] = {"name": lease.name, "namespace": lease.namespace}
         try:
-            lease = Lease(self.kube, self.namespace, name).get(self._timings.renew_deadline)
-        except (errors.ApiError, errors.Unreachable):
-            lease = None
-        if lease is not None:
-            meta["uid"] = str(lease["metadata"].get("uid", ""))
+            found = lease.get(self._timings.timeout)
+        except _FAILED:
+            found = None
+        if found is not None:
+            meta["uid"] = str(found["metadata"].get("uid", ""))
         obj: Obj = {"apiVersion": LEASE_API_VERSION, "kind": "Lease", "metadata": meta}
         return obj

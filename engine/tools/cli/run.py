@@ -1,8 +1,15 @@
 """``stencil run``: the engine against a cluster, optionally leader-elected, optionally sharded.
 
 Each kind is served by one engine at a time: the replica that reconciles (the leader, or the
-one process) holds a Lease per kind as the engine's identity, and an engine that finds a kind
-held stands by for it and says who holds it (``engine.runtime.serving.holding``).
+one process) claims each kind on a Lease of its own as the engine's identity, and an engine that
+finds a kind held stands by for it and says who holds it (``engine.runtime.serving.holding``).
+The claims are written only when a kind changes hands; the engine's liveness is one heartbeat,
+its leader Lease, or without leader election a Lease of its own (``--heartbeat-lease``) renewed
+every 20 s and lasting 60 s by default: 3 writes a minute however many kinds it holds, where a
+Lease renewed at leader election's pace costs 30.  A 40 s renew deadline leaves the process two
+renewals to miss before it stops, and 20 s of margin before a standby, which waits 60 s of its
+own clock, may take its kinds; a crashed engine's kinds move within about a minute, a stopped
+one's at once (it releases them).
 
 With ``--shards`` every replica holds a Lease of its own and reconciles only the parents
 labelled with its name; the replica holding the leader Lease also runs the sharder, which
@@ -125,6 +132,16 @@ log = logging.getLogger("stencil")
     "Lease's namespace/name with --leader-elect or --shards, else host + random].",
 )
 @click.option(
+    "--heartbeat-lease",
+    default=None,
+    help="NAMESPACE/NAME of the Lease this engine renews as its heartbeat without leader election "
+    "[default: stencil-engine.<engine identity> in the kinds' Lease namespace]; with it, the "
+    "leader Lease is the heartbeat.",
+)
+@click.option("--heartbeat-lease-duration", default=60.0, show_default=True)
+@click.option("--heartbeat-renew-deadline", default=40.0, show_default=True)
+@click.option("--heartbeat-retry-period", default=20.0, show_default=True)
+@click.option(
     "--kind-lease-namespace",
     default=None,
     help="Where the kinds' Leases are, one namespace every engine serving them sees [default: "
@@ -156,6 +173,10 @@ def run(
     shard_identity: str | None,
     hold_kinds: bool,
     engine_identity: str | None,
+    heartbeat_lease: str | None,
+    heartbeat_lease_duration: float,
+    heartbeat_renew_deadline: float,
+    heartbeat_retry_period: float,
     kind_lease_namespace: str | None,
 ) -> None:
     """Run the engine against a cluster until SIGINT or SIGTERM."""
@@ -193,22 +214,29 @@ def run(
     engine.start()
     lease_namespace = leader_elect_namespace or os.environ.get("POD_NAMESPACE") or "default"
     timings = (leader_elect_lease_duration, leader_elect_renew_deadline, leader_elect_retry_period)
-    holds = None
+    holds = heartbeat = None
     if hold_kinds:
+        claims_namespace = holding.lease_namespace(kind_lease_namespace, namespaces)
+        engine_id = holding.engine_identity(
+            engine_identity, (lease_namespace, leader_elect_lease_name) if leader_elect else None
+        )
+        if leader_elect:  # the leader Lease is the engine's heartbeat
+            beat, beat_timings = f"{lease_namespace}/{leader_elect_lease_name}", timings
+        else:
+            beat = heartbeat_lease or f"{claims_namespace}/{holding.heartbeat_name(engine_id)}"
+            beat_timings = (heartbeat_lease_duration, heartbeat_renew_deadline, heartbeat_retry_period)
         holds = _kind_holds(
             kube,
             engine,
             metrics,
-            stopping,
-            namespace=holding.lease_namespace(kind_lease_namespace, namespaces),
-            identity=holding.engine_identity(
-                engine_identity, (lease_namespace, leader_elect_lease_name) if leader_elect else None
-            ),
+            namespace=claims_namespace,
+            identity=engine_id,
+            heartbeat=(beat, beat_timings[0]),
             timings=timings,
             sharded=shards,
         )
-        if not leader_elect:
-            holds.start()  # this process is the whole engine; with leaders, the leader holds
+        if not leader_elect:  # this process is the whole engine; with leaders, the leader holds
+            heartbeat = _heartbeat(kube, holds, metrics, stopping, beat, engine_id, beat_timings)
     campaign = _Campaign(kube, engine, metrics, stopping, lease_namespace, timings, holds)
     electors = [campaign.shard_member(identity)] if shards else []
     if leader_elect:
@@ -216,9 +244,11 @@ def run(
             campaign.leader_elector(leader_elect_lease_name, leader_elect_identity, shards=shards)
         )
     _ready_until_stopped(engine, health, stopping)
-    if holds is not None:  # every write of the kinds ends, then their Leases are released,
-        engine.stop()  # before the leader's: a successor of this engine renews them, or another takes them
+    if holds is not None:  # every write of the kinds ends, then their claims are released,
+        engine.stop()  # before the heartbeat or the leader's Lease
         holds.stop()
+    if heartbeat is not None:
+        heartbeat.stop(release=True)
     for elector in reversed(electors):  # the leader's Lease first, then the shard's
         elector.stop(release=True)
     engine.stop()
@@ -315,34 +345,67 @@ def _kind_holds(
     kube: Kube,
     engine: manager.Engine,
     metrics: observability.Metrics,
-    stopping: threading.Event,
     *,
     namespace: str,
     identity: str,
+    heartbeat: tuple[str, float],
     timings: tuple[float, float, float],
     sharded: bool,
 ) -> holding.KindHolds:
-    """The Leases of the engine's kinds, not started.  A kind taken is served (sharded: the
-    sharder asks the holds); a kind lost while running ends the process, as a lost leader
-    Lease does, since another engine may already reconcile it."""
+    """The claims of the engine's kinds, not started; ``heartbeat`` is the Lease (``namespace/name``)
+    and duration the claims name.  A kind taken is served (sharded: the sharder asks the holds).
+    A standby reads the claims at leader election's retry period."""
     from engine.runtime.serving import holding
-
-    def lost(gvk: tuple[str, str]) -> None:
-        if not stopping.is_set():
-            log.error("lost the Lease of kind %s; exiting", gvk[1])
-            os._exit(1)
 
     return holding.KindHolds(
         kube,
         lambda: list(engine.controllers),
         namespace=namespace,
         identity=identity,
+        heartbeat=heartbeat[0],
+        heartbeat_duration=heartbeat[1],
         on_held=(lambda gvk: None) if sharded else engine.serve_kind,
-        on_lost=lost,
-        timings=holding.Timings(*timings),
+        timings=holding.Timings(retry_period=timings[2], timeout=timings[1]),
         recorder=engine.recorder,
         metrics=metrics,
     )
+
+
+def _heartbeat(
+    kube: Kube,
+    holds: holding.KindHolds,
+    metrics: observability.Metrics,
+    stopping: threading.Event,
+    lease: str,
+    identity: str,
+    timings: tuple[float, float, float],
+) -> leader.LeaderElector:
+    """The engine's own heartbeat Lease, campaigned for, started: the kinds are taken once it is
+    held, and losing it ends the process as a lost leader Lease does, before a standby may judge
+    the heartbeat dead and take the kinds."""
+    from engine.runtime.serving import leader
+
+    namespace, _, name = lease.partition("/")
+    if not namespace or not name:
+        raise click.BadParameter(f"{lease!r} is not NAMESPACE/NAME", param_hint="--heartbeat-lease")
+    began = "holding the engine's heartbeat Lease; taking its kinds"
+    beating = _Holding(
+        "heartbeat", began, holds.start, lambda: None, stopping, lambda on: metrics.leading(name, on)
+    )
+    duration, deadline, retry = timings
+    elector = leader.LeaderElector(
+        kube,
+        namespace=namespace,
+        name=name,
+        identity=identity,
+        lease_duration=duration,
+        renew_deadline=deadline,
+        retry_period=retry,
+        on_started_leading=beating.started,
+        on_stopped_leading=beating.stopped,
+    )
+    elector.start()
+    return elector
 
 
 @dataclass(frozen=True)
@@ -355,7 +418,7 @@ class _Campaign:
     stopping: threading.Event
     namespace: str  # where the Leases are
     timings: tuple[float, float, float]  # lease duration, renew deadline, retry period
-    holds: holding.KindHolds | None = None  # the kinds' Leases, held by the leader
+    holds: holding.KindHolds | None = None  # the kinds' claims, taken by the leader
 
     def shard_member(self, identity: str) -> leader.LeaderElector:
         """Hold this replica's shard Lease, started; its parents are reconciled while it is held."""
