@@ -8,8 +8,8 @@
 //		 "kstatus": {"status": "Current", "message": …},
 //		 "health": {"status": "Healthy", "message": …}}
 //
-//	  - kstatus is sigs.k8s.io/cli-utils/pkg/kstatus/status.Compute (v0.37.2), the library behind
-//	    `kubectl wait`'s readers, kpt, Flux's health checks and Helm 4's `--wait=watcher`.
+//	  - kstatus is sigs.k8s.io/cli-utils/pkg/kstatus/status.Compute (v0.37.2), what kpt, Flux's
+//	    health checks and Helm 4's `--wait=watcher` wait with.
 //	  - health is github.com/argoproj/gitops-engine/pkg/health.GetResourceHealth, given the
 //	    health overrides exactly as Argo CD's application controller gives them: Argo CD's own
 //	    github.com/argoproj/argo-cd/v2/util/lua.ResourceHealthOverrides, keyed "group/Kind" like

@@ -1,11 +1,11 @@
 """What the clients people run say of live parents, in those clients' own code.
 
-``tests/health`` is a Go program built against kstatus (``sigs.k8s.io/cli-utils``: Flux, kpt,
-``kubectl wait``'s readers, Helm 4's ``--wait=watcher``) and Argo CD's health (gitops-engine with
-Argo CD's own Lua VM); its doc comment says which versions and why.  It is built once into the
+``tests/health`` is a Go program built against kstatus (``sigs.k8s.io/cli-utils``, what Flux, kpt
+and Helm 4's ``--wait=watcher`` wait with) and Argo CD's health (gitops-engine with Argo CD's own
+Lua VM); its doc comment says which versions and why.  It is built once into the
 binaries' cache like the benchmark's Go floor, by the digest of its files.  ``read`` hands it
 objects the test has just read from the API server and returns what each client says;
-``argo_cd_health_lua`` is the check that ``stencil`` prints for Argo CD's
+``argo_cd_health_lua`` is the check that ``stencil argocd-health`` prints for Argo CD's
 ``resource.customizations``, so Argo CD is judged with the Lua users would install.
 
 ``helm_install_waiting`` installs, with the plane's Helm (Helm 4, whose watcher waits with
@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import click
-import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -48,10 +46,6 @@ class Reading:
     kstatus_message: str
     health: str | None  # None: Argo CD knows no health for the object
     health_message: str
-
-    @property
-    def pair(self) -> tuple[str, str | None]:
-        return self.kstatus, self.health
 
 
 def program() -> Path:
@@ -89,53 +83,15 @@ def group_kind(api_version: str, kind: str) -> str:
 
 
 def argo_cd_health_lua(templates: Path, api_version: str, kind: str) -> str:
-    """The Argo CD health check ``stencil`` prints for the kind, from its kinds under ``templates``.
-
-    The command is the one whose name says Argo CD; what it prints is read as Argo CD reads
-    argocd-cm, in either form Argo CD takes: ``resource.customizations.health.<group>_<Kind>``
-    keys, or the older ``resource.customizations`` block with ``health.lua`` under ``group/Kind``.
-    """
-    path, command = _argo_cd_command()
-    options = {opt for param in command.params for opt in param.opts}
-    args = [*path, "--templates", str(templates)] if "--templates" in options else [*path, str(templates)]
+    """The Lua that ``stencil argocd-health`` prints for the kind, among the kinds under
+    ``templates``, under Argo CD's argocd-cm key for it."""
+    args = ["argocd-health", "--templates", str(templates)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, f"stencil {' '.join(args)} failed:\n{result.output}"
-    key = group_kind(api_version, kind)
-    for data in _mappings(result.output):
-        script = data.get(HEALTH_KEY + key.replace("/", "_"))
-        if script is None and isinstance(data.get("resource.customizations"), str):
-            block = yaml.safe_load(data["resource.customizations"]) or {}
-            script = (block.get(key) or {}).get("health.lua")
-        if isinstance(script, str):
-            return script
-    raise AssertionError(f"stencil {' '.join(args)} printed no health check for {key}:\n{result.output}")
-
-
-def _argo_cd_command() -> tuple[list[str], click.Command]:
-    found: list[tuple[list[str], click.Command]] = []
-
-    def walk(command: click.Command, path: list[str]) -> None:
-        if isinstance(command, click.Group):
-            for name, sub in command.commands.items():
-                walk(sub, [*path, name])
-        elif any("argo" in part.lower() for part in path):
-            found.append((path, command))
-
-    walk(main, [])
-    if len(found) != 1:
-        pytest.fail(f"want one stencil command that prints Argo CD's health checks, found {found or 'none'}")
-    return found[0]
-
-
-def _mappings(output: str) -> list[dict[str, Any]]:
-    """Every mapping a command's YAML shows: each document, and its ``data`` if it is a ConfigMap."""
-    found = []
-    for doc in yaml.safe_load_all(output):
-        if isinstance(doc, dict):
-            found.append(doc)
-            if isinstance(doc.get("data"), dict):
-                found.append(doc["data"])
-    return found
+    key = HEALTH_KEY + group_kind(api_version, kind).replace("/", "_")
+    script = (yaml.safe_load(result.output) or {}).get(key)
+    assert isinstance(script, str), f"stencil {' '.join(args)} printed no {key}:\n{result.output}"
+    return script
 
 
 def eventually_kstatus(

@@ -1,6 +1,6 @@
-"""A parent of a shipped kind that is Ready reads Current to kstatus (Flux, kpt, Helm's watcher,
-``kubectl wait``'s readers) and Healthy to Argo CD with the health check ``stencil`` prints:
-both clients, in their own code, say what Ready says."""
+"""A parent of a shipped kind that is Ready reads Current to kstatus (what Flux, kpt and Helm 4's
+watcher wait with) and Healthy to Argo CD with the check ``stencil argocd-health`` prints: both
+clients, in their own code, say what Ready says."""
 
 from __future__ import annotations
 
