@@ -50,7 +50,8 @@ def test_chart_lints_renders_installs_and_its_kinds_serve_parents(
         # Everything helm template rendered now exists, where it said.
         for doc in rendered:
             res = kube.resource(doc["apiVersion"], doc["kind"])
-            found = kube.get(res, doc["metadata"]["name"], namespace if res.namespaced else None)
+            where = doc["metadata"].get("namespace") or namespace  # the kinds' Leases' Role: kube-system
+            found = kube.get(res, doc["metadata"]["name"], where if res.namespaced else None)
             assert found is not None, f"{doc['kind']} {doc['metadata']['name']} was not created"
             assert found["metadata"]["labels"]["app.kubernetes.io/instance"] == release
         names = [crd["metadata"]["name"] for crd in crds]

@@ -100,10 +100,10 @@ def test_unserved_child_kind_costs_no_discovery_per_reconcile(
         with running_engine(engine_kube, templates, namespace, resync=600):
             manifests.apply_all(kube, [widget("late", value="0")], namespace)
             applied = eventually(
-                lambda: conditions(kube.get(widgets, "late", namespace)).get("ChildrenApplied"),
+                lambda: conditions(kube.get(widgets, "late", namespace)).get("TemplatesRendered"),
                 what="a first reconcile",
             )
-            assert applied["status"] == "False"
+            assert (applied["status"], applied["reason"]) == ("False", "KindNotServed")
             # The first reconcile asked about the group version: the count below watches the
             # request discovery really makes, not a path nothing asks for any more.
             first = len(engine_kube.discoveries)
@@ -115,7 +115,7 @@ def test_unserved_child_kind_costs_no_discovery_per_reconcile(
             while time.monotonic() - started < WINDOW:
                 reconciles += 1
                 obj = reconciled(kube, widgets, namespace, reconciles)
-                assert conditions(obj)["ChildrenApplied"]["status"] == "False"
+                assert conditions(obj)["TemplatesRendered"]["status"] == "False"
             elapsed = time.monotonic() - started
             asked = len(engine_kube.discoveries) - first
             assert reconciles >= MIN_RECONCILES

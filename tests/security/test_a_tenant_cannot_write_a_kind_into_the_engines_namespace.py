@@ -36,7 +36,8 @@ def engine_account(kube: Kube, templates: Path, engine_namespace: str) -> None:
     loaded, _ = kinds.load_kinds(templates)
     resources = rbac.offline_resources(ROOT / "tests" / "integration" / "fixtures")
     name = f"stencil-{engine_namespace}"
-    cluster_role, role = rbac.documents(loaded.values(), resources, name=name, namespace=engine_namespace)
+    derived = rbac.documents(loaded.values(), resources, name=name, namespace=engine_namespace)
+    cluster_role, role = derived[:2]  # the kinds' Leases are not this test's
     account = {"kind": "ServiceAccount", "name": "stencil", "namespace": engine_namespace}
     bindings: list[dict[str, Any]] = [
         {"apiVersion": rbac.RBAC_API_VERSION, "kind": kind, "metadata": meta, "subjects": [account],

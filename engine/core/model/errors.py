@@ -82,11 +82,11 @@ class PlacementError(RenderError):
 
 class NotServed(RenderError):
     """A child of a kind the API server does not serve, at the template line of its apiVersion.
-    Not retried at the queue's pace, but looked at again after ``retry_after``: installing a CRD
-    serves it, and discovery may then ask again."""
+    Not retried at the queue's growing pace, but looked at again after ``retry_after``, when
+    discovery may ask the server again (``kube.DISCOVERY_MISS_TTL``): installing a CRD serves it."""
 
     terminal = False
-    retry_after = 30.0
+    retry_after = 5.0
     reason = "KindNotServed"
 
 
