@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from engine.tools.cli import holds as leases
 from engine.tools.cli import options
 from engine.tools.cli._common import main, stop_event
 
@@ -225,7 +226,7 @@ def run(
         else:
             beat = heartbeat_lease or f"{claims_namespace}/{holding.heartbeat_name(engine_id)}"
             beat_timings = (heartbeat_lease_duration, heartbeat_renew_deadline, heartbeat_retry_period)
-        holds = _kind_holds(
+        holds = leases.kind_holds(
             kube,
             engine,
             metrics,
@@ -236,7 +237,7 @@ def run(
             sharded=shards,
         )
         if not leader_elect:  # this process is the whole engine; with leaders, the leader holds
-            heartbeat = _heartbeat(kube, holds, metrics, stopping, beat, engine_id, beat_timings)
+            heartbeat = leases.heartbeat(kube, holds, metrics, stopping, beat, engine_id, beat_timings)
     campaign = _Campaign(kube, engine, metrics, stopping, lease_namespace, timings, holds)
     electors = [campaign.shard_member(identity)] if shards else []
     if leader_elect:
@@ -313,102 +314,6 @@ def _protected(patterns: str | None, kind_configmaps_namespace: str | None) -> t
 
 
 @dataclass(frozen=True)
-class _Holding:
-    """What a replica does while it holds a Lease (``begin``) and when it stops holding it.
-
-    Like controller-runtime, a replica that loses a Lease while running exits at once, to start
-    again as a clean standby: another replica may already hold it, so no reconcile may finish.
-    On SIGTERM it ends its work (``end``) instead, and the Lease is released after that.
-    """
-
-    lease: str  # which Lease, as the log says it
-    began: str  # logged when the Lease is taken
-    begin: Callable[[], object]
-    end: Callable[[], object]
-    stopping: threading.Event
-    report: Callable[[bool], None] = lambda holding: None  # told True on taking it, False on losing it
-
-    def started(self) -> None:
-        self.report(True)
-        log.info(self.began)
-        self.begin()
-
-    def stopped(self) -> None:
-        self.report(False)
-        if not self.stopping.is_set():
-            log.error("lost the %s Lease; exiting", self.lease)
-            os._exit(1)
-        self.end()  # SIGTERM: reconciles under way finish before the Lease is released
-
-
-def _kind_holds(
-    kube: Kube,
-    engine: manager.Engine,
-    metrics: observability.Metrics,
-    *,
-    namespace: str,
-    identity: str,
-    heartbeat: tuple[str, float],
-    timings: tuple[float, float, float],
-    sharded: bool,
-) -> holding.KindHolds:
-    """The claims of the engine's kinds, not started; ``heartbeat`` is the Lease (``namespace/name``)
-    and duration the claims name.  A kind taken is served (sharded: the sharder asks the holds).
-    A standby reads the claims at leader election's retry period."""
-    from engine.runtime.serving import holding
-
-    return holding.KindHolds(
-        kube,
-        lambda: list(engine.controllers),
-        namespace=namespace,
-        identity=identity,
-        heartbeat=heartbeat[0],
-        heartbeat_duration=heartbeat[1],
-        on_held=(lambda gvk: None) if sharded else engine.serve_kind,
-        timings=holding.Timings(retry_period=timings[2], timeout=timings[1]),
-        recorder=engine.recorder,
-        metrics=metrics,
-    )
-
-
-def _heartbeat(
-    kube: Kube,
-    holds: holding.KindHolds,
-    metrics: observability.Metrics,
-    stopping: threading.Event,
-    lease: str,
-    identity: str,
-    timings: tuple[float, float, float],
-) -> leader.LeaderElector:
-    """The engine's own heartbeat Lease, campaigned for, started: the kinds are taken once it is
-    held, and losing it ends the process as a lost leader Lease does, before a standby may judge
-    the heartbeat dead and take the kinds."""
-    from engine.runtime.serving import leader
-
-    namespace, _, name = lease.partition("/")
-    if not namespace or not name:
-        raise click.BadParameter(f"{lease!r} is not NAMESPACE/NAME", param_hint="--heartbeat-lease")
-    began = "holding the engine's heartbeat Lease; taking its kinds"
-    beating = _Holding(
-        "heartbeat", began, holds.start, lambda: None, stopping, lambda on: metrics.leading(name, on)
-    )
-    duration, deadline, retry = timings
-    elector = leader.LeaderElector(
-        kube,
-        namespace=namespace,
-        name=name,
-        identity=identity,
-        lease_duration=duration,
-        renew_deadline=deadline,
-        retry_period=retry,
-        on_started_leading=beating.started,
-        on_stopped_leading=beating.stopped,
-    )
-    elector.start()
-    return elector
-
-
-@dataclass(frozen=True)
 class _Campaign:
     """The Leases a replica campaigns for: its shard's (``--shards``) and the leader's."""
 
@@ -425,7 +330,7 @@ class _Campaign:
         from engine.runtime.serving import sharding
 
         duration, deadline, retry = self.timings
-        holding = _Holding(
+        holding = leases.Holding(
             "shard",
             f"holding the shard Lease; reconciling the parents assigned to {identity}",
             self.engine.run_workers,
@@ -473,7 +378,7 @@ class _Campaign:
             if holds is not None:
                 holds.start()  # the kinds this engine holds are served from now on
 
-        holding = _Holding("leader", began, begin, end, self.stopping, report)
+        holding = leases.Holding("leader", began, begin, end, self.stopping, report)
         # A standby reports 0 from the start, so that a dashboard can tell a standby
         # from a replica that does not take part in the election at all.
         report(False)
