@@ -59,15 +59,19 @@ def applied(obj: Mapping[str, Any]) -> dict[str, Any] | None:
     entries = (obj.get("metadata") or {}).get("managedFields")
     if entries is None:
         return None
+    ours = [
+        entry.get("fieldsV1") or {}
+        for entry in entries
+        if isinstance(entry, Mapping)
+        and entry.get("manager") == FIELD_MANAGER
+        and entry.get("operation") == "Apply"
+        and not entry.get("subresource")
+    ]
+    if len(ours) == 1:  # the usual case: one entry, taken as it is
+        return dict(ours[0])
     union: dict[str, Any] = {}
-    for entry in entries:
-        if (
-            isinstance(entry, Mapping)
-            and entry.get("manager") == FIELD_MANAGER
-            and entry.get("operation") == "Apply"
-            and not entry.get("subresource")
-        ):
-            _merge(union, entry.get("fieldsV1") or {})
+    for fields in ours:
+        _merge(union, fields)
     return union
 
 
