@@ -34,10 +34,11 @@ def kinds(directory: Path, *names: str) -> Path:
 
 @contextlib.contextmanager
 def engine(
-    kubeconfig: Path, logs: Path, namespace: str, identity: str, templates: Path
+    kubeconfig: Path, logs: Path, namespace: str, identity: str, templates: Path, *more: str
 ) -> Iterator[EngineProcess]:
     """``stencil run`` named ``identity`` serving ``templates`` in ``namespace``, where its kinds'
-    Leases are too (the first namespace watched), once ready; its log is printed if the block fails."""
+    Leases are too (the first namespace watched), with the flags ``more``, once ready; its log is
+    printed if the block fails."""
     args = [
         "--templates", str(templates),
         "--namespace", namespace,
@@ -45,6 +46,7 @@ def engine(
         "--leader-elect-lease-duration", str(LEASE_DURATION),
         "--leader-elect-renew-deadline", str(RENEW_DEADLINE),
         "--leader-elect-retry-period", str(RETRY_PERIOD),
+        *more,
     ]  # fmt: skip
     with engine_process(kubeconfig, logs / f"{identity}.log", *args) as process:
         try:
@@ -64,6 +66,12 @@ def holds(engine: EngineProcess, lease: str) -> list[float]:
 def holder(kube: Kube, namespace: str, lease: str) -> str:
     found = kube.get(kube.resource("coordination.k8s.io/v1", "Lease"), lease, namespace)
     return str(((found or {}).get("spec") or {}).get("holderIdentity") or "")
+
+
+def version(kube: Kube, namespace: str, lease: str) -> str:
+    """The Lease's resourceVersion: it moves with every write of it, and only then."""
+    found = kube.get(kube.resource("coordination.k8s.io/v1", "Lease"), lease, namespace)
+    return str(((found or {}).get("metadata") or {}).get("resourceVersion") or "")
 
 
 def writes(engine: EngineProcess, controller: str) -> float:
