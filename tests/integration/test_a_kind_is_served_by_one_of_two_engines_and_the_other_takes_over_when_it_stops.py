@@ -74,6 +74,7 @@ def test_one_engine_holds_a_kind_the_other_stands_by_and_takes_over_when_it_stop
                 timeout=90,
                 what="the parents to converge on engine-b",
             )
-            assert reconciles(second, CONTROLLER) >= PARENTS
+            # The count ticks as each reconcile returns, after its child is visible.
+            eventually(lambda: reconciles(second, CONTROLLER) >= PARENTS, what="engine-b's reconciles")
             taking = holding.holding("Network", "engine-b")
             assert any(line["message"] == taking for line in said(second, NETWORK_LEASE))

@@ -142,7 +142,7 @@ def test_one_of_two_engines_reconciles_and_the_other_takes_over_after_a_kill(
             )
 
             # Only the leader did any work; the standby says it is a standby.
-            assert reconciles(leader) >= 1
+            eventually(lambda: reconciles(leader) >= 1, what="the leader's reconciles")
             assert reconciles(standby) == 0
             assert sum(standby.metric("stencil_applies_total")) == 0
             assert leading(standby) == [0.0]
@@ -180,7 +180,7 @@ def test_one_of_two_engines_reconciles_and_the_other_takes_over_after_a_kill(
 
             manifests.apply_all(kube, [parent(replicas=3)], namespace)
             eventually(lambda: replicas() == 3, what="the new leader to follow spec.replicas")
-            assert reconciles(standby) >= 1
+            eventually(lambda: reconciles(standby) >= 1, what="the new leader's reconciles")
             assert spec_managers(kube, deployments, namespace) == {"stencil"}
             # Written by the new leader: the old one's count stopped when it was killed.
             old_leader_writes = writes(leader_id)

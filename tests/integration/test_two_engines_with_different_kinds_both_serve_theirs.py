@@ -52,5 +52,9 @@ def test_engines_with_different_kinds_each_hold_and_serve_their_own(
         )
         # Neither campaigns for the other's kind, nor reconciles it.
         assert (holds(first, DWS_LEASE), holds(second, NETWORK_LEASE)) == ([], [])
-        assert reconciles(first, "network") >= 1 and reconciles(second, "deploywebservice") >= 1
+        # The counts tick as each reconcile returns, after its children are visible.
+        eventually(
+            lambda: reconciles(first, "network") >= 1 and reconciles(second, "deploywebservice") >= 1,
+            what="each engine's reconciles",
+        )
         assert (reconciles(first, "deploywebservice"), reconciles(second, "network")) == (0, 0)
