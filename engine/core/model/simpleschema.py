@@ -23,6 +23,7 @@ subresource and the Ready, Reason and Age columns), or a ``KindError`` at the fi
 and field of ``kind.yaml`` that is wrong.  Every default is checked against its own field
 here, so a default the API server would refuse never reaches it.  An object whose fields
 have defaults and none required defaults to ``{}``, so its fields' defaults always apply.
+The status defaults to ``observedGeneration: 0``, so kstatus waits for the engine's first write.
 """
 
 from __future__ import annotations
@@ -180,7 +181,9 @@ def crd(document: Document, api_version: str, kind: str) -> dict[str, Any]:
         "conditions": copy.deepcopy(_CONDITIONS),
         **status.get("properties", {}),
     }
-    status.pop("default", None)
+    # A parent the engine has not seen yet reads as generation 0 observed: kstatus (Helm 4's
+    # --wait, Flux, kpt) waits for the engine rather than reading it Current at once.
+    status["default"] = {"observedGeneration": 0}
     root: Schema = {"type": "object"}
     if "description" in given:
         root["description"] = given["description"]
