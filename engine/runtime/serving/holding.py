@@ -119,6 +119,7 @@ class KindHolds:
         self._unheld: set[GVK] = set()  # served without a hold: its claim may not be read
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._woken = threading.Event()  # a kind was served anew: read the claims now
         self._thread: threading.Thread | None = None
 
     # -- public ------------------------------------------------------------
@@ -134,6 +135,11 @@ class KindHolds:
         with self._lock:
             return {gvk: k.lease.name for gvk, k in self._followed.items()}
 
+    def wake(self) -> None:
+        """A kind is served anew: take or wait for its claim now, not at the next round's turn
+        (its workers start only once it is held)."""
+        self._woken.set()
+
     def start(self) -> None:
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="kind-holds", daemon=True)
@@ -142,6 +148,7 @@ class KindHolds:
     def stop(self) -> None:
         """Stop following the kinds and release every claim held (its writes stopped first)."""
         self._stop.set()
+        self._woken.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join()
         with self._lock:
@@ -157,8 +164,8 @@ class KindHolds:
                 self.sync(set(self._kinds()))
             except Exception:
                 log.exception("following the kinds' claims failed")
-            if self._stop.wait(self._interval):
-                return
+            self._woken.wait(self._interval)
+            self._woken.clear()
 
     def sync(self, kinds: set[GVK]) -> None:
         """Release the claims of kinds gone; read each kind waited for whose turn it is."""

@@ -22,7 +22,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,6 +78,7 @@ class Engine:
         self._refused: dict[str, str] = {}  # kind ConfigMaps not loaded, and why (said once)
         self._run_workers = self.options.run_workers
         self._held: set[tuple[str, str]] = set()  # the kinds this engine holds (``held_kinds_only``)
+        self.on_new_kind: Callable[[], object] = lambda: None  # a kind is served anew (its claim to take)
 
     # -- kinds ----------------------------------------------------------------
 
@@ -166,6 +167,7 @@ class Engine:
             self.options.metrics.shard_holds(controller.name, lambda: len(controller.parents.versions()))
         if self._run_workers and self._admits(gvk):
             controller.start(self.options.workers)
+        self.on_new_kind()
         return True
 
     def _settle(self, kind: kinds.Kind) -> bool:

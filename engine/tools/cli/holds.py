@@ -69,7 +69,7 @@ def kind_holds(
     A standby reads the claims at leader election's retry period."""
     from engine.runtime.serving import holding
 
-    return holding.KindHolds(
+    holds = holding.KindHolds(
         kube,
         lambda: list(engine.controllers),
         namespace=namespace,
@@ -81,6 +81,8 @@ def kind_holds(
         recorder=engine.recorder,
         metrics=metrics,
     )
+    engine.on_new_kind = holds.wake  # a kind loaded is claimed at once, not at the next round
+    return holds
 
 
 def heartbeat(
