@@ -12,16 +12,19 @@ about it (``_CHECKS``), so a new check is one more entry, not a new pass.
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import functools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.core.decisions import conditions
 from engine.core.model import apis, documents, kinds
 from engine.core.model.errors import KindError, StencilError
-from engine.core.offline import admission, linting, rbac
+from engine.core.offline import admission, fixtures, linting, preview, rbac
 from engine.core.offline.linting import Finding, columns
 
 # A CR that names no namespace is linted where `stencil render` would put it.
@@ -33,6 +36,7 @@ def lint(
     *,
     crds_dir: Path | None = None,
     files: Sequence[Path] = (),
+    observed: Sequence[dict[str, Any]] = (),
 ) -> list[Finding]:
     """Every finding for the kind folders ``kind_dirs``, sorted by file, line and column.
 
@@ -43,7 +47,10 @@ def lint(
     longest its CRD allows, and what the first name too long for a child breaks (a
     child name or label made from the parent's name, by the child kind's own name
     rule) is a warning with the bound the CRD should set: the CRD accepts a parent
-    whose children the API server would refuse.
+    whose children the API server would refuse.  The kinds' references read the
+    objects of each kind's ``tests/fixtures.yaml`` (and an example's own), and
+    ``observed``; every status rule is evaluated for every example rendered, and one
+    that fails is an error at its line.
     """
     findings: list[Finding] = []
     loaded: list[kinds.Kind] = []
@@ -66,7 +73,7 @@ def lint(
         broken = read(place)[1] if place.is_dir() else ()
         if kind.crd is not None and not broken:
             crds, broken = _with_schema(kind, place)
-        findings += [*broken, *_lint_kind(kind, (place, crds), extra, crds_broken=bool(broken))]
+        findings += [*broken, *_lint_kind(kind, (place, crds), extra, observed, crds_broken=bool(broken))]
     return sorted(set(findings), key=lambda finding: finding.sort_key)
 
 
@@ -119,6 +126,7 @@ class _Known:
     crd_place: str
     crds_broken: bool  # the folder of CRDs did not read: its finding says why there is no schema
     child_findings: tuple[Finding, ...]  # what the API server would refuse in the examples' children
+    worlds: Mapping[str, Sequence[dict[str, Any]]]  # what each parent's references read, by where
 
 
 def _crds_of(
@@ -140,25 +148,35 @@ def _lint_kind(
     kind: kinds.Kind,
     crds_of_kind: tuple[Path, admission.OfflineCrds],
     extra: Sequence[documents.Document],
+    observed: Sequence[dict[str, Any]] = (),
     *,
     crds_broken: bool = False,
 ) -> list[Finding]:
     place, crds = crds_of_kind
     findings: list[Finding] = []
     parents: list[tuple[str, dict[str, Any]]] = []
+    worlds: dict[str, list[dict[str, Any]]] = {}  # what each parent's references may read, by where
     for example in kind.examples:
         try:
             in_example = documents.Document.read_all(example, StencilError)
+            given = [*fixtures.objects(kind, example), *observed]
         except StencilError as error:
             findings.append(Finding.of_error(error, "example", default_file=str(example)))
             continue
         found, problems = _admitted(crds, kind, in_example)
         parents += found
+        worlds.update((where, given) for where, _ in found)
         findings += problems
     found, problems = _admitted(crds, kind, extra)
     parents += found
     findings += problems
-    traced = linting.render_traced(kind, parents, is_namespaced=crds.is_namespaced)
+    try:
+        worlds.update((where, [*fixtures.objects(kind), *observed]) for where, _ in found)
+    except StencilError as error:
+        findings.append(Finding.of_error(error, "fixtures", default_file=str(kind.directory)))
+    traced = linting.render_traced(
+        kind, parents, is_namespaced=crds.is_namespaced, given=lambda where: worlds.get(where, ())
+    )
     literal = {k for t in kind.templates for _, k in rbac.literal_child_kinds(t.text)}
     known = _Known(
         kind=kind,
@@ -169,6 +187,7 @@ def _lint_kind(
         crd_place=str(place),
         crds_broken=crds_broken,
         child_findings=tuple(linting.check_children(traced.located, crds)),
+        worlds=worlds,
     )
     for check in _CHECKS:
         findings += check(known, parents)
@@ -278,6 +297,27 @@ def _rules(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list
     return linting.check_rules(known.kind, known.schema, known.child_kinds)
 
 
+def _status_rules(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    """Each status rule that fails for an example that renders (its children healthy), at the
+    rule's line: live, its condition would read Unknown, or its field be left out."""
+    if known.traced.findings:
+        return []  # an example that does not render says so; its rules are not evaluated
+    kind, now = known.kind, conditions.timestamp(datetime.datetime.now(datetime.UTC))
+    found = []
+    for where, parent in parents:
+        _, failures = preview.parent_status(
+            kind, parent, now, fixtures=_given(known, where), is_namespaced=known.crds.is_namespaced
+        )
+        for error in failures:
+            failed = Finding.of_error(
+                error, "status-rule", default_file=str(kind.directory / kinds.KIND_FILE)
+            )
+            found.append(
+                dataclasses.replace(failed, message=f"{failed.message} (for the example at {where})")
+            )
+    return found
+
+
 def _children(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
     return list(known.child_findings)
 
@@ -290,7 +330,10 @@ def _long_names(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) ->
     if known.schema is None:
         return []
     renamed = linting.one_per_path(parents, known.traced.paths)  # the examples first
-    found = linting.check_long_names(known.kind, renamed, known.crds, is_namespaced=known.crds.is_namespaced)
+    given = functools.partial(_given, known)
+    found = linting.check_long_names(
+        known.kind, renamed, known.crds, is_namespaced=known.crds.is_namespaced, given=given
+    )
     # What the examples' own children already show is not repeated for the renamed ones.
     shown = {(f.file, f.line) for f in known.child_findings}
     return [f for f in found if (f.file, f.line) not in shown]
@@ -306,9 +349,15 @@ def _coverage(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> l
     if known.traced.findings:
         return []  # a failed render stops early: its untaken branches would be noise beside its error
     crds = known.crds
+    given = functools.partial(_given, known)
     return linting.check_coverage(
-        kind, known.traced.executed, parents, crds, is_namespaced=crds.is_namespaced
+        kind, known.traced.executed, parents, crds, is_namespaced=crds.is_namespaced, given=given
     )
+
+
+def _given(known: _Known, where: str) -> Sequence[dict[str, Any]]:
+    """What the references of the parent read at ``where`` find: its fixtures and ``--observed``."""
+    return known.worlds.get(where, ())
 
 
 _CHECKS: tuple[Check, ...] = (
@@ -318,6 +367,7 @@ _CHECKS: tuple[Check, ...] = (
     _placement,
     _controller_fields,
     _rules,
+    _status_rules,
     _children,
     _relations,
     _long_names,

@@ -31,10 +31,10 @@ def test_a_missing_optional_reference_reads_as_none() -> None:
     assert child["data"] == {"ECHO_VALUE": "none"}
 
 
-def test_a_reference_not_read_is_said_to_come_from_the_cluster_at_its_line() -> None:
+def test_a_reference_not_read_is_said_at_its_line() -> None:
     unguarded = TEMPLATE.split("\ndata:")[0] + "\ndata:\n  ECHO_VALUE: '{{ references.config.data.ECHO }}'\n"
     kind = refs.kind(refs.reference(), templates=(unguarded,))
     with pytest.raises(RenderError) as caught:
-        rendering.render(kind, refs.parent(), [])  # offline: no reference was read
+        rendering.render(kind, refs.parent(), [])  # no reference was read
     assert (caught.value.line, caught.value.field) == (6, "references.config")
-    assert "stencil lint and render do not read them" in caught.value.message
+    assert "no reference of kind.yaml has this id" in caught.value.message

@@ -42,9 +42,9 @@ def lint_with(
     renamed: set[str] = set()
     rename = long_names._renamed
 
-    def counted(kind, where, parent, *args):  # type: ignore[no-untyped-def]
-        renamed.add(parent["metadata"]["name"])
-        return rename(kind, where, parent, *args)
+    def counted(kind, example, *args):  # type: ignore[no-untyped-def]
+        renamed.add(example[1]["metadata"]["name"])
+        return rename(kind, example, *args)
 
     monkeypatch.setattr(long_names, "_renamed", counted)
     return folder, linter.lint([folder], files=[crs]), renamed

@@ -3,7 +3,7 @@
 import dataclasses
 from pathlib import Path
 
-from engine.core.decisions import status
+from engine.core.decisions import rules
 from engine.core.model.expressions import compile_expression
 from engine.core.model.kinds import Kind
 
@@ -24,15 +24,15 @@ def with_rule(text: str) -> Kind:
 def test_parent_is_deleted_when_the_new_status_satisfies_the_rule() -> None:
     kind = with_rule("status.progress == 100")
 
-    assert status.should_delete(kind, PARENT, {"progress": 100}, []) is True
-    assert status.should_delete(kind, PARENT, {"progress": 99}, []) is False
+    assert rules.should_delete(kind, PARENT, {"progress": 100}, rules.Read()) is True
+    assert rules.should_delete(kind, PARENT, {"progress": 99}, rules.Read()) is False
 
 
 def test_missing_data_never_deletes() -> None:
     kind = with_rule("child('Job', name ~ '-job').status.succeeded == 1")
 
-    assert status.should_delete(kind, PARENT, {}, []) is False
+    assert rules.should_delete(kind, PARENT, {}, rules.Read()) is False
 
 
 def test_a_kind_without_the_rule_never_deletes() -> None:
-    assert status.should_delete(KIND, PARENT, {"progress": 100}, []) is False
+    assert rules.should_delete(KIND, PARENT, {"progress": 100}, rules.Read()) is False

@@ -49,8 +49,8 @@ from engine.core.decisions import (
     readiness,
     referencing,
     refusing,
+    rules,
 )
-from engine.core.decisions.context import status_context
 from engine.core.model import expressions
 from engine.core.model.errors import KindError, StencilError
 from engine.core.model.identity import ChildId
@@ -110,33 +110,23 @@ def derive_status(
     old = old if isinstance(old, Mapping) else {}
     generation = (parent.get("metadata") or {}).get("generation")
     generation = generation if isinstance(generation, int) else None
-    rules = _usable(kind.conditions)
+    usable = _usable(kind.conditions)
 
     condition_set = conditions.ConditionSet(
         READY,
-        (TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY, *(rule.type for rule in rules)),
+        (TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY, *(rule.type for rule in usable)),
         beside=progress.TYPES,
     )
     manager = condition_set.manage(conditions.of(parent), generation=generation, now=now)
-    # One scope for every rule of the kind: they read the same names.
-    context = expressions.Scope(
-        status_context(
-            dict(parent),
-            [dict(obj) for obj in observed],
-            [dict(obj) for obj in related],
-            now,
-            origins=outcome.origins,
-            templates=kind.templates,
-            references=outcome.references,
-        )
-    )
+    read = rules.Read(observed, related, now, outcome.origins, outcome.references)
+    context = rules.scope(kind, parent, read)
 
     # 1. Did the kind load and the templates render?
     _mark_rendered(manager, outcome)
     # 2. Were the children applied?  3. Are they ready?
     _mark_children(manager, kind, outcome, observed, now)
     # 4. The kind's own conditions; a broken kind's rules are not to be trusted.
-    for rule in rules:
+    for rule in usable:
         if outcome.kind_error is None:
             _mark_custom(manager, rule, context)
         else:
@@ -232,11 +222,11 @@ def status_patch(parent: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict
     return None
 
 
-def _usable(rules: Sequence[ConditionRule]) -> list[ConditionRule]:
+def _usable(declared: Sequence[ConditionRule]) -> list[ConditionRule]:
     """The custom rules that can be conditions; the kind loader refuses the others, this
     only keeps a kind built some other way from breaking status for good."""
     usable: list[ConditionRule] = []
-    for rule in rules:
+    for rule in declared:
         if rule.type in BUILTIN_CONDITIONS or not conditions.is_valid_type(rule.type):
             log.warning("condition rule %s ignored: reserved or invalid condition type", rule.type)
         elif any(rule.type == kept.type for kept in usable):
@@ -358,7 +348,7 @@ def _mark_custom(
     except KindError as error:
         manager.mark_unknown(rule.type, _reason(error, "ExpressionFailed"), _clip(str(error)))
         return
-    status = _condition_status(value)
+    status = rules.verdict(value)
     if status is None:
         where = f"{rule.status.file}:{rule.status.line}: {rule.status.field}"
         message = f"{where}: the rule gave {value!r}, not true, false or nothing"
@@ -382,18 +372,6 @@ def _mark_custom(
         manager.mark_unknown(rule.type, reason_text, message_text)
 
 
-def _condition_status(value: Any) -> str | None:
-    """A rule's value as a condition status; ``None`` when it is not one."""
-    if value is None:
-        return conditions.UNKNOWN
-    if isinstance(value, bool):
-        return conditions.TRUE if value else conditions.FALSE
-    if isinstance(value, str):
-        # condition_status() hands back "True"/"False"/"Unknown"; accept any case.
-        return {s.lower(): s for s in conditions.STATUSES}.get(value.strip().lower())
-    return None
-
-
 def _evaluate_field(rule: expressions.Expression, context: expressions.Scope) -> Any:
     try:
         return rule.evaluate(context)
@@ -414,35 +392,3 @@ def _reason(error: StencilError, default: str) -> str:
 
 def _clip(message: str) -> str:
     return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 1] + "…"
-
-
-def should_delete(
-    kind: Kind,
-    parent: Mapping[str, Any],
-    new_status: Mapping[str, Any],
-    observed: Sequence[Mapping[str, Any]],
-    related: Sequence[Mapping[str, Any]] = (),
-    now: str | None = None,
-    *,
-    origins: Sequence[ordering.Origin] = (),
-) -> bool:
-    """Whether the kind's ``deleteWhen`` rule holds for the parent with its new status.
-
-    Only a plain ``true`` deletes: missing data (``None``) or an error never does.
-    ``origins`` (``Outcome.origins``) let the rule read ``children.<id>``.
-    """
-    if kind.delete_when is None:
-        return False
-    context = status_context(
-        {**parent, "status": dict(new_status)},
-        [dict(o) for o in observed],
-        [dict(o) for o in related],
-        now,
-        origins=origins,
-        templates=kind.templates,
-    )
-    try:
-        return kind.delete_when.evaluate(context) is True
-    except StencilError as error:
-        log.warning("deleteWhen of %s: %s", kind.name, error)
-        return False

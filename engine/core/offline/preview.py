@@ -25,10 +25,10 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.core.decisions import ordering, status
+from engine.core import door
+from engine.core.decisions import ordering, rules, status
 from engine.core.model import apis, kinds
-from engine.core.model.identity import ChildId
-from engine.core.templating import rendering
+from engine.core.model.errors import KindError
 
 # Where a cluster's own picks would fall: kube-apiserver's default Service range, the
 # default NodePort range, kind's Pod range, and TEST-NET-1 (RFC 5737) for load balancers.
@@ -107,8 +107,9 @@ def parent_status(
     now: str,
     *,
     observed: Sequence[Mapping[str, Any]] | None = None,
+    fixtures: Sequence[Mapping[str, Any]] = (),
     is_namespaced: Callable[[str, str], bool] | None = None,
-) -> Obj:
+) -> tuple[Obj, list[KindError]]:
     """The parent with the status the kind's rules derive after a reconcile whose applies all succeeded.
 
     ``observed`` are the cluster's objects (children, and related objects of the
@@ -116,50 +117,36 @@ def parent_status(
     in another namespace than the parent's left out; they are what the templates
     and the status rules read, and a rendered child missing from them is "not
     created yet".  Without them, every rendered child
-    is observed ``healthy``, with the Pods of ``healthy_related``.  Returned as
-    ``{apiVersion, kind, metadata: {name, namespace}, status}``.  A template
-    error is raised, as ``render`` raises it.
+    is observed ``healthy``, with the Pods of ``healthy_related``.  The kind's
+    references read ``observed`` and ``fixtures`` (``door.offline``), in the
+    templates and in the rules alike.  Returned as
+    ``{apiVersion, kind, metadata: {name, namespace}, status}``, with each rule
+    that fails there (``rules.failures``: live, its condition would read
+    Unknown or its field be left out).  A template error is raised, as
+    ``render`` raises it.
     """
     parent = dict(parent)
     parent["metadata"] = {"generation": 1, **(parent.get("metadata") or {})}
-    children, related = split_observed(kind, parent, observed or ())
     observes = _observes(kind)
-    located = rendering.render_located(kind, parent, children, is_namespaced=is_namespaced)
-    rendered = [(child.template, child.child) for child in located]
+    made, found = door.offline(kind, parent, observed or (), fixtures, is_namespaced=is_namespaced)
+    children, related, rendered = found.children, found.related, made.pairs
     if observed is None:
         children = [healthy(child, now) for _, child in rendered]
         if observes:
             related = [pod for child in children for pod in healthy_related(child, now)]
             related = [obj for obj in related if _group_kind(obj) in observes]
-    gate = ordering.gate(rendered, children, now)
-    outcome = status.Outcome(
-        desired=tuple(ChildId.of(c) for _, c in rendered),
-        waiting=gate.waiting,
-        origins=ordering.origins(rendered),
-    )
+    outcome = made.outcome(waiting=ordering.gate(rendered, children, now).waiting)
     metadata = parent["metadata"]
-    return {
+    new = status.derive_status(kind, parent, children, outcome, now, related)
+    shown = {
         "apiVersion": parent.get("apiVersion"),
         "kind": parent.get("kind"),
         "metadata": {key: metadata[key] for key in ("name", "namespace") if key in metadata},
-        "status": status.derive_status(kind, parent, children, outcome, now, related),
+        "status": new,
     }
-
-
-def split_observed(
-    kind: kinds.Kind, parent: Mapping[str, Any], observed: Sequence[Mapping[str, Any]]
-) -> tuple[list[Obj], list[Obj]]:
-    """The parent's children and its related objects (of the kinds ``kind.yaml`` observes) among ``observed``.
-
-    One file may hold several parents' objects: those in another namespace than
-    the parent's are not this one's.
-    """
-    namespace = (parent.get("metadata") or {}).get("namespace")
-    inputs = [obj for obj in observed if (obj.get("metadata") or {}).get("namespace") in (None, namespace)]
-    observes = _observes(kind)
-    related = [dict(obj) for obj in inputs if _group_kind(obj) in observes]
-    children = [dict(obj) for obj in inputs if _group_kind(obj) not in observes]
-    return children, related
+    return shown, rules.failures(
+        kind, parent, new, rules.Read(children, related, now, outcome.origins, outcome.references)
+    )
 
 
 def _observes(kind: kinds.Kind) -> set[tuple[str, str]]:

@@ -157,10 +157,11 @@ class FieldUndefined(StrictUndefined):
     __hash__ = StrictUndefined.__hash__  # type: ignore[assignment]
 
 
-# A template reads a reference only as the engine found it in the cluster; offline tools read none.
+# A template reads a reference as the engine found it in the cluster, or offline among the kind's
+# fixtures and --observed objects (``engine.core.door``): an id read here is none of those read.
 NOT_REFERENCED = (
-    "no reference of kind.yaml has this id, or it was not read: the engine reads references from the "
-    "cluster (and renders nothing until a required one exists); stencil lint and render do not read them"
+    "no reference of kind.yaml has this id: templates read references.<id> for each id under "
+    "references: in kind.yaml"
 )
 
 

@@ -24,7 +24,9 @@ import datetime
 import logging
 import threading
 import time
+from collections.abc import Sequence
 
+from engine.core import door
 from engine.core.decisions import conditions, contention, ordering, planning, refusing, status
 from engine.core.model import dependencies, errors, kinds
 from engine.core.templating import rendering
@@ -262,26 +264,21 @@ class KindController:
         """Step 3: each desired child with its template; a refusal is said on the status and raised.
         While a required reference is missing, that is said instead, and the queue's next step given."""
         try:
-            if refused := nesting.refusal(parent) or seen.referenced.refusal:
+            if refused := nesting.refusal(parent):
                 raise refused
-            if seen.referenced.missing:
-                waiting = status.Outcome(missing=seen.referenced.missing)
-                return self._write_status_then_delete_when_done(parent, seen, waiting) or Result()
             with self.host.options.tracer.span("render") as span:
-                located = rendering.render_located(
-                    kind,
-                    parent,
-                    seen.mine,
-                    is_namespaced=self.host.kube.is_namespaced,
-                    references=seen.referenced.values,
+                rendered = door.render(
+                    kind, parent, seen.mine, seen.referenced, is_namespaced=self.host.kube.is_namespaced
                 )
-                span.set(children=len(located))
-                _refuse_unserved(located, self.host.kube)
+                span.set(children=len(rendered.located))
+            if rendered.waiting:
+                return self._write_status_then_delete_when_done(parent, seen, rendered.outcome()) or Result()
+            _refuse_unserved(rendered.located, self.host.kube)
         except errors.StencilError as exc:
             self._write_status_then_delete_when_done(parent, seen, status.Outcome(render_error=exc))
             self.host.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
             raise
-        return [(child.template, child.child) for child in located]
+        return rendered.pairs
 
     def _plan(self, parent: Obj, rendered: list[tuple[kinds.Template, Obj]], seen: Seen) -> Planned:
         """Step 4: what differs from the cache, what to prune, what belongs to someone else.  A child
@@ -380,9 +377,7 @@ class KindController:
             kind, parent, seen.mine, seen.related, outcome, now, may_wait=progress_may_wait
         )
         if report.stands:
-            self.deletion.when_done(
-                kind, parent, report.status, seen.mine, seen.related, now, outcome.origins
-            )
+            self.deletion.when_done(kind, parent, report.status, seen.mine, seen.related, now, outcome)
         return report.again
 
     def _log(self, key: str, planned: Planned, applied: applying.Applied) -> None:
@@ -420,7 +415,7 @@ class KindController:
         return applying.Applier(self.host, self.name, self.writer, parent, *memory, self._clock)
 
 
-def _refuse_unserved(located: list[rendering.Located], kube: Api) -> None:
+def _refuse_unserved(located: Sequence[rendering.Located], kube: Api) -> None:
     """A child of a kind the server does not serve is said at the line of its apiVersion, rather
     than waited for as a cache that never fills or refused at apply time."""
     for child in located:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core.decisions import ordering, planning, status
+from engine.core.decisions import planning, rules, status
 from engine.core.model import kinds, placement
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Obj, Resource
@@ -70,11 +70,12 @@ class Deletion:
         observed: Sequence[Obj],
         related: Sequence[Obj],
         now: str,
-        origins: Sequence[ordering.Origin],
+        outcome: status.Outcome,
     ) -> bool:
-        """Delete the parent if the kind's ``deleteWhen`` rule holds with its new status; whether
-        this call deleted it."""
-        if not status.should_delete(kind, parent, new_status, observed, related, now, origins=origins):
+        """Delete the parent if the kind's ``deleteWhen`` rule holds with its new status (reading
+        what the status rules read of ``outcome``); whether this call deleted it."""
+        read = rules.Read(observed, related, now, outcome.origins, outcome.references)
+        if not rules.should_delete(kind, parent, new_status, read):
             return False
         meta = parent["metadata"]
         if not self.host.kube.delete(self.resource, meta["name"], meta.get("namespace"), uid=meta["uid"]):

@@ -161,3 +161,29 @@ def parent_crds_dir(kind: kinds.Kind) -> Path:
             field="parent",
         )
     return found
+
+
+# What an --observed document must be for the templates and rules to read it: an object as
+# `kubectl get -o yaml` prints one, or a List of them.
+_OBSERVED = {
+    "type": "object",
+    "required": ["apiVersion", "kind"],
+    "properties": {
+        "apiVersion": {"type": "string"},
+        "kind": {"type": "string"},
+        "items": {"type": "array", "items": {"type": "object"}},
+    },
+}
+
+
+def read_observed(file: Path) -> list[dict[str, Any]]:
+    """The objects of the --observed ``file``, Lists opened; anything else is an error at its line,
+    never dropped (a file the templates silently do not read would preview the wrong children)."""
+    from engine.core.model import documents, errors
+    from engine.core.offline import preview
+
+    objects = []
+    for document in documents.Document.read_all(file, errors.StencilError):
+        document.validate(_OBSERVED)
+        objects.append(document.data)
+    return preview.flatten_lists(objects)

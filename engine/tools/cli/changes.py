@@ -37,13 +37,10 @@ BROKEN = 3  # some parent would fail to render, or a sampled apply was refused
     "Plan these parents, as `kubectl get -o yaml` prints them (a List, or one object a document; "
     "repeatable), without a cluster; other objects in the files are read as their children."
 )
-@click.option(
-    "--observed",
-    "observed_files",
-    multiple=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="With -f: the parents' children as `kubectl get -o yaml` prints them (repeatable) "
+@options.observed(
+    "With -f: the parents' children as `kubectl get -o yaml` prints them (repeatable) "
     "[default: none, so every child counts as created].",
+    multiple=True,
 )
 @options.namespace(
     None, "Only the parents in this namespace [default: all]; with -f, that of a CR naming none.", short=True

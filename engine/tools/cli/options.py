@@ -110,3 +110,16 @@ def cr_files_arguments(command: Callable[..., None]) -> Callable[..., None]:
     for option in reversed(options):
         command = option(command)
     return command
+
+
+def observed(help: str, *, multiple: bool = False) -> Decorator:
+    """``--observed FILE``: objects as the cluster has them (``kubectl get -o yaml``); ``observed_file``,
+    or ``observed_files`` with ``multiple``."""
+    return click.option(
+        "--observed",
+        "observed_files" if multiple else "observed_file",
+        default=None if not multiple else (),
+        multiple=multiple,
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help=help,
+    )

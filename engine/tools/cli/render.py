@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from engine.tools.cli import options
-from engine.tools.cli._common import main, read_crs
+from engine.tools.cli._common import main, read_crs, read_observed
 
 if TYPE_CHECKING:
     from engine.core.model.kinds import Kind
@@ -25,12 +24,8 @@ if TYPE_CHECKING:
     help="Print each CR's status as the kind's rules derive it once its children are applied, "
     "instead of the children.",
 )
-@click.option(
-    "--observed",
-    "observed_file",
-    default=None,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="The children (and observed objects) as the cluster has them, as `kubectl get -o yaml` "
+@options.observed(
+    "The children (and observed objects) as the cluster has them, as `kubectl get -o yaml` "
     "prints them: what the templates read [default: none], and with --status what the rules read "
     "[default: every rendered child, healthy].",
 )
@@ -55,39 +50,41 @@ def render(
     given the CRD's defaults, as the API server would; a CR without a uid gets
     the all-zero one.  Bad input exits non-zero with "file:line: field: message".
 
-    With --observed, the templates read the children given there, as they
-    would read them in a cluster, and the objects the kind's references name.
-    With --status, print instead each CR with the status the kind's rules
-    derive (conditions and fields) after its children are applied and, unless
-    --observed gives them as they are, made healthy by their controllers.
+    The kind's references read the objects of its tests/fixtures.yaml (and of
+    tests/<example>.fixtures.yaml for a CR of examples/<example>.yaml) and of
+    --observed, where the templates also find the children as they would read
+    them in a cluster.  With --status, print instead each CR with the status
+    the kind's rules derive (conditions and fields) after its children are
+    applied and, unless --observed gives them as they are, made healthy by
+    their controllers; a rule that fails is an error at its line, and the
+    command exits non-zero.
     """
+    from engine.core import door
     from engine.core.model import errors
     from engine.core.offline import preview
-    from engine.core.templating import rendering
     from engine.tools import yamlwriting
 
+    failed: list[errors.StencilError] = []
     try:
         kind, crds, parents = read_crs(kind_dir, files, namespace, crds_dir)
         observed = None
         if observed_file is not None:
-            observed = _read_observed(observed_file)
+            observed = read_observed(observed_file)
         output: list[dict[str, Any]] = []
         for where, parent in parents:
+            given = _fixtures(kind, where)
             try:
                 if show_status:
-                    output.append(
-                        preview.parent_status(
-                            kind, parent, now, observed=observed, is_namespaced=crds.is_namespaced
-                        )
+                    shown, failures = preview.parent_status(
+                        kind, parent, now, observed=observed, fixtures=given, is_namespaced=crds.is_namespaced
                     )
+                    failed += failures
+                    output.append(shown)
                 else:
-                    children, _ = preview.split_observed(kind, parent, observed or ())
-                    references = _references(kind, parent, observed or (), crds.is_namespaced)
-                    output.extend(
-                        rendering.render(
-                            kind, parent, children, is_namespaced=crds.is_namespaced, references=references
-                        )
+                    rendered, _ = door.offline(
+                        kind, parent, observed or (), given, is_namespaced=crds.is_namespaced
                     )
+                    output.extend(rendered.children)
             except errors.StencilError as error:
                 name = parent["metadata"]["name"]
                 raise click.ClickException(
@@ -96,50 +93,19 @@ def render(
     except errors.StencilError as error:
         raise click.ClickException(str(error)) from error
     click.echo(yamlwriting.dump_all(output), nl=False)
+    if failed:
+        for said in dict.fromkeys(str(error) for error in failed):
+            click.echo(f"error: {said}", err=True)
+        raise SystemExit(1)
 
 
-def _references(
-    kind: Kind,
-    parent: dict[str, Any],
-    observed: Sequence[dict[str, Any]],
-    is_namespaced: Callable[[str, str], bool],
-) -> dict[str, Any]:
-    """What the kind's references read for ``parent``, found among the ``observed`` objects, as the
-    engine finds them in its caches; a required one missing is an error, as it holds the engine's
-    render back."""
-    from engine.core.decisions import referencing
-    from engine.core.model import errors
+def _fixtures(kind: Kind, where: str) -> list[dict[str, Any]]:
+    """The fixtures of the CR read at ``where`` (``file:line``): the kind's, and an example's own."""
+    from engine.core.offline import fixtures
 
-    resolved = referencing.resolve(referencing.targets(kind, parent, is_namespaced), lambda _: list(observed))
-    if resolved.missing:
-        raise errors.StencilError(f"{resolved.missing[0]}: give it with --observed FILE")
-    return dict(resolved.values)
-
-
-# What an --observed document must be for the templates and rules to read it: an object as
-# `kubectl get -o yaml` prints one, or a List of them.
-_OBSERVED = {
-    "type": "object",
-    "required": ["apiVersion", "kind"],
-    "properties": {
-        "apiVersion": {"type": "string"},
-        "kind": {"type": "string"},
-        "items": {"type": "array", "items": {"type": "object"}},
-    },
-}
-
-
-def _read_observed(file: Path) -> list[dict[str, Any]]:
-    """The objects of the --observed ``file``, Lists opened; anything else is an error at its line,
-    never dropped (a file the templates silently do not read would preview the wrong children)."""
-    from engine.core.model import documents, errors
-    from engine.core.offline import preview
-
-    objects = []
-    for document in documents.Document.read_all(file, errors.StencilError):
-        document.validate(_OBSERVED)
-        objects.append(document.data)
-    return preview.flatten_lists(objects)
+    file = Path(where.rsplit(":", 1)[0]).resolve()
+    example = file if file.parent == (kind.directory / "examples").resolve() else None
+    return fixtures.objects(kind, example)
 
 
 def _rfc3339(value: str | None) -> str:

@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.model import errors, kinds
-from engine.core.offline import admission
-
-TESTS_DIR = "tests"
-FIXTURES = "fixtures"
+from engine.core.offline import admission, fixtures
+from engine.core.offline.fixtures import FIXTURES as FIXTURES
+from engine.core.offline.fixtures import TESTS_DIR as TESTS_DIR
 
 
 class UsageError(errors.StencilError):
@@ -53,9 +52,7 @@ class Example:
     @property
     def fixtures(self) -> list[Path]:
         """The files of objects to apply before the example: the kind's, then the example's own."""
-        tests = self.kind.directory / TESTS_DIR
-        candidates = [tests / f"{FIXTURES}.yaml", tests / f"{self.path.stem}.{FIXTURES}.yaml"]
-        return [path for path in candidates if path.is_file()]
+        return fixtures.paths(self.kind, self.path)
 
 
 def load(kind_dirs: Sequence[Path]) -> list[kinds.Kind]:

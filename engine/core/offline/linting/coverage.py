@@ -17,6 +17,7 @@ from typing import Any
 
 from jinja2 import nodes
 
+from engine.core import door
 from engine.core.model import kinds
 from engine.core.model.crds import structural
 from engine.core.model.errors import StencilError
@@ -28,7 +29,7 @@ from engine.core.offline.linting.findings import Finding
 from engine.core.offline.linting.long_names import check_long_names
 from engine.core.offline.linting.relations import check_relations
 from engine.core.offline.linting.trees import walk
-from engine.core.templating import rendering, sandbox
+from engine.core.templating import sandbox
 
 UNTAKEN = "untaken-branch"  # the check of what a made-up parent finds in a branch no example takes
 
@@ -40,6 +41,7 @@ def check_coverage(
     crds: admission.OfflineCrds | None = None,
     *,
     is_namespaced: Callable[[str, str], bool] | None = None,
+    given: Callable[[str], Sequence[dict[str, Any]]] = lambda _where: (),
 ) -> list[Finding]:
     """A warning for each template branch that no rendered parent took (``render_traced``'s lines), and
     with ``parents`` and ``crds``, what rendering finds in an ``{% if %}`` body a made-up parent takes.
@@ -62,7 +64,7 @@ def check_coverage(
         if made_up is not None:
             assert crds is not None
             read_by = f"lint tried it with made-up values ({made_up[2]})"
-            findings += _render_made_up(kind, template, branch, made_up, crds, is_namespaced)
+            findings += _render_made_up(kind, template, branch, made_up, crds, is_namespaced, given)
         findings.append(
             Finding(str(template.path), branch.line, None, "warning", f"{branch.what}: {read_by}", "coverage")
         )
@@ -76,14 +78,16 @@ def _render_made_up(
     made_up: tuple[str, dict[str, Any], str],
     crds: admission.OfflineCrds,
     is_namespaced: Callable[[str, str], bool] | None,
+    given: Callable[[str], Sequence[dict[str, Any]]],
 ) -> list[Finding]:
-    """What rendering ``made_up`` (where, parent, what was made up) finds inside ``branch``."""
+    """What rendering ``made_up`` (where, parent, what was made up) finds inside ``branch``, its
+    references reading ``given(where)``."""
     where, parent, fields = made_up[0], made_up[1], made_up[2]
     context = f" (for the example at {where} with {fields}, which takes the {{% if %}} at line {branch.line})"
     inside = functools.partial(_inside, str(template.path), branch)
     found: list[Finding] = []
     try:
-        located = rendering.render_located(kind, parent, [], is_namespaced=is_namespaced)
+        located = door.offline(kind, parent, (), given(where), is_namespaced=is_namespaced)[0].located
     except StencilError as error:
         if not isinstance(error.__cause__, sandbox.MissingField):
             found.append(render_failure(kind, error, context.strip(" ()")))
@@ -91,7 +95,7 @@ def _render_made_up(
         found += check_children(located, crds, context=context)
         found += check_relations(located, context=context)
     erred = {(f.file, f.line) for f in found if f.severity == "error"}
-    long = check_long_names(kind, [(where, parent)], crds, is_namespaced=is_namespaced)
+    long = check_long_names(kind, [(where, parent)], crds, is_namespaced=is_namespaced, given=given)
     found += [f for f in long if (f.file, f.line) not in erred]
     return [dataclasses.replace(f, check=UNTAKEN) for f in found if inside(f)]
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
+from engine.core import door
 from engine.core.model import kinds
 from engine.core.model.errors import StencilError
 from engine.core.offline import admission, childschemas
@@ -43,8 +44,10 @@ def render_traced(
     parents: Sequence[tuple[str, dict[str, Any]]],
     *,
     is_namespaced: Callable[[str, str], bool] | None = None,
+    given: Callable[[str], Sequence[dict[str, Any]]] = lambda _where: (),
 ) -> Traced:
-    """Render each ``(where, parent)`` as the engine would, noting which lines of the templates ran.
+    """Render each ``(where, parent)`` as the engine would, noting which lines of the templates ran;
+    its references read the objects ``given(where)`` (its fixtures and ``--observed``).
 
     The tracer is on only while the templates run (``rendering.render_located``'s
     ``trace``), and only frames of this kind's compiled templates report their lines,
@@ -72,9 +75,8 @@ def render_traced(
     for where, parent in parents:
         path.clear()
         try:
-            renders.append(
-                tuple(rendering.render_located(kind, parent, [], is_namespaced=is_namespaced, trace=calls))
-            )
+            made, _ = door.offline(kind, parent, (), given(where), is_namespaced=is_namespaced, trace=calls)
+            renders.append(made.located)
         except StencilError as error:
             findings.append(render_failure(kind, error, f"rendering the example at {where}"))
         finally:

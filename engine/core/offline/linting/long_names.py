@@ -17,12 +17,12 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.core import door
 from engine.core.model import kinds
 from engine.core.model.errors import StencilError
 from engine.core.offline import admission, childschemas
 from engine.core.offline.linting.examples import check_children, render_failure
 from engine.core.offline.linting.findings import Finding
-from engine.core.templating import rendering
 
 LONG_NAME = "long-name"  # the check of what a parent with the longest name its CRD allows would break
 _LONG_NAME_LETTER = "x"
@@ -36,8 +36,10 @@ def check_long_names(
     crds: admission.OfflineCrds,
     *,
     is_namespaced: Callable[[str, str], bool] | None = None,
+    given: Callable[[str], Sequence[dict[str, Any]]] = lambda _where: (),
 ) -> list[Finding]:
-    """What the children of each parent break once its name is longer, at the shortest name that breaks it.
+    """What the children of each parent break once its name is longer, at the shortest name that breaks it
+    (its references reading ``given(where)``, as ``render_traced``'s do).
 
     Children's names and labels are made from the parent's, so one that is fine
     for the examples' short names can overflow for a name the CRD accepts, and
@@ -52,7 +54,7 @@ def check_long_names(
     longest = childschemas.longest_name(crds.schemas.get((kind.api_version, kind.kind)))
     findings: list[Finding] = []
     for where, parent in parents:
-        renamed = functools.partial(_renamed, kind, where, parent, crds, is_namespaced)
+        renamed = functools.partial(_renamed, kind, (where, parent, given(where)), crds, is_namespaced)
         own = min(len(parent["metadata"]["name"]), longest)
         findings += _first_overflow(functools.cache(renamed), own, longest)
     return findings
@@ -77,19 +79,20 @@ def one_per_path(
 
 def _renamed(
     kind: kinds.Kind,
-    where: str,
-    parent: dict[str, Any],
+    example: tuple[str, dict[str, Any], Sequence[dict[str, Any]]],
     crds: admission.OfflineCrds,
     is_namespaced: Callable[[str, str], bool] | None,
     length: int,
 ) -> frozenset[Finding]:
-    """What the children of ``parent`` break when it is named with ``length`` letters."""
+    """What the children of the ``example`` parent (where, parent, the objects given it) break when
+    it is named with ``length`` letters."""
+    where, parent, objects = example
     named = {**parent, "metadata": {**parent["metadata"], "name": _LONG_NAME_LETTER * length}}
     try:
-        located = rendering.render_located(kind, named, [], is_namespaced=is_namespaced)
+        made, _ = door.offline(kind, named, (), objects, is_namespaced=is_namespaced)
     except StencilError as error:
         return frozenset([render_failure(kind, error, f"the example at {where}")])
-    return frozenset(check_children(located, crds))
+    return frozenset(check_children(made.located, crds))
 
 
 def _first_overflow(renamed: Callable[[int], frozenset[Finding]], own: int, longest: int) -> list[Finding]:
