@@ -5,7 +5,8 @@ Rendering the examples finds only the mistakes the examples reach.  A typo in
 drops what the branch would have made, so the checks here read the Jinja syntax
 tree of every template and rule instead, every branch alike:
 
-* every filter, test and called function must exist in the environment the
+* every filter, test and called function, and every test or filter named by a string
+  (``selectattr('a', 'odd')``, ``map('upper')``), must exist in the environment the
   template (``engine.core.templating.sandbox``) or rule (``engine.core.model.expressions``) runs in;
 * every path into the parent (``spec.a.b``, ``parent.spec.a``, ``metadata.labels``,
   ``spec['a']``) must exist in the parent CRD's ``openAPIV3Schema`` (``paths``);
@@ -106,13 +107,18 @@ class _Source:
     lines: tuple[str, ...] = ()  # the template's text; empty for a rule (one line of kind.yaml)
     line: int | None = None  # the kind.yaml line of a rule
 
-    def at(self, node: nodes.Node, word: str) -> tuple[int | None, int | None]:
+    def at(self, node: nodes.Node, word: str, *, quoted: bool = False) -> tuple[int | None, int | None]:
+        """The line of ``node`` and the column of ``word`` on it (of its opening quote when ``quoted``)."""
         if self.line is not None:
             return self.line, None
         column = None
         if 0 < node.lineno <= len(self.lines):
-            found = re.search(rf"(?<![\w.]){re.escape(word)}\b", self.lines[node.lineno - 1])
-            found = found or re.search(rf"\b{re.escape(word)}\b", self.lines[node.lineno - 1])
+            text = self.lines[node.lineno - 1]
+            if quoted:
+                found = re.search(rf"(['\"]){re.escape(word)}\1", text)
+            else:
+                found = re.search(rf"(?<![\w.]){re.escape(word)}\b", text)
+                found = found or re.search(rf"\b{re.escape(word)}\b", text)
             column = found.start() + 1 if found else None
         return node.lineno, column
 
@@ -170,7 +176,41 @@ def _check_tree(tree: nodes.Node, source: _Source, scope: _Scope, declared: Set[
             findings += _check_chain(node, source, scope, declared)
         if isinstance(node, nodes.For):
             findings += _check_loop(node, source, scope)
+        if isinstance(node, nodes.Filter):
+            findings += _check_named_by_string(node, source, scope)
     return findings
+
+
+# The filters whose positional argument at this place names a test (map: a filter) by string.
+_NAMED_BY_STRING: Mapping[str, tuple[int, str]] = {
+    "select": (0, "test"),
+    "reject": (0, "test"),
+    "selectattr": (1, "test"),
+    "rejectattr": (1, "test"),
+    "map": (0, "filter"),
+}
+
+
+def _check_named_by_string(node: nodes.Filter, source: _Source, scope: _Scope) -> list[Finding]:
+    """A test or filter named by a string constant (``selectattr('x', 'defind')``, ``map('uper')``).
+
+    Jinja looks the name up only when the filter runs, so a misspelt one in a branch no
+    example takes would otherwise pass.  A name built at run time is left alone.
+    """
+    if node.name not in _NAMED_BY_STRING:
+        return []
+    place, what = _NAMED_BY_STRING[node.name]
+    if len(node.args) <= place:
+        return []  # map(attribute=...), select() on truthiness, or the name in *args
+    named = node.args[place]
+    if not isinstance(named, nodes.Const) or not isinstance(named.value, str):
+        return []
+    known = scope.offer.tests if what == "test" else scope.offer.filters
+    if named.value in known:
+        return []
+    message = f"unknown {what} {named.value!r} given to {node.name}{_did_you_mean(named.value, known)}"
+    line, column = source.at(named, named.value, quoted=True)
+    return [Finding(source.file, line, column, "error", message, f"unknown-{what}")]
 
 
 def _check_chain(node: nodes.Node, source: _Source, scope: _Scope, declared: Set[str]) -> list[Finding]:
