@@ -35,16 +35,24 @@ def templates(help: str = "Folder of kind folders.", *, exists: bool = True) -> 
     )
 
 
-def crds(help: str = "Folder of the kinds' CRDs.", *, default: str | None = "crds") -> Decorator:
+def crds(
+    help: str = "Folder of the kinds' CRD files (the default may be missing).",
+    *,
+    default: str | None = "crds",
+) -> Decorator:
     """``--crds``: the folder of the kinds' CRDs (``crds_dir``); with no default the command
-    finds one itself and says where in ``help``."""
+    finds one itself and says where in ``help``.
+
+    A folder given must exist, but the default may be missing and then holds no CRD files:
+    the kinds may write theirs from ``schema:``.  Click checks a default as it checks a value
+    given, so the default is filled in after the check."""
     return click.option(
         "--crds",
         "crds_dir",
-        default=default,
-        show_default=True if default is not None else None,
+        default=None,
         type=_folder(exists=True),
-        help=help,
+        callback=lambda _ctx, _param, value: Path(default) if value is None and default else value,
+        help=f"{help}  [default: {default}]" if default else help,
     )
 
 
