@@ -1,5 +1,9 @@
 """``stencil dev``: a local cluster, the CRDs, the engine and every example, watched live.
 
+Each kind's examples are applied after their fixtures (``tests/fixtures.yaml``, then an
+example's own ``tests/<example>.fixtures.yaml``), as ``stencil test`` applies them, so an
+example that needs a ConfigMap or a Secret to exist finds it.
+
 On a terminal the parents are one table, redrawn in place (``rich``): a row per
 parent with Ready, its reason, what it waits for and its age, under the lint
 findings of the kinds, which are gathered again whenever a file of a kind folder
@@ -25,6 +29,7 @@ from engine.tools.cli._common import main, stop_event
 if TYPE_CHECKING:
     from rich.console import Group
 
+    from engine.core.model import kinds
     from engine.runtime.serving import manager
 
 REFRESH = 0.5  # seconds between looks at the parents and at the kind folders' files
@@ -37,7 +42,8 @@ REFRESH = 0.5  # seconds between looks at the parents and at the kind folders' f
 @options.namespace("default", "Where the examples are applied.")
 @options.kubeconfig_to_write("Also write the local cluster's kubeconfig here.")
 def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubeconfig: Path | None) -> None:
-    """Local cluster + CRDs + engine + every kind's examples, with their conditions shown live."""
+    """Local cluster + CRDs + engine + every kind's examples (after their tests/ fixtures), with
+    their conditions shown live."""
     import logging
 
     from engine.core.model import kinds
@@ -59,8 +65,8 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
         for name, b in broken.items():
             click.echo(f"kind {name} is broken: {b.error}", err=True)
         for kind in loaded.values():
-            applied = manifests.apply_all(kube, manifests.read(kind.examples), namespace)
-            click.echo(f"applied {len(applied)} example(s) of {kind.kind}")
+            applied = manifests.apply_all(kube, manifests.read(applied_files(kind)), namespace)
+            click.echo(f"applied {len(applied)} object(s) of {kind.kind}'s examples and fixtures")
         stop = stop_event()
         if sys.stdout.isatty():
             _watch_table(engine, templates_dir, crds_dir, stop)
@@ -68,6 +74,19 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
             _watch_lines(engine, stop)
         click.echo("stopping")
         engine.stop()
+
+
+def applied_files(kind: kinds.Kind) -> list[Path]:
+    """The files ``stencil dev`` applies for ``kind``, in order and each once: before each
+    example, its fixtures as ``stencil test`` finds them (the kind's, then the example's own)."""
+    from engine.tools.kindtest import examples
+
+    files: list[Path] = []
+    for path in kind.examples:
+        for file in [*examples.Example(kind, path).fixtures, path]:
+            if file not in files:  # the kind's fixtures come before the first example only
+                files.append(file)
+    return files
 
 
 # -- piped: a line per change -------------------------------------------------------------------
