@@ -6,19 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from click.testing import CliRunner
 
-from engine.tools import cli
-from tests.unit import _lintkinds
+from tests.unit import _lintkinds, _observed
 
-REFERENCES = """\
-references:
-  - id: config
-    apiVersion: v1
-    kind: ConfigMap
-    name: "name ~ '-config'"
-"""
-TEMPLATE = _lintkinds.configmap('  echo: "{{ references.config.data.ECHO }}"\n')
 CR = _lintkinds.EXAMPLE.replace("name: small", "name: shop")
 CONFIG = {
     "apiVersion": "v1",
@@ -29,18 +19,8 @@ CONFIG = {
 
 
 def render(tmp_path: Path, observed: list[dict[str, object]]) -> tuple[int, str]:
-    folder = _lintkinds.kind_folder(tmp_path, {"echo.yaml": TEMPLATE}, kind_yaml_extra=REFERENCES)
-    (tmp_path / "cr.yaml").write_text(CR)
-    (tmp_path / "observed.yaml").write_text(yaml.safe_dump_all(observed))
-    args = [
-        "render",
-        str(folder),
-        "-f",
-        str(tmp_path / "cr.yaml"),
-        "--observed",
-        str(tmp_path / "observed.yaml"),
-    ]
-    result = CliRunner().invoke(cli.main, args)
+    folder = _observed.echo_kind(tmp_path)
+    result = _observed.render(tmp_path, folder, CR, yaml.safe_dump_all(observed))
     return result.exit_code, result.output
 
 

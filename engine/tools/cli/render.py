@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 )
 @options.observed(
     "The children (and observed objects) as the cluster has them, as `kubectl get -o yaml` "
-    "prints them: what the templates read [default: none], and with --status what the rules read "
-    "[default: every rendered child, healthy].",
+    "prints them (one naming no namespace is in its CR's): what the templates read [default: none], "
+    "and with --status what the rules read [default: every rendered child, healthy].",
 )
 @click.option(
     "--now",
