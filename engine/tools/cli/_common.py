@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import os
+import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,7 +43,15 @@ class _Commands(click.Group):
         from engine.core.model.errors import StencilError
 
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # what is still buffered meets a closed pipe here, not at exit
+            return result
+        except BrokenPipeError:
+            # The reader of stdout is gone (`stencil lint --graph | head -1`): nothing went wrong
+            # to say.  The Kubernetes client turns its connections' errors into StencilErrors
+            # (``transport.reaching``), so a broken pipe that reaches here is stdout's.
+            _silence_stdout()
+            raise SystemExit(1) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except Exception as error:
@@ -50,6 +60,18 @@ class _Commands(click.Group):
             if isinstance(error, StencilError):
                 raise click.ClickException(str(error)) from error
             raise click.ClickException(f"{type(error).__name__}: {error} ({UNEXPECTED_HINT})") from error
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that Python's flush at exit does not meet the closed pipe
+    again and print "Exception ignored" (the Python documentation's way, under "signal")."""
+    try:
+        fileno = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):  # not a file: a test's buffer, say
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fileno)
+    os.close(devnull)
 
 
 @click.group(cls=_Commands)
