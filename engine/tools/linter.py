@@ -29,6 +29,7 @@ from engine.core.offline.linting import Finding, columns
 
 # A CR that names no namespace is linted where `stencil render` would put it.
 _NAMESPACE = "default"
+KUBECTL_KEY = "kubectl-key"
 
 
 def lint(
@@ -66,6 +67,7 @@ def lint(
             extra += documents.Document.read_all(file, StencilError)
         except StencilError as error:
             findings.append(Finding.of_error(error, "cr", default_file=str(file)))
+    findings += _kubectl_keys(extra)
     # Kinds of one project share its crds/: each folder of CRDs is read (and checked) once.
     read = functools.cache(_read_crds)
     for kind in loaded:
@@ -163,6 +165,7 @@ def _lint_kind(
         except StencilError as error:
             findings.append(Finding.of_error(error, "example", default_file=str(example)))
             continue
+        findings += _kubectl_keys(in_example)
         found, problems = _admitted(crds, kind, in_example)
         parents += found
         worlds.update((where, given) for where, _ in found)
@@ -219,6 +222,16 @@ def _admitted(
         if parent is not None:
             parents.append((f"{document.file}:{document.line}", parent))
     return parents, findings
+
+
+def _kubectl_keys(found: Sequence[documents.Document]) -> list[Finding]:
+    """A warning at each key kubectl would send as "true" or "false" (``Document.kubectl_keys``),
+    which ``stencil render`` and ``stencil test`` refuse; the rest of the document is linted as written."""
+    return [
+        dataclasses.replace(Finding.of_error(error, KUBECTL_KEY), severity="warning")
+        for document in found
+        for error in document.kubectl_keys()
+    ]
 
 
 _PLACED = re.compile(r"(?P<file>[^:]+):(?P<line>\d+): (?P<message>.*)", re.DOTALL)

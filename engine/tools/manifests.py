@@ -19,8 +19,9 @@ CRD_API = "apiextensions.k8s.io/v1"
 
 
 def read(paths: Iterable[Path]) -> list[dict[str, Any]]:
-    """Every YAML mapping of the files, in order, read strictly (no duplicate keys, anchors or tags)."""
-    return [doc for path in paths for doc in documents.load_all(path)]
+    """Every YAML mapping of the files, in order, read strictly (no duplicate keys, anchors or tags)
+    and as kubectl would read them (``documents.read_applied``)."""
+    return [doc.data for path in paths for doc in documents.read_applied(path) if isinstance(doc.data, dict)]
 
 
 def yaml_files(directory: Path) -> list[Path]:

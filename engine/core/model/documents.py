@@ -6,6 +6,9 @@ so a document means what it says to every reader.  ``Document`` keeps the YAML
 *nodes* next to the data, so a problem found in the data (by ``jsonschema``, with the
 keywords of ``engine.core.model.crds.structural``) can name the file, line and field it is about.
 
+A document a user applies with kubectl (a CR, an example, a fixture) is read by
+``read_applied``, which refuses a key that kubectl reads otherwise (``Document.kubectl_keys``).
+
 Hostile input is refused before it costs anything, with the line it is on: a file is read
 only if it is a regular file of at most ``MAX_FILE_BYTES`` (``read_text``): a device never
 ends and a pipe may never start; a text is bounded in depth and its scalars are JSON data
@@ -78,6 +81,14 @@ def read_text(file: Path, error_type: type[StencilError] = KindError) -> str:
 # -- YAML documents, node by node ----------------------------------------------------
 
 FieldPath = tuple[str | int, ...]
+
+# The plain scalars kubectl reads as booleans and this loader as strings.  kubectl (and Helm)
+# read YAML with sigs.k8s.io/yaml, over go-yaml v2, whose YAML 1.1 booleans include y, Y, n
+# and N; PyYAML's leave those four out (both readers agree on yes, no, on, off, true, false).
+# A boolean key is sent as its string: ``spec: {n: 3}`` reaches the API server as
+# ``{"false": 3}``.  No author means that, and reading ``n`` as ``"false"`` here would turn
+# one mistake into a puzzle, so such a key in a document kubectl applies is refused instead.
+KUBECTL_BOOLEAN_KEYS = {"y": "true", "Y": "true", "n": "false", "N": "false"}
 
 
 def _field(path: FieldPath) -> str:
@@ -164,6 +175,20 @@ class Document:
     def line(self) -> int:
         return self.node.start_mark.line + 1
 
+    def kubectl_keys(self) -> list[StencilError]:
+        """An error at each unquoted key ``y``, ``Y``, ``n`` or ``N``, which kubectl sends as
+        ``"true"`` or ``"false"`` (``KUBECTL_BOOLEAN_KEYS``), in line order."""
+        return [
+            self.error_type(
+                f"kubectl reads the unquoted key {key} as the boolean {sent} (YAML 1.1) and sends the "
+                f'key "{sent}"; quote it ("{key}") to keep the letter',
+                file=str(self.file),
+                line=line,
+                field=_field(path),
+            )
+            for path, key, sent, line in _kubectl_keys(self.node, ())
+        ]
+
     def error(self, message: str, path: FieldPath) -> StencilError:
         """An error at the line of the field ``path`` (or of the nearest field that exists)."""
         field = _field(path) or None
@@ -222,6 +247,34 @@ class Document:
 
     def _located(self, error: jsonschema.ValidationError, path: FieldPath) -> StencilError:
         return self.error(error.message, (*path, *error.absolute_path))
+
+
+def _kubectl_keys(node: yaml.Node, path: FieldPath) -> list[tuple[FieldPath, str, str, int]]:
+    """Each plain key of ``node`` that kubectl reads as a boolean: its path, text, what kubectl
+    sends and its line.  The nesting is bounded by ``MAX_DEPTH``, so the recursion is too."""
+    found: list[tuple[FieldPath, str, str, int]] = []
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            sent = KUBECTL_BOOLEAN_KEYS.get(key.value) if isinstance(key, yaml.ScalarNode) else None
+            if sent is not None and not key.style:  # a quoted "n" is the letter to kubectl too
+                found.append(((*path, key.value), key.value, sent, key.start_mark.line + 1))
+            found += _kubectl_keys(value, (*path, str(key.value)))
+    elif isinstance(node, yaml.SequenceNode):
+        for position, item in enumerate(node.value):
+            found += _kubectl_keys(item, (*path, position))
+    return found
+
+
+def read_applied(file: Path, error_type: type[StencilError] = StencilError) -> list[Document]:
+    """The documents of ``file``, one a user applies with kubectl (a CR, an example, a fixture):
+    ``Document.read_all``, with the first key kubectl would read otherwise raised
+    (``Document.kubectl_keys``), so what is read here is what the API server is sent."""
+    found = Document.read_all(file, error_type)
+    for document in found:
+        refused = document.kubectl_keys()
+        if refused:
+            raise refused[0]
+    return found
 
 
 def load_all(file: Path, error_type: type[StencilError] = StencilError) -> list[dict[str, Any]]:

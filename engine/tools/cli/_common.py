@@ -128,7 +128,7 @@ def read_crs(
     parents = []
     first: dict[tuple[str | None, str], str] = {}  # where each CR is, by namespace and name
     for file in files:
-        for document in opened_lists(documents.Document.read_all(file, errors.StencilError)):
+        for document in opened_lists(documents.read_applied(file, errors.StencilError)):
             parent, notes = crds.admit_noting(document, kind, namespace)
             for note in notes:
                 click.echo(f"note: {note}", err=True)
