@@ -118,9 +118,11 @@ def _child_kinds(kube: Kube, kind: kinds.Kind) -> set[tuple[str, str]]:
         preferred[group["name"]] = group["preferredVersion"]["version"]
     found = set(rendering.allowed_child_kinds(kind))
     named = {(apis.group_of(api_version), child_kind) for api_version, child_kind in found}
-    for group, child_kind in apis.BUILTIN_KINDS:
-        if (group, child_kind) not in _NEVER_CHILDREN | named and group in preferred:
-            found.add((f"{group}/{preferred[group]}" if group else "v1", child_kind))
+    for resource in apis.BUILTIN_RESOURCES:
+        group = apis.group_of(resource.api_version)
+        listed = "list" in resource.verbs  # a review or a Binding is only ever created, never listed
+        if listed and (group, resource.kind) not in _NEVER_CHILDREN | named and group in preferred:
+            found.add((f"{group}/{preferred[group]}" if group else "v1", resource.kind))
     return found
 
 

@@ -1,9 +1,12 @@
 """What Stencil knows of Kubernetes' built-in API without asking a server.
 
 Where no API server can be asked (``stencil render``, ``stencil rbac``, a scope
-before discovery), a built-in kind's REST plural and scope come from one table,
-``BUILTIN_KINDS``; a custom resource's come from its CRD (``engine.core.offline.admission``).
-RBAC names a group and a resource, never a version, so the table does not either.
+before discovery), what the built-in API serves, and each resource's REST plural and
+scope, come from one table: ``BUILTIN_RESOURCES``, the discovery of the Kubernetes
+version the project builds (``KUBERNETES_VERSION``), shipped as
+``engine/schemas/kubernetes-resources.json``.  ``BUILTIN_KINDS`` is the same table by
+group and kind, since RBAC names a group and a resource, never a version.  A custom
+resource's come from its CRD (``engine.core.offline.admission``).
 This is also the one home of how an ``apiVersion`` splits into group and version,
 and of which groups are Kubernetes' own (``is_builtin_group``), where no custom
 resource can be and so no kind's parent.
@@ -11,65 +14,14 @@ resource can be and so no kind's parent.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
 from typing import Final
 
-NAMESPACED: Final = True
-CLUSTER: Final = False
 _ADMISSION = "admissionregistration.k8s.io"
-
-# (group, kind) -> (plural, namespaced)
-BUILTIN_KINDS: Mapping[tuple[str, str], tuple[str, bool]] = {
-    ("", "ComponentStatus"): ("componentstatuses", CLUSTER),
-    ("", "ConfigMap"): ("configmaps", NAMESPACED),
-    ("", "Endpoints"): ("endpoints", NAMESPACED),
-    ("", "Event"): ("events", NAMESPACED),
-    ("", "LimitRange"): ("limitranges", NAMESPACED),
-    ("", "Namespace"): ("namespaces", CLUSTER),
-    ("", "Node"): ("nodes", CLUSTER),
-    ("", "PersistentVolume"): ("persistentvolumes", CLUSTER),
-    ("", "PersistentVolumeClaim"): ("persistentvolumeclaims", NAMESPACED),
-    ("", "Pod"): ("pods", NAMESPACED),
-    ("", "ReplicationController"): ("replicationcontrollers", NAMESPACED),
-    ("", "ResourceQuota"): ("resourcequotas", NAMESPACED),
-    ("", "Secret"): ("secrets", NAMESPACED),
-    ("", "Service"): ("services", NAMESPACED),
-    ("", "ServiceAccount"): ("serviceaccounts", NAMESPACED),
-    (_ADMISSION, "MutatingWebhookConfiguration"): ("mutatingwebhookconfigurations", CLUSTER),
-    (_ADMISSION, "ValidatingAdmissionPolicy"): ("validatingadmissionpolicies", CLUSTER),
-    (_ADMISSION, "ValidatingAdmissionPolicyBinding"): ("validatingadmissionpolicybindings", CLUSTER),
-    (_ADMISSION, "ValidatingWebhookConfiguration"): ("validatingwebhookconfigurations", CLUSTER),
-    ("apiextensions.k8s.io", "CustomResourceDefinition"): ("customresourcedefinitions", CLUSTER),
-    ("apiregistration.k8s.io", "APIService"): ("apiservices", CLUSTER),
-    ("apps", "ControllerRevision"): ("controllerrevisions", NAMESPACED),
-    ("apps", "DaemonSet"): ("daemonsets", NAMESPACED),
-    ("apps", "Deployment"): ("deployments", NAMESPACED),
-    ("apps", "ReplicaSet"): ("replicasets", NAMESPACED),
-    ("apps", "StatefulSet"): ("statefulsets", NAMESPACED),
-    ("autoscaling", "HorizontalPodAutoscaler"): ("horizontalpodautoscalers", NAMESPACED),
-    ("batch", "CronJob"): ("cronjobs", NAMESPACED),
-    ("batch", "Job"): ("jobs", NAMESPACED),
-    ("certificates.k8s.io", "CertificateSigningRequest"): ("certificatesigningrequests", CLUSTER),
-    ("coordination.k8s.io", "Lease"): ("leases", NAMESPACED),
-    ("discovery.k8s.io", "EndpointSlice"): ("endpointslices", NAMESPACED),
-    ("events.k8s.io", "Event"): ("events", NAMESPACED),
-    ("flowcontrol.apiserver.k8s.io", "FlowSchema"): ("flowschemas", CLUSTER),
-    ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration"): ("prioritylevelconfigurations", CLUSTER),
-    ("networking.k8s.io", "Ingress"): ("ingresses", NAMESPACED),
-    ("networking.k8s.io", "IngressClass"): ("ingressclasses", CLUSTER),
-    ("networking.k8s.io", "NetworkPolicy"): ("networkpolicies", NAMESPACED),
-    ("node.k8s.io", "RuntimeClass"): ("runtimeclasses", CLUSTER),
-    ("policy", "PodDisruptionBudget"): ("poddisruptionbudgets", NAMESPACED),
-    ("rbac.authorization.k8s.io", "ClusterRole"): ("clusterroles", CLUSTER),
-    ("rbac.authorization.k8s.io", "ClusterRoleBinding"): ("clusterrolebindings", CLUSTER),
-    ("rbac.authorization.k8s.io", "Role"): ("roles", NAMESPACED),
-    ("rbac.authorization.k8s.io", "RoleBinding"): ("rolebindings", NAMESPACED),
-    ("scheduling.k8s.io", "PriorityClass"): ("priorityclasses", CLUSTER),
-    ("storage.k8s.io", "CSIDriver"): ("csidrivers", CLUSTER),
-    ("storage.k8s.io", "CSINode"): ("csinodes", CLUSTER),
-    ("storage.k8s.io", "StorageClass"): ("storageclasses", CLUSTER),
-    ("storage.k8s.io", "VolumeAttachment"): ("volumeattachments", CLUSTER),
-}
+RESOURCES_FILE = "kubernetes-resources.json"
 
 
 def split_api_version(api_version: str) -> tuple[str, str]:
@@ -81,6 +33,48 @@ def split_api_version(api_version: str) -> tuple[str, str]:
 def group_of(api_version: str) -> str:
     """``apps/v1`` -> ``apps``; ``v1`` -> ``""`` (the core group)."""
     return split_api_version(api_version)[0]
+
+
+@dataclass(frozen=True)
+class BuiltinResource:
+    """One resource the pinned Kubernetes version serves by default, as its discovery lists it."""
+
+    api_version: str
+    kind: str
+    plural: str
+    namespaced: bool
+    verbs: frozenset[str]
+
+
+def _read_resources() -> tuple[str, tuple[BuiltinResource, ...]]:
+    """The Kubernetes version of ``engine/schemas/kubernetes-resources.json`` and its resources.
+
+    The file is the discovery of the kube-apiserver the project builds (``hack/openapi-snapshot``
+    writes it), so every built-in resource's scope is the server's own, never a guess: a kind
+    left out of a table kept by hand (StorageClass, say) was placed as a namespaced child.
+    """
+    raw = resources.files("engine").joinpath("schemas", RESOURCES_FILE).read_text(encoding="utf-8")
+    read = json.loads(raw)
+    found = tuple(
+        BuiltinResource(
+            row["apiVersion"], row["kind"], row["plural"], row["namespaced"], frozenset(row["verbs"])
+        )
+        for row in read["resources"]
+    )
+    return read["kubernetesVersion"], found
+
+
+KUBERNETES_VERSION, BUILTIN_RESOURCES = _read_resources()
+_BY_API_VERSION: Mapping[tuple[str, str], BuiltinResource] = {
+    (resource.api_version, resource.kind): resource for resource in BUILTIN_RESOURCES
+}
+
+# (group, kind) -> (plural, namespaced): RBAC names a group and a resource, never a version, and
+# a kind's plural and scope are the same in every version of its group that serves it.
+BUILTIN_KINDS: Mapping[tuple[str, str], tuple[str, bool]] = {
+    (group_of(resource.api_version), resource.kind): (resource.plural, resource.namespaced)
+    for resource in BUILTIN_RESOURCES
+}
 
 
 def builtin_is_namespaced(api_version: str, kind: str) -> bool:
