@@ -83,6 +83,20 @@ def builtin_is_namespaced(api_version: str, kind: str) -> bool:
     return found[1] if found else True
 
 
+def builtin_serves(api_version: str, kind: str) -> bool:
+    """Whether the pinned version serves ``kind`` in ``api_version`` (by default, as a cluster of it does)."""
+    return (api_version, kind) in _BY_API_VERSION
+
+
+def builtin_versions(group: str, kind: str) -> list[str]:
+    """The apiVersions in which the pinned version serves ``kind`` of ``group``, in the table's order."""
+    return [
+        resource.api_version
+        for resource in BUILTIN_RESOURCES
+        if resource.kind == kind and group_of(resource.api_version) == group
+    ]
+
+
 # The groups with a dot that Kubernetes serves itself: kube-apiserver's (every one it can
 # enable, alpha included) and the metrics APIs Kubernetes defines for add-ons to serve.
 _BUILTIN_DOTTED_GROUPS: Final = frozenset(

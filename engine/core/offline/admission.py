@@ -5,7 +5,10 @@ CR should be taken offline as it would be online: given its CRD schema's default
 checked against the schema (``engine.core.model.crds.structural``: types, formats, patterns with
 RE2, unknown fields refused as strict field validation refuses them), then against the
 CRD's CEL rules (``engine.core.offline.validation_rules``), and placed by the CRD's scope.
-``OfflineCrds`` reads a folder of CRDs and does those things.
+``OfflineCrds`` reads a folder of CRDs and does those things.  It also says which of a
+kind's rendered children such a cluster would not serve (``OfflineCrds.unserved``: with
+the pinned Kubernetes version's own resources, ``engine.core.model.apis``), as the engine
+finds it live from discovery.
 
 Each problem is a ``StencilError`` naming the CR's file, line and field.  What could
 not be checked offline (a CEL rule cel-python cannot run) is a note, never a silent
@@ -27,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.model import apis, documents, kinds, placement
 from engine.core.model.crds import predicates, structural
-from engine.core.model.errors import KindError, StencilError
+from engine.core.model.errors import KindError, NotServed, StencilError
+from engine.core.templating import rendering
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -96,15 +100,18 @@ class OfflineCrds:
         """From CRDs already checked against the CRD format (``read_crds``)."""
         self.namespaced: dict[tuple[str, str], bool] = {}
         self.schemas: dict[tuple[str, str], dict[str, Any]] = {}
+        self.served: set[tuple[str, str]] = set()  # (apiVersion, kind) of every version a CRD serves
         self._compiled: dict[tuple[str, str], _Compiled] = {}
         for crd in crds:
             spec = crd["spec"]
             group, kind = spec["group"], spec["names"]["kind"]
             self.namespaced[(group, kind)] = spec.get("scope") != "Cluster"
             for version in spec["versions"]:
+                key = (f"{group}/{version['name']}", kind)
+                if version.get("served", True):
+                    self.served.add(key)
                 schema = (version.get("schema") or {}).get("openAPIV3Schema")
                 if schema:
-                    key = (f"{group}/{version['name']}", kind)
                     self.schemas[key] = schema
 
     @classmethod
@@ -115,6 +122,39 @@ class OfflineCrds:
     def is_namespaced(self, api_version: str, kind: str) -> bool:
         known = self.namespaced.get((apis.group_of(api_version), kind))
         return apis.builtin_is_namespaced(api_version, kind) if known is None else known
+
+    def serves(self, api_version: str, kind: str) -> bool:
+        """Whether a cluster of the pinned Kubernetes version with these CRDs serves ``kind`` in
+        ``api_version``, as far as can be known offline.
+
+        A kind with a CRD here is served in the versions it serves, and a kind of a group
+        Kubernetes serves itself in those the pinned version serves (``apis.builtin_serves``); a kind
+        of another group with no CRD here may be served by a CRD the cluster has, so it is not refused.
+        """
+        group = apis.group_of(api_version)
+        if (group, kind) in self.namespaced:  # the kind's CRD is given: its versions are all there are
+            return (api_version, kind) in self.served
+        return not apis.is_builtin_group(group) or apis.builtin_serves(api_version, kind)
+
+    def unserved(self, located: Iterable[rendering.Located]) -> list[NotServed]:
+        """The refusal of each child of ``located`` that the cluster would not serve (``serves``),
+        worded as the engine says it live (``rendering.not_served``), with the versions that are served."""
+        refused = []
+        for child in located:
+            api_version, kind = child.child["apiVersion"], child.child["kind"]
+            if self.serves(api_version, kind):
+                continue
+            group = apis.group_of(api_version)
+            if (group, kind) in self.namespaced:
+                server = f"the CRD of {kind} given"
+                served_in = sorted(
+                    v for v, named in self.served if (apis.group_of(v), named) == (group, kind)
+                )
+            else:
+                server = f"the API server of Kubernetes {apis.KUBERNETES_VERSION}"
+                served_in = apis.builtin_versions(group, kind)
+            refused.append(rendering.not_served(child, server, served_in))
+        return refused
 
     def defaulted(self, parent: dict[str, Any]) -> dict[str, Any]:
         """``parent`` with its CRD's defaults filled in (unchanged for a kind without a CRD here)."""

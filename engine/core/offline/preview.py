@@ -23,12 +23,15 @@ import hashlib
 import ipaddress
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import door
 from engine.core.decisions import ordering, rules, status
 from engine.core.model import apis, kinds
 from engine.core.model.errors import KindError
+
+if TYPE_CHECKING:
+    from engine.core.offline import admission
 
 # Where a cluster's own picks would fall: kube-apiserver's default Service range, the
 # default NodePort range, kind's Pod range, and TEST-NET-1 (RFC 5737) for load balancers.
@@ -109,6 +112,7 @@ def parent_status(
     observed: Sequence[Mapping[str, Any]] | None = None,
     fixtures: Sequence[Mapping[str, Any]] = (),
     is_namespaced: Callable[[str, str], bool] | None = None,
+    crds: admission.OfflineCrds | None = None,
 ) -> tuple[Obj, list[KindError]]:
     """The parent with the status the kind's rules derive after a reconcile whose applies all succeeded.
 
@@ -123,13 +127,16 @@ def parent_status(
     ``{apiVersion, kind, metadata: {name, namespace}, status}``, with each rule
     that fails there (``rules.failures``: live, its condition would read
     Unknown or its field be left out).  A template error is raised, as
-    ``render`` raises it.
+    ``render`` raises it, and so is a child of a kind ``crds`` (with the
+    pinned Kubernetes version) would not serve (``OfflineCrds.unserved``).
     """
     parent = dict(parent)
     parent["metadata"] = {"generation": 1, **(parent.get("metadata") or {})}
     observes = _observes(kind)
     made, found = door.offline(kind, parent, observed or (), fixtures, is_namespaced=is_namespaced)
     children, related, rendered = found.children, found.related, made.pairs
+    if crds is not None and (refused := crds.unserved(made.located)):
+        raise refused[0]
     if observed is None:
         children = [healthy(child, now) for _, child in rendered]
         if observes:

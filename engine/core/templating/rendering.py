@@ -47,7 +47,7 @@ import yaml
 
 from engine.core.model import apis, dependencies, kinds, placement, shapes
 from engine.core.model.documents import FieldPath, load_all
-from engine.core.model.errors import RenderError, StencilError
+from engine.core.model.errors import NotServed, RenderError, StencilError
 from engine.core.model.identity import ChildId
 from engine.core.templating import places, sandbox, substitution
 
@@ -139,6 +139,22 @@ class Located:
     def line_of(self, path: FieldPath) -> int:
         """The line of ``where(path)``."""
         return self.where(path)[1]
+
+
+def not_served(child: Located, server: str = "the API server", served_in: Sequence[str] = ()) -> NotServed:
+    """The refusal of a child of a kind ``server`` does not serve, at the template line of its apiVersion.
+
+    The one wording of it: the engine says it live, where discovery does not list the kind, and
+    ``stencil render`` and ``stencil lint`` offline, where neither the pinned Kubernetes version nor a
+    CRD given serves it (``engine.core.offline.admission.OfflineCrds.unserved``); ``served_in`` are the
+    apiVersions that do serve the kind, when they are known.
+    """
+    api_version, kind = child.child["apiVersion"], child.child["kind"]
+    file, line = child.where(("apiVersion",))
+    message = f"{kind} {child.child['metadata']['name']!r}: {server} serves no kind {kind} in {api_version}"
+    if served_in:
+        message += f" (it serves {kind} in {', '.join(served_in)})"
+    return NotServed(message, file=file, line=line, field="apiVersion")
 
 
 # One shape per id (``engine.core.model.shapes``): a template's children.<id> is one child or a list,

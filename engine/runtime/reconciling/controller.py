@@ -419,14 +419,10 @@ def _refuse_unserved(located: Sequence[rendering.Located], kube: Api) -> None:
     """A child of a kind the server does not serve is said at the line of its apiVersion, rather
     than waited for as a cache that never fills or refused at apply time."""
     for child in located:
-        api_version, kind = child.child["apiVersion"], child.child["kind"]
         try:
-            kube.resource(api_version, kind)
+            kube.resource(child.child["apiVersion"], child.child["kind"])
         except errors.NotFound:
-            file, line = child.where(("apiVersion",))
-            name = child.child["metadata"]["name"]
-            message = f"{kind} {name!r}: the API server serves no kind {kind} in {api_version}"
-            raise errors.NotServed(message, file=file, line=line, field="apiVersion") from None
+            raise rendering.not_served(child) from None
 
 
 def _releases(planned: Planned, seen: Seen) -> bool:

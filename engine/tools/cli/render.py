@@ -76,7 +76,13 @@ def render(
             try:
                 if show_status:
                     shown, failures = preview.parent_status(
-                        kind, parent, now, observed=observed, fixtures=given, is_namespaced=crds.is_namespaced
+                        kind,
+                        parent,
+                        now,
+                        observed=observed,
+                        fixtures=given,
+                        is_namespaced=crds.is_namespaced,
+                        crds=crds,
                     )
                     failed += failures
                     output.append(shown)
@@ -84,6 +90,8 @@ def render(
                     rendered, _ = door.offline(
                         kind, parent, observed or (), given, is_namespaced=crds.is_namespaced
                     )
+                    if refused := crds.unserved(rendered.located):
+                        raise refused[0]  # as the engine would say it live, at the apiVersion's line
                     output.extend(rendered.children)
             except errors.StencilError as error:
                 name = parent["metadata"]["name"]

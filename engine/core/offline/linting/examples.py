@@ -96,9 +96,16 @@ def render_failure(kind: kinds.Kind, error: StencilError, context: str) -> Findi
 def check_children(
     located: Iterable[rendering.Located], crds: admission.OfflineCrds, *, context: str = ""
 ) -> list[Finding]:
-    """What the API server would refuse in each rendered child, at the template line that wrote it."""
+    """What the API server would refuse in each rendered child, at the template line that wrote it: a
+    child of a kind it would not serve (``OfflineCrds.unserved``) at its apiVersion, any other by its
+    schema."""
     findings: list[Finding] = []
     for one in located:
+        refused = crds.unserved([one])
+        if refused:
+            unserved = Finding.of_error(refused[0], "unserved")
+            findings.append(dataclasses.replace(unserved, message=unserved.message + context))
+            continue
         for problem in childschemas.check(one.child, crds):
             file, line = one.where(problem.path)
             message = f"{one.child.get('kind')} {problem}{context}"
