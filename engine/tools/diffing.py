@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 import yaml
 
-from engine.core.decisions import planning
+from engine.core import door
+from engine.core.decisions import planning, referencing
 from engine.core.model import errors, kinds, placement
 from engine.core.model.identity import ChildId
 from engine.core.offline import rbac
-from engine.core.templating import rendering
 from engine.runtime.cluster.kube import Kube, Obj
 
 # Fields the server owns and changes on every write: noise in a diff of intent.
@@ -48,8 +48,12 @@ def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
         }
     uid = parent["metadata"].get("uid") or placement.NO_UID
     parent = {**parent, "metadata": {**parent["metadata"], "uid": uid}}
-    observed = live_children(kube, kind, parent) if live_parent is not None else []
-    desired = rendering.render(kind, parent, observed, is_namespaced=kube.is_namespaced)
+    resolved = door.references(kind, parent, lambda target: live_lookup(kube, target), kube.is_namespaced)
+    observed = live_children(kube, kind, parent, resolved) if live_parent is not None else []
+    made = door.render(kind, parent, observed, resolved, is_namespaced=kube.is_namespaced)
+    if made.waiting:  # nothing would be rendered, so nothing applied or pruned: the engine waits
+        raise errors.StencilError(f"{resolved.missing[0]}: the engine waits for it, changing nothing")
+    desired = made.children
     reach = planning.Reach(
         parent["metadata"].get("namespace") or "", kind.placement.namespaces, kind.placement.cluster_scoped
     )
@@ -66,13 +70,16 @@ def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
     return changes
 
 
-def live_children(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Obj]:
+def live_children(
+    kube: Kube, kind: kinds.Kind, parent: Obj, resolved: referencing.Resolved = referencing.NOTHING
+) -> list[Obj]:
     """The children ``parent`` (as it is in the cluster, with its uid) controls now: of the kinds the
-    templates spell out and those a first render (before anything is observed) yields, labelled with
-    its uid and owned by it (as ``engine.runtime.reconciling.children`` indexes them)."""
+    templates spell out and those a first render (before anything is observed; its references
+    ``resolved``) yields, labelled with its uid and owned by it (as
+    ``engine.runtime.reconciling.children`` indexes them)."""
     uid = parent["metadata"]["uid"]
     try:
-        first = rendering.render(kind, parent, [], is_namespaced=kube.is_namespaced)
+        first = door.render(kind, parent, [], resolved, is_namespaced=kube.is_namespaced).children
     except errors.StencilError:
         first = []  # a parent that does not render (now) still has the children it had
     child_kinds = rbac.spelled_child_kinds(kind) | {(c["apiVersion"], c["kind"]) for c in first}
@@ -85,6 +92,21 @@ def live_children(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Obj]:
         items, _ = kube.list(res, label_selector=f"{placement.PARENT_UID_LABEL}={uid}")
         found.extend(item for item in items if planning.controlled_by(item, uid))
     return found
+
+
+def live_lookup(kube: Kube, target: referencing.Target) -> list[Obj]:
+    """What a reference of a parent finds in the cluster now: the object it names, or those its
+    selector matches (the engine finds them in its caches)."""
+    try:
+        res = kube.resource(target.where.api_version, target.where.kind)
+    except errors.NotFound:
+        return []
+    namespace = target.where.namespace or None
+    if target.selector:
+        selector = ",".join(f"{key}={value}" for key, value in target.selector)
+        return kube.list(res, namespace, label_selector=selector)[0]
+    found = kube.get(res, target.where.name, namespace)
+    return [found] if found is not None else []
 
 
 def _preview_apply(kube: Kube, child: Obj, uid: str) -> Change:

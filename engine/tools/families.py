@@ -2,7 +2,7 @@
 
 Read-only and the engine's way: the children are those labelled with the parent's uid that
 it controls (``diffing.live_children``), the references are looked for where
-``decisions.referencing`` says, the related objects are those of the kind's ``observe:``
+``decisions.referencing`` says (``door.references``), the related objects are those of the kind's ``observe:``
 kinds labelled with the parent's uid, and the templates are rendered against what was
 found, so each child is known by the template that makes it.  A render that fails now
 (a reference missing, say) leaves the children as they are, judged by kstatus: the
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import datetime
 
+from engine.core import door
 from engine.core.decisions import conditions, referencing
 from engine.core.model import errors, kinds, placement
 from engine.core.model.identity import ChildId
 from engine.core.offline import family
-from engine.core.templating import rendering
 from engine.runtime.cluster.kube import Kube, Obj
 from engine.tools import diffing
 
@@ -39,18 +39,17 @@ def gather(kube: Kube, kind: kinds.Kind, name: str, namespace: str) -> family.Fa
     parent = kube.get(kube.resource(kind.api_version, kind.kind), name, where)
     if parent is None:
         raise errors.StencilError(f"{kind.kind} {f'{where}/' if where else ''}{name} not found")
-    observed = diffing.live_children(kube, kind, parent)
+    looked: list[tuple[referencing.Target, list[Obj]]] = []  # each reference and what it found
+
+    def lookup(target: referencing.Target) -> list[Obj]:
+        looked.append((target, diffing.live_lookup(kube, target)))
+        return looked[-1][1]
+
+    resolved = door.references(kind, parent, lookup, kube.is_namespaced)  # refused: Ready says so
+    observed = diffing.live_children(kube, kind, parent, resolved)
     try:
-        targets = referencing.targets(kind, parent, kube.is_namespaced)
-    except errors.StencilError:
-        targets = ()  # refused: the parent's Ready says so
-    found = {target.id: _lookup(kube, target) for target in targets}
-    resolved = referencing.resolve(targets, lambda target: found[target.id])
-    try:
-        located = rendering.render_located(
-            kind, dict(parent), observed, is_namespaced=kube.is_namespaced, references=resolved.values
-        )
-        rendered = [(one.template.id, ChildId.of(one.child)) for one in located]
+        made = door.render(kind, dict(parent), observed, resolved, is_namespaced=kube.is_namespaced)
+        rendered = [(one.template.id, ChildId.of(one.child)) for one in made.located]
     except errors.StencilError:
         rendered = []
     related = [
@@ -59,21 +58,7 @@ def gather(kube: Kube, kind: kinds.Kind, name: str, namespace: str) -> family.Fa
         for obj in _labelled(kube, api_version, observed_kind, parent["metadata"]["uid"])
     ]
     now = conditions.timestamp(datetime.datetime.now(datetime.UTC))
-    references = [(target, found[target.id]) for target in targets]
-    return family.Family(kind, parent, rendered, observed, references, related, now)
-
-
-def _lookup(kube: Kube, target: referencing.Target) -> list[Obj]:
-    try:
-        res = kube.resource(target.where.api_version, target.where.kind)
-    except errors.NotFound:
-        return []
-    namespace = target.where.namespace or None
-    if target.selector:
-        selector = ",".join(f"{key}={value}" for key, value in target.selector)
-        return kube.list(res, namespace, label_selector=selector)[0]
-    found = kube.get(res, target.where.name, namespace)
-    return [found] if found is not None else []
+    return family.Family(kind, parent, rendered, observed, looked, related, now)
 
 
 def _labelled(kube: Kube, api_version: str, kind: str, uid: str) -> list[Obj]:

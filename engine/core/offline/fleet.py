@@ -22,10 +22,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import door
 from engine.core.decisions import planning, referencing
 from engine.core.model import apis, errors, kinds, placement
 from engine.core.model.identity import ChildId
-from engine.core.templating import rendering
 
 Obj = dict[str, Any]
 Lookup = Callable[[referencing.Target], list[Obj]]
@@ -111,16 +111,12 @@ def plan_parent(
     reach = reach_of(kind, parent)
     mine = planning.owned(observed, uid, reach)
     try:
-        resolved = referencing.resolve(
-            referencing.targets(kind, parent, is_namespaced or apis.builtin_is_namespaced),
-            lookup or (lambda _target: []),
-        )
-        if resolved.missing:
-            missing = resolved.missing[0]
-            raise errors.RenderError(str(missing), reason=referencing.REFERENCE_NOT_FOUND)
-        desired = rendering.render(
-            kind, parent, mine, is_namespaced=is_namespaced, references=resolved.values
-        )
+        scope = is_namespaced or apis.builtin_is_namespaced
+        resolved = door.references(kind, parent, lookup or (lambda _target: []), scope)
+        made = door.render(kind, parent, mine, resolved, is_namespaced=is_namespaced)
+        if made.waiting:  # the engine would render, apply and prune nothing until it is there
+            raise errors.RenderError(str(resolved.missing[0]), reason=referencing.REFERENCE_NOT_FOUND)
+        desired = made.children
     except errors.StencilError as error:
         return ParentPlan(name, failure=Failure.of(error))
     seen = {ChildId.of(obj): obj for obj in observed}

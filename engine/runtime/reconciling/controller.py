@@ -4,7 +4,7 @@
 bottom, one call a step: load the parent from the cache, observe its children from the
 cache, render, plan, apply, prune, and write the status once.  Each step answers with a
 value (``Seen``, ``Planned``, ``applying.Applied``, ``reporting.Report``) that the next
-one reads.  The three decisions (``rendering.render``, ``planning.plan``,
+one reads.  The three decisions (``door.render``, ``planning.plan``,
 ``status.derive_status``) are pure; this module only moves data between them and the API
 server, and decides what the queue does next (``KindController.process``).  The queue key
 is only ``namespace/name``: every reconcile re-reads everything it needs, so a missed or

@@ -17,6 +17,7 @@ refusal, so waiting for Ready would only wait out the timeout.
 from __future__ import annotations
 
 import contextlib
+import functools
 import tempfile
 import time
 import uuid
@@ -25,11 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.core import door
 from engine.core.model import documents, errors, kinds, placement
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
 from engine.runtime.cluster.kube import Kube, Obj, Resource
-from engine.tools import isolation, parents, refusals
+from engine.tools import diffing, isolation, parents, refusals
 from engine.tools.kindtest import golden
 from engine.tools.kindtest.comparing import ABSENT, Difference, differences
 from engine.tools.kindtest.examples import Example, UsageError, crds_dirs
@@ -205,6 +207,7 @@ def _cluster_scoped(kube: Kube, example: Example, namespace: str) -> list[tuple[
 
     made: list[tuple[ChildId, str]] = []
     kind = example.kind
+    given = manifests.read(example.fixtures)  # what the parents' references read, as in the cluster
     for doc in manifests.read([*example.fixtures, example.path]):
         namespaced = kube.is_namespaced(doc["apiVersion"], doc["kind"])
         if not namespaced:
@@ -215,12 +218,12 @@ def _cluster_scoped(kube: Kube, example: Example, namespace: str) -> list[tuple[
         if namespaced:
             meta["namespace"] = namespace
         try:
-            rendered = rendering.render_located(
-                kind, {**doc, "metadata": meta}, [], is_namespaced=kube.is_namespaced
+            rendered, _ = door.offline(
+                kind, {**doc, "metadata": meta}, (), given, is_namespaced=kube.is_namespaced
             )
         except errors.StencilError:
             continue
-        for child in rendered:
+        for child in rendered.located:
             if not child.child["metadata"].get("namespace"):
                 file, line = child.where(("metadata", "name"))
                 made.append((ChildId.of(child.child), f"{file}:{line}"))
@@ -304,8 +307,11 @@ def _refused(kube: Kube, engine: Engine, item: _Running, refusal: refusals.Refus
         if not parent:
             continue
         observed = _live_children(kube, engine, kind, str(parent["metadata"]["uid"]))
+        resolved = door.references(
+            kind, parent, functools.partial(diffing.live_lookup, kube), kube.is_namespaced
+        )
         try:
-            located += rendering.render_located(kind, parent, observed, is_namespaced=kube.is_namespaced)
+            located += door.render(kind, parent, observed, resolved, is_namespaced=kube.is_namespaced).located
         except errors.StencilError:
             continue  # a template that does not render: the refusal's message says where
     return f"refused, not retried: {refusals.report(refusal, located)}"
