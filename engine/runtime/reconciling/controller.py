@@ -40,7 +40,7 @@ from engine.runtime.reconciling.deletion import Deletion
 from engine.runtime.reconciling.host import Host, key_of
 from engine.runtime.reconciling.host import Result as Result  # what a reconcile asks of the queue
 from engine.runtime.reconciling.queue import WorkQueue
-from engine.runtime.reconciling.steps import Planned, Seen
+from engine.runtime.reconciling.steps import Exit, Planned, Seen
 from engine.runtime.telemetry import turns
 
 log = logging.getLogger("stencil.controller")
@@ -200,31 +200,52 @@ class KindController:
             return Result()
         # 2. Observe its children and related objects from the cache, within its reach.
         seen = self._observe(parent)
+        # 3.-6. Render, plan, apply and prune; 7. the status, written once, whatever the outcome.
+        return self._finish(self._converge(key, parent, seen))
+
+    def _converge(self, key: str, parent: Obj, seen: Seen) -> Exit:
+        """Steps 3 to 6, each of which may end the reconcile; none writes the status."""
         if self.kind is None:  # a broken kind folder: say so on every parent, change nothing else
-            raise self._broken(parent, seen)
+            assert self.broken is not None
+            return Exit(parent, seen, status.Outcome(kind_error=self.broken.error), error=self.broken.error)
         # 3. Render the desired children from the revision of the kind the parent is on (pure; a
         #    template error is terminal until the input changes); a parent the rollout moves records
         #    its move first; none while an object the kind references is missing: its creation wakes it.
         seen = dataclasses.replace(seen, revision=self.rollout.choose(parent))
-        if seen.revision.move and seen.revision.number is not None:
-            return self.reports.record_move(parent, seen.revision.number, _now())
+        if seen.revision.move and seen.revision.number is not None:  # the move is recorded first
+            return Exit(parent, seen, result=self.reports.record_move(parent, seen.revision.number, _now()))
         rendered = self._render(seen.revision.kind or self.kind, parent, seen)
-        if isinstance(rendered, Result):
+        if isinstance(rendered, Exit):
             return rendered
         desired = [child for _, child in rendered]
         if not self._caches_complete(key, desired):  # a missing listing would look like missing children
-            return Result(requeue_after=CACHE_WAIT)
+            return Exit(parent, seen, result=Result(requeue_after=CACHE_WAIT))
         seen = self._observe_again(parent, seen, desired)
         parent = self.deletion.hold(parent, desired)  # under a finalizer if children lie beyond its namespace
         # 4. Plan what to apply and prune against the cache, the children the ordering lets through.
         planned = self._plan(parent, rendered, seen)
         # 5. Apply every child that is missing or drifted; a name another object holds is a conflict.
         applier = self._applier(parent)
-        applied = self._apply(key, parent, seen, planned, applier)
+        applied = self._apply(key, parent, planned, applier)
+        if applied.error is not None:
+            return Exit(parent, seen, planned.outcome(applied), error=applied.error)
         # 6. Prune only after every apply succeeded, and only children this parent controls.
         self._prune(planned, applied, applier)
-        # 7. Derive the status from what is observed now and write it once, if it changed.
+        # 7. What the status says of it all, from what is observed now.
         return self._report(key, parent, seen, planned, applied)
+
+    def _finish(self, end: Exit) -> Result:
+        """Step 7's write, the one place the parent's status is written: once, if it changed (a
+        status that only says how far things got may wait), then the parent deleted if its
+        ``deleteWhen`` holds; then the error raised, or what the queue does next."""
+        again = None
+        if end.outcome is not None:
+            again = self._write_status_then_delete_when_done(
+                end.parent, end.seen, end.outcome, progress_may_wait=end.may_wait
+            )
+        if end.error is not None:
+            raise end.error
+        return again if again is not None else end.result
 
     # -- its steps ----------------------------------------------------------------
 
@@ -254,15 +275,9 @@ class KindController:
         observed = planning.within(read, seen.reach)
         return dataclasses.replace(seen, observed=observed, mine=planning.owned(observed, uid, seen.reach))
 
-    def _broken(self, parent: Obj, seen: Seen) -> errors.StencilError:
-        """The broken kind's error, said on the parent's status; the error to raise."""
-        assert self.broken is not None
-        self._write_status_then_delete_when_done(parent, seen, status.Outcome(kind_error=self.broken.error))
-        return self.broken.error
-
-    def _render(self, kind: kinds.Kind, parent: Obj, seen: Seen) -> list[tuple[kinds.Template, Obj]] | Result:
-        """Step 3: each desired child with its template; a refusal is said on the status and raised.
-        While a required reference is missing, that is said instead, and the queue's next step given."""
+    def _render(self, kind: kinds.Kind, parent: Obj, seen: Seen) -> list[tuple[kinds.Template, Obj]] | Exit:
+        """Step 3: each desired child with its template; a refusal ends the reconcile, said on the
+        status and raised.  While a required reference is missing, that is said instead."""
         try:
             if refused := nesting.refusal(parent):
                 raise refused
@@ -271,13 +286,12 @@ class KindController:
                     kind, parent, seen.mine, seen.referenced, is_namespaced=self.host.kube.is_namespaced
                 )
                 span.set(children=len(rendered.located))
-            if rendered.waiting:
-                return self._write_status_then_delete_when_done(parent, seen, rendered.outcome()) or Result()
+            if rendered.waiting:  # its creation wakes the parent
+                return Exit(parent, seen, rendered.outcome())
             _refuse_unserved(rendered.located, self.host.kube)
         except errors.StencilError as exc:
-            self._write_status_then_delete_when_done(parent, seen, status.Outcome(render_error=exc))
             self.host.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
-            raise
+            return Exit(parent, seen, status.Outcome(render_error=exc), error=exc)
         return rendered.pairs
 
     def _plan(self, parent: Obj, rendered: list[tuple[kinds.Template, Obj]], seen: Seen) -> Planned:
@@ -292,23 +306,18 @@ class KindController:
             self.host.counts.skipped(self.name)
         return Planned(rendered, gate, plan)
 
-    def _apply(
-        self, key: str, parent: Obj, seen: Seen, planned: Planned, applier: applying.Applier
-    ) -> applying.Applied:
+    def _apply(self, key: str, parent: Obj, planned: Planned, applier: applying.Applier) -> applying.Applied:
         """Step 5: every child missing or drifted applied (server-side apply, one field manager); a
         name held by another object is a conflict, and the parent waits for that name.  A field
         that another writer keeps changing back is restored ever more slowly (contention).  A
-        refusal of the server is said on the status and raised (one for good is not sent again)."""
+        refusal of the server (``Applied.error``) ends the reconcile, said on the status and raised
+        (one for good is not sent again)."""
         applied = applier.apply(planned.plan)
-        if applied.error is not None:
-            try:
-                self._write_status_then_delete_when_done(parent, seen, planned.outcome(applied))
-                if not isinstance(applied.error, errors.Refused):  # whose event the applier sends
-                    self.host.recorder.emit(parent, events.WARNING, "ApplyFailed", str(applied.error))
-                raise applied.error
-            finally:
-                applier.announce(applied)
         applier.announce(applied)
+        if applied.error is not None:
+            if not isinstance(applied.error, errors.Refused):  # whose event the applier sends
+                self.host.recorder.emit(parent, events.WARNING, "ApplyFailed", str(applied.error))
+            return applied
         self.host.children.wait_for_names(self.queue, key, applied.conflicts)
         return applied
 
@@ -318,12 +327,9 @@ class KindController:
             for prune in planned.plan.prunes:
                 applier.prune(prune)
 
-    def _report(
-        self, key: str, parent: Obj, seen: Seen, planned: Planned, applied: applying.Applied
-    ) -> Result:
-        """Step 7: the status derived from what is observed now and written once, if it changed (a
-        status that only says how far things got may wait: ``engine.runtime.reconciling.reporting``), and
-        what the queue does next."""
+    def _report(self, key: str, parent: Obj, seen: Seen, planned: Planned, applied: applying.Applied) -> Exit:
+        """Step 7: what the status says of the plan applied, read from what is observed now, and
+        what the queue does next; or, before any status, another look at once."""
         plan, uid = planned.plan, parent["metadata"]["uid"]
         if plan.applies or plan.prunes:  # our writes are in the cache: read them
             mine = planning.owned(self.host.children.of(uid, also=planned.desired), uid, seen.reach)
@@ -332,21 +338,17 @@ class KindController:
         # Its watch event carries the version cached from the create's answer and wakes nobody,
         # and such an object sends no later one: decide the gate again now, not at the resync.
         if planned.gate.waiting and plan.applies and _releases(planned, seen):
-            return Result(requeue_after=0.0)
+            return Exit(parent, seen, result=Result(requeue_after=0.0))
         if self._echo(uid, seen.revision.kind or self.kind, applied):  # templates read what it wrote
-            return Result(requeue_after=0.0)
-        again = self._write_status_then_delete_when_done(
-            parent, seen, planned.outcome(applied), progress_may_wait=True
-        )
+            return Exit(parent, seen, result=Result(requeue_after=0.0))
         for conflict in applied.conflicts.values():
             self.host.recorder.emit(parent, events.WARNING, "ChildConflict", str(conflict))
         self._log(key, planned, applied)
-        if again is not None:
-            return again  # a stale read (at once), or a report to write later
         if applied.contests:  # restore the contested fields when their back-off ends
-            return Result(requeue_after=min(c.retry_in for c in applied.contests))
-        # A name held by an object outside Stencil's caches: its deletion wakes nobody.
-        return Result(requeue_after=CONFLICT_RECHECK if applied.conflicts else None)
+            after = Result(requeue_after=min(c.retry_in for c in applied.contests))
+        else:  # a name held by an object outside Stencil's caches: its deletion wakes nobody
+            after = Result(requeue_after=CONFLICT_RECHECK if applied.conflicts else None)
+        return Exit(parent, seen, planned.outcome(applied), result=after, may_wait=True)
 
     def _echo(self, uid: str, kind: kinds.Kind | None, applied: applying.Applied) -> bool:
         """Whether to render again at once because this reconcile wrote children that its templates

@@ -4,18 +4,21 @@
 one call a step, each answering with a value the next one reads: ``Seen`` (the parent's
 children and related objects, from the caches), ``Planned`` (the rendered children, the gate
 of their ordering, the plan), then ``applying.Applied``.  ``Planned.outcome`` turns the last
-two into what the status says.
+two into what the status says.  Every step that ends the reconcile answers with an ``Exit``:
+the status it says, and what comes after it is written, so that the status is written from one
+place whatever the outcome (Flux's deferred status patch).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.core.decisions import ordering, planning, referencing, status
 from engine.core.model import kinds
 from engine.core.model.identity import ChildId
 from engine.runtime.cluster.kube import Obj
 from engine.runtime.reconciling import applying, rollouts
+from engine.runtime.reconciling.host import Result
 
 
 @dataclass(frozen=True)
@@ -53,3 +56,18 @@ class Planned:
             origins=ordering.origins(self.rendered),
             contested=applied.contests,
         )
+
+
+@dataclass(frozen=True)
+class Exit:
+    """How a reconcile ends: the outcome the parent's status says (None: nothing to say, the
+    reconcile looks again first), with the parent as it is now (a finalizer added, say) and what
+    was seen; then the error to raise, or what the queue does next unless the status write says
+    when (a stale read, a report that waits)."""
+
+    parent: Obj
+    seen: Seen
+    outcome: status.Outcome | None = None
+    error: Exception | None = None
+    result: Result = field(default_factory=Result)
+    may_wait: bool = False  # a status that only says how far things got may wait (``reporting``)
