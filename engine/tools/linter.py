@@ -294,6 +294,14 @@ def _columns(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> li
     ]
 
 
+def _pruned(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    """An error for each field of the status the engine writes that the parent's CRD would prune."""
+    if known.schema is None or known.crds_broken:
+        return []
+    hand_written = admission.crd_documents(Path(known.crd_place)) if known.kind.crd is None else []
+    return linting.check_pruned_status(known.kind, hand_written)
+
+
 def _templates(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
     return linting.check_templates(known.kind, known.schema, known.child_kinds)
 
@@ -376,6 +384,7 @@ def _given(known: _Known, where: str) -> Sequence[dict[str, Any]]:
 _CHECKS: tuple[Check, ...] = (
     _crd,
     _columns,
+    _pruned,
     _templates,
     _placement,
     _controller_fields,

@@ -109,6 +109,11 @@ _BY_VALUE = "lint makes up only fields the examples leave out, and the examples 
 _NO_BRANCH_EXAMPLE = "an example is data, not a template: it has no branches"
 _NO_BRANCH_KIND = "a field of kind.yaml, read when the kind loads: it has no branches"
 _NO_BRANCH_CRD = "a CRD is read whole when lint starts: it has no branches"
+_STATUS = "            status:\n              type: object\n"
+_PRESERVED_STATUS = _STATUS + "              x-kubernetes-preserve-unknown-fields: true\n"
+_GENERATION_ONLY = (
+    _STATUS + "              properties:\n                observedGeneration: {type: integer}\n"
+)
 
 _CONTAINER = "          image: {{ spec.image }}\n"
 _DEPLOYMENT_LABELS = "  labels:\n    app: {{ name }}\n"
@@ -462,6 +467,20 @@ MISTAKES: tuple[Mistake, ...] = (
             ),
         ),
         severity="warning",
+        why_once=_NO_BRANCH_CRD,
+    ),
+    Mistake(
+        "pruned-status",
+        "A CRD whose status schema prunes what the engine writes",
+        "status.conditions",
+        (
+            Placement(
+                "once",
+                (Edit("crds/web.yaml", _PRESERVED_STATUS, _GENERATION_ONLY),),
+                ("crds/web.yaml", "            status:"),
+                snippet=_GENERATION_ONLY,
+            ),
+        ),
         why_once=_NO_BRANCH_CRD,
     ),
     Mistake(

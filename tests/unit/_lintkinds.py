@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -22,11 +23,25 @@ SPEC = {
         "ports": {"type": "array", "items": {"type": "object", "properties": {"port": {"type": "integer"}}}},
     },
 }
-CRD = _crs.definition(
-    "example.com",
-    {"kind": KIND, "plural": "webs", "singular": "web"},
-    {"type": "object", "properties": {**_crs.OBJECT_FIELDS, "spec": SPEC, "status": _crs.PRESERVED}},
-)
+
+
+def crd_with_status(status: dict[str, Any]) -> dict[str, Any]:
+    """The Web CRD (``webs.example.com``) with ``status`` as its status schema."""
+    return _crs.definition(
+        "example.com",
+        {"kind": KIND, "plural": "webs", "singular": "web"},
+        {"type": "object", "properties": {**_crs.OBJECT_FIELDS, "spec": SPEC, "status": status}},
+    )
+
+
+CRD = crd_with_status(_crs.PRESERVED)
+# A status field rule and a rollout: the engine writes status.url and status.kindRevision too.
+WRITES_MORE = """status:
+  fields:
+    url: "'http://' ~ name"
+rollout:
+  maxUnavailable: 1
+"""
 
 EXAMPLE = f"apiVersion: {API_VERSION}\nkind: {KIND}\nmetadata:\n  name: small\nspec:\n  image: nginx\n"
 

@@ -11,6 +11,7 @@ around a schema:
 
 - ``strict`` closes every object the server would prune, so an unknown field is reported
   as ``kubectl``'s strict field validation reports it, instead of silently vanishing;
+  ``pruned`` names the fields of a value the server would drop, by the same rule;
 - ``SCHEMA_FORMAT`` is what a CRD's schema may itself say, so a broken schema is the
   CRD's error when it is read.
 
@@ -39,6 +40,7 @@ __all__ = [
     "OpenApiValidator",
     "Schema",
     "problems",
+    "pruned",
     "shown",
     "strict",
     "validator_for",
@@ -121,6 +123,17 @@ def strict(schema: Schema) -> Schema:
     embedded resources) are always known.
     """
     return _closed(copy.deepcopy(schema), resource=True)
+
+
+def pruned(schema: Schema, value: Any) -> list[tuple[str | int, ...]]:
+    """The paths of the fields of ``value`` (a whole resource) the API server would drop under
+    ``schema`` (a CRD's ``openAPIV3Schema``), shallowest first: those ``strict`` refuses as unknown.
+    A field inside one that is dropped is not named again."""
+    return [
+        tuple(error.absolute_path)
+        for error in problems(strict(schema), value)
+        if error.validator == "additionalProperties" and error.validator_value is False
+    ]
 
 
 def _closed(schema: Schema, *, resource: bool) -> Schema:

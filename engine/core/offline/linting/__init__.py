@@ -21,7 +21,9 @@ module of its own beside it, read in this order:
 * ``branches`` and ``coverage``: which branches no example takes, each
   tried once with a parent made up to take it;
 * ``columns``: whether ``kubectl get`` shows the parent's Ready (its CRD's
-  printer columns).
+  printer columns);
+* ``pruned``: whether the parent's CRD keeps what the engine writes in its
+  status, or prunes it.
 
 ``engine.tools.linter`` reads the folders and CRDs and gathers the findings.
 """
@@ -32,12 +34,14 @@ from engine.core.offline.linting.coverage import UNTAKEN, check_coverage
 from engine.core.offline.linting.examples import Traced, check_children, render_traced
 from engine.core.offline.linting.findings import Finding
 from engine.core.offline.linting.long_names import LONG_NAME, check_long_names, one_per_path
+from engine.core.offline.linting.pruned import PRUNED, check_pruned_status, pruned_conditions
 from engine.core.offline.linting.relations import check_relations
 from engine.core.offline.linting.text import check_controller_fields, check_placement
 from engine.core.offline.linting.trees import check_rules, check_templates
 
 __all__ = [
     "LONG_NAME",
+    "PRUNED",
     "UNTAKEN",
     "Finding",
     "Traced",
@@ -46,9 +50,11 @@ __all__ = [
     "check_coverage",
     "check_long_names",
     "check_placement",
+    "check_pruned_status",
     "check_relations",
     "check_rules",
     "check_templates",
     "one_per_path",
+    "pruned_conditions",
     "render_traced",
 ]
