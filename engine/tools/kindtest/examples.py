@@ -8,20 +8,27 @@ first, those of ``fixtures.yaml`` (for every example of the kind) and of
 ``*.yaml`` directly in a kind folder is a template and every ``examples/*.yaml``
 an example: a file in either place would be read as one.
 
+When a parent is not Ready in time, ``Example.why_not_ready`` says why; a parent without
+any Ready condition is looked at offline too, since a CRD whose status schema prunes the
+conditions the engine writes leaves no trace on the cluster (``linting.pruned_conditions``).
+
 Choosing fails early, before a control plane is started, on a folder that is not
 a kind, a name given twice, or a kind whose CRD is nowhere (``UsageError``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from engine.core.decisions import conditions, status
 from engine.core.model import errors, kinds
-from engine.core.offline import admission, fixtures
+from engine.core.offline import admission, fixtures, linting
 from engine.core.offline.fixtures import FIXTURES as FIXTURES
 from engine.core.offline.fixtures import TESTS_DIR as TESTS_DIR
+from engine.tools import parents
 
 
 class UsageError(errors.StencilError):
@@ -54,6 +61,15 @@ class Example:
         """The files of objects to apply before the example: the kind's, then the example's own."""
         return fixtures.paths(self.kind, self.path)
 
+    def why_not_ready(self, parent: Mapping[str, Any]) -> str:
+        """Why ``parent`` (one of the example's, as the API server has it) is not Ready, in a sentence:
+        without any Ready condition, that the kind's CRD prunes the conditions, when it does."""
+        if conditions.find(parent, status.READY) is None:
+            pruned = linting.pruned_conditions(self.kind, _crds_of(self.kind))
+            if pruned is not None:
+                return f"no Ready condition: {pruned}"
+        return parents.why_not_ready(parent)
+
 
 def load(kind_dirs: Sequence[Path]) -> list[kinds.Kind]:
     """The kinds of the folders, in order; ``UsageError`` for a folder that is not a kind or a
@@ -82,3 +98,12 @@ def crds_dirs(chosen: Sequence[kinds.Kind]) -> list[Path]:
         if place.resolve() not in [p.resolve() for p in found]:
             found.append(place)
     return found
+
+
+def _crds_of(kind: kinds.Kind) -> list[dict[str, Any]]:
+    """The CRDs ``stencil test`` installs for ``kind``'s parent, read again: the one its ``schema:``
+    writes, else those of the folder ``crds_dirs`` picks."""
+    if kind.crd is not None:
+        return [kind.crd]
+    place = admission.find_crds_dir(kind.directory, (kind.api_version, kind.kind))
+    return admission.read_crds(place) if place is not None else []

@@ -85,7 +85,7 @@ class _Running:
             )
             return f"not done after {timeout:.0f}s: the status does not match what is expected: {found}"
         waiting = [
-            f"{parent['metadata']['name']}: {parents.why_not_ready(parent)}"
+            f"{parent['metadata']['name']}: {self.example.why_not_ready(parent)}"
             for parent in self.last
             if parent and not parents.ready_at_generation(parent)
         ]
