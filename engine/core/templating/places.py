@@ -55,12 +55,15 @@ def generate(
     try:
         generator = jinja.generated(environment.get_template(template.name), context)
         for chunk in generator if trace is None else _steps_under(trace, generator):
-            run.tick()
-            run.charge(len(chunk))
             chunks.append(chunk)
             spots.append(jinja.suspended_at(generator))
+            run.tick()
+            run.charge(len(chunk))
     except Exception as error:  # every failure inside a template is reported with its location
-        raise failure(error, environment, file) from error
+        # The clock and the output budget are checked here, between two steps of the template,
+        # where no frame of it is raising: such a failure is at the chunk the template last wrote.
+        written = Output(environment, templates, template, run, chunks, spots) if chunks else None
+        raise failure(error, environment, file, written) from error
     return Output(environment, templates, template, run, chunks, spots)
 
 
@@ -77,18 +80,28 @@ def _steps_under(trace: Trace, generator: Iterator[str]) -> Iterator[str]:
         yield chunk
 
 
-def failure(error: Exception, environment: sandbox.Sandbox, file: str) -> RenderError:
-    """The ``RenderError`` for a template that failed to compile or run, at its template line."""
+def failure(
+    error: Exception, environment: sandbox.Sandbox, file: str, written: Output | None = None
+) -> RenderError:
+    """The ``RenderError`` for a template that failed to compile or run, at its template line.
+
+    ``written`` is what the template had written when it failed: an error raised outside its
+    code (its clock or output budget, checked between its steps) is placed at the last of it."""
     if isinstance(error, TemplateSyntaxError):
         return RenderError(
             f"template syntax error: {error.message}", file=error.filename or file, line=error.lineno
         )
-    return _located(error, environment, file)
+    return _located(error, environment, file, written)
 
 
-def _located(error: Exception, environment: sandbox.Sandbox, default_file: str) -> RenderError:
+def _located(
+    error: Exception, environment: sandbox.Sandbox, default_file: str, written: Output | None
+) -> RenderError:
     """A ``RenderError`` for an exception raised while a template ran, at the template line it came from."""
-    file, line = jinja.raised_at(error, environment.filenames) or (default_file, None)
+    place = jinja.raised_at(error, environment.filenames)
+    if place is None and written is not None:
+        place = written.last_place()
+    file, line = place or (default_file, None)
     field = None
     if isinstance(error, sandbox.MissingField):
         field = error.field
@@ -107,9 +120,6 @@ def _located(error: Exception, environment: sandbox.Sandbox, default_file: str) 
     else:
         message = f"{type(error).__name__}: {error}"
     return RenderError(message, file=file, line=line, field=field)
-
-
-# -- from rendered lines back to template lines ----------------------------------------------
 
 
 # -- from rendered lines back to template lines ----------------------------------------------
@@ -172,6 +182,14 @@ class Output:
         if not starts:
             return str(self.template.path), 1
         index, newlines = starts[min(max(rendered_line, 1), len(starts)) - 1]
+        return self._chunk_place(index, newlines)
+
+    def last_place(self) -> tuple[str, int]:
+        """The template file and line of the last chunk written."""
+        return self._chunk_place(len(self._chunks) - 1, 0)
+
+    def _chunk_place(self, index: int, newlines: int) -> tuple[str, int]:
+        """The template file and line of the line after ``newlines`` newlines of chunk ``index``."""
         code, instruction = self._spots[index]
         file, code_line = code.co_filename, jinja.code_line(code, instruction)
         compiled = next((t for t in self.templates if str(t.path) == file), None)
