@@ -150,3 +150,14 @@ def _unified(before: Obj | None, after: Obj | None, ref: ChildId) -> str:
         tofile=f"stencil/{name}",
     )
     return "".join(lines)
+
+
+def labelled(kube: Kube, api_version: str, kind: str, uid: str) -> list[Obj]:
+    """The objects of ``kind`` labelled with a parent's uid, by namespace and name: the related
+    objects its rules read (``observe:``)."""
+    try:
+        res = kube.resource(api_version, kind)
+    except errors.NotFound:
+        return []
+    items = kube.list(res, label_selector=f"{placement.PARENT_UID_LABEL}={uid}")[0]
+    return sorted(items, key=lambda obj: (ChildId.of(obj).namespace, ChildId.of(obj).name))

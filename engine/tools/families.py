@@ -15,7 +15,7 @@ import datetime
 
 from engine.core import door
 from engine.core.decisions import conditions, referencing
-from engine.core.model import errors, kinds, placement
+from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
 from engine.core.offline import family
 from engine.runtime.cluster.kube import Kube, Obj
@@ -55,16 +55,7 @@ def gather(kube: Kube, kind: kinds.Kind, name: str, namespace: str) -> family.Fa
     related = [
         obj
         for api_version, observed_kind in kind.observe
-        for obj in _labelled(kube, api_version, observed_kind, parent["metadata"]["uid"])
+        for obj in diffing.labelled(kube, api_version, observed_kind, parent["metadata"]["uid"])
     ]
     now = conditions.timestamp(datetime.datetime.now(datetime.UTC))
     return family.Family(kind, parent, rendered, observed, looked, related, now)
-
-
-def _labelled(kube: Kube, api_version: str, kind: str, uid: str) -> list[Obj]:
-    try:
-        res = kube.resource(api_version, kind)
-    except errors.NotFound:
-        return []
-    items = kube.list(res, label_selector=f"{placement.PARENT_UID_LABEL}={uid}")[0]
-    return sorted(items, key=lambda obj: (ChildId.of(obj).namespace, ChildId.of(obj).name))

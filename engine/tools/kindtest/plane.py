@@ -32,7 +32,7 @@ from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
 from engine.runtime.cluster.kube import Kube, Obj, Resource
 from engine.tools import diffing, isolation, parents, refusals
-from engine.tools.kindtest import golden
+from engine.tools.kindtest import agreement, golden
 from engine.tools.kindtest.comparing import ABSENT, Difference, differences
 from engine.tools.kindtest.examples import Example, UsageError, crds_dirs
 from engine.tools.kindtest.report import Outcome, Report, echo_outcome, summary
@@ -318,14 +318,25 @@ def _refused(kube: Kube, engine: Engine, item: _Running, refusal: refusals.Refus
 
 
 def _check(kube: Kube, engine: Engine, item: _Running, seconds: float, update: bool) -> Outcome:
-    """Compare the example's live children with its golden file, or write the file."""
-    uids = [str(parent["metadata"]["uid"]) for parent in item.last if parent]
-    forms = [
-        golden.golden_form(child, item.namespace, uids)
-        for uid in uids
-        for child in _live_children(kube, engine, item.example.kind, uid)
-    ]
+    """Compare the example's live children with its golden file, or write the file; and what the
+    offline commands make of the same parent with what live did (``agreement``)."""
+    from engine.tools import manifests
+
+    kind = item.example.kind
+    live = {str(parent["metadata"]["uid"]): parent for parent in item.last if parent}
+    children = {uid: _live_children(kube, engine, kind, uid) for uid in live}
+    forms = [golden.golden_form(child, item.namespace, list(live)) for uid in live for child in children[uid]]
     problems, diff, wrote = golden.check(item.example.golden, forms, update=update)
+    fixtures = manifests.read(item.example.fixtures)
+    for uid, parent in live.items():
+        related = [
+            obj
+            for api_version, observed in kind.observe
+            for obj in diffing.labelled(kube, api_version, observed, uid)
+        ]
+        problems += agreement.disagreements(
+            kind, parent, children[uid], related, fixtures, is_namespaced=kube.is_namespaced
+        )
     return Outcome(item.example, item.namespace, seconds, tuple(problems), diff, wrote)
 
 
