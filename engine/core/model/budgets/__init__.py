@@ -8,10 +8,10 @@ before anything could measure it.  So an operation is judged by its operands *be
 runs:
 
 * An allowlist.  A call reaches only the methods listed here (``_METHODS``), Jinja's own
-  helpers (macros, ``loop.cycle``, ``namespace()``...), and functions the engine itself put
-  in the context; a filter is one of ``FILTERS`` (``filters``).  Anything else is
-  refused (``NotAllowed``) rather than run, so an operation nobody has thought about is out
-  of reach.
+  helpers (macros, ``loop.cycle``, ``namespace()``..., though the parent's ``namespace`` hides
+  that one from templates and rules), and functions the engine itself put in the context; a
+  filter is one of ``FILTERS`` (``filters``).  Anything else is refused (``NotAllowed``) rather
+  than run, so an operation nobody has thought about is out of reach.
 * Every operation whose result can outgrow its operands has its result's size estimated from
   the operands (``sizes``, and each filter's check in ``filters``) and charged
   to the ``Budget``; one that would not fit is refused (``OverBudget``) without being run.
