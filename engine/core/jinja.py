@@ -46,6 +46,9 @@ What is touched, and why:
 - ``jinja2.utils._PassArg`` (``passes_context``): whether Jinja hands a filter its
   context, environment or eval context before the value, so the budgets bind a
   filter's own parameters.
+- ``Macro.caller`` and ``Macro.catch_kwargs`` (``takes_caller``): whether a macro reads
+  ``caller``, so the sandbox calls one that does not from an empty ``{% call %}`` block
+  without the caller Jinja would refuse.
 
 The module stands under every room of the core (the kind model's budgets, templating,
 the offline linter), so each reaches Jinja's internals here and nowhere else.
@@ -62,7 +65,7 @@ from jinja2 import Environment, Template, compiler, nodes
 from jinja2.compiler import Frame
 from jinja2.exceptions import TemplateSyntaxError
 from jinja2.parser import Parser
-from jinja2.runtime import Context
+from jinja2.runtime import Context, Macro
 from jinja2.utils import missing
 
 __all__ = [
@@ -83,6 +86,7 @@ __all__ = [
     "run",
     "shared_context",
     "suspended_at",
+    "takes_caller",
     "template_line",
     "text_lines",
 ]
@@ -91,7 +95,8 @@ __all__ = [
 TESTED = ((3, 1, 6), (3, 2))
 
 # Each internal named above that a class or module holds, as (owner, attribute), for the test that a
-# Jinja has them all; those an instance holds (``root_render_func``, ``code_lineno``) it runs.
+# Jinja has them all; those an instance holds (``root_render_func``, ``code_lineno``, a macro's
+# ``caller``) it runs.
 RELIED_ON: tuple[tuple[object, str], ...] = (
     (Template, "new_context"),
     (Template, "get_corresponding_lineno"),
@@ -180,6 +185,12 @@ def code_line(code: CodeType, offset: int) -> int:
 def template_line(template: Template, code_line: int) -> int:
     """The template line that the compiled code at ``code_line`` was written for (Jinja's line table)."""
     return template.get_corresponding_lineno(code_line)
+
+
+def takes_caller(macro: Macro) -> bool:
+    """Whether a ``{% call %}`` block may hand ``macro`` its caller: it reads ``caller``, or takes
+    any keyword (Jinja refuses the call otherwise)."""
+    return bool(macro.caller or macro.catch_kwargs)
 
 
 def raised_at(error: BaseException, filenames: Iterable[str]) -> tuple[str, int] | None:

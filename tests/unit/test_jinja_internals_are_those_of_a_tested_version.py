@@ -82,3 +82,21 @@ def test_the_lines_of_each_block_body_are_those_of_the_compiled_template() -> No
 def test_a_filter_that_takes_its_context_is_told_from_one_that_does_not() -> None:
     assert jinja.passes_context(jinja2.pass_context(lambda context, value: value))
     assert not jinja.passes_context(lambda value: value)
+
+
+def test_a_macro_says_whether_a_call_block_may_hand_it_its_caller() -> None:
+    # Reads Macro.caller and Macro.catch_kwargs, which Jinja sets on each macro it makes: were either
+    # renamed, an empty {% call %} block of a macro that never calls caller() would fail again.
+    module = (
+        jinja2.Environment()
+        .from_string(
+            "{% macro plain() %}x{% endmacro %}{% macro wraps() %}{{ caller() }}{% endmacro %}"
+            "{% macro keywords() %}{{ kwargs }}{% endmacro %}"
+        )
+        .module
+    )
+    assert [jinja.takes_caller(getattr(module, name)) for name in ("plain", "wraps", "keywords")] == [
+        False,
+        True,
+        True,
+    ]

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from jinja2 import BaseLoader, Environment, TemplateNotFound, nodes, pass_context
-from jinja2.runtime import Context, Undefined
+from jinja2.runtime import Context, Macro, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from engine.core import jinja
@@ -88,7 +88,11 @@ def _finalize(context: Context, value: Any) -> str:
         # The else an inline if left out (``{{ ', ' if not loop.last }}``) prints nothing, as in
         # Jinja: no value, so no token; a missing field (``FieldUndefined``) raises, naming it.
         return str(value)
-    return CURRENT_RUN.get().placeholder(value)
+    run = CURRENT_RUN.get()
+    token = run.placeholder(value)
+    if isinstance(value, _Text):  # so a macro's text printed as a whole document can be told apart
+        run.captured.add(len(run.values) - 1)
+    return token
 
 
 # -- blocks: text a template captures, and where it goes ------------------------------------
@@ -97,7 +101,8 @@ def _finalize(context: Context, value: Any) -> str:
 # (and ``caller()``) return their text; a ``{% filter %}`` block hands its text to a filter
 # whose result is output.  The first two give a value with the values in it, to compute with;
 # such text reaches the output only through ``{{ }}`` (one value) or a ``{% call %}`` block,
-# which puts back the text it was made of: the template's characters and tokens.  A filter
+# which puts back the text it was made of: the template's characters and tokens, its ``---``
+# among them (a macro that never calls ``caller()`` is called so with an empty block).  A filter
 # block's filter runs on that same text, with each argument the template computes passed as a
 # value (a token), so it can only move the template's characters and tokens around; if it read
 # values out of the tokens (``b64decode``, ``tojson``, ``sha256``) its result is a value.  So no
@@ -158,6 +163,18 @@ def _block_output(reveals: int, result: Any) -> str:
     if run.reveals == reveals and isinstance(result, str) and not isinstance(result, _Text):
         return str(result)
     return run.placeholder(result)
+
+
+def _without_caller(macro: Macro, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The keywords a ``{% call %}`` block passes a macro that never calls ``caller()``, less the
+    caller, which Jinja would refuse: so a macro that puts out whole documents is put out with an
+    empty block.  Text in the block would be lost, so that is an error."""
+    if str(kwargs["caller"]()).strip():
+        raise TypeError(
+            f"macro {macro.name!r} never calls caller(), so the text inside this {{% call %}} block "
+            "would be lost: leave the block empty, or have the macro call caller()"
+        )
+    return {key: value for key, value in kwargs.items() if key != "caller"}
 
 
 def _call_output(result: Any) -> str:
@@ -258,6 +275,12 @@ class Sandbox(ImmutableSandboxedEnvironment):
         run.tick()
         if isinstance(__obj, ParentNamespace):
             raise NotCallable(NAMESPACE_IS_A_STRING)
+        if (
+            isinstance(__obj, Macro)
+            and isinstance(kwargs.get("caller"), Macro)
+            and not jinja.takes_caller(__obj)
+        ):
+            kwargs = _without_caller(__obj, kwargs)
         args = budgets.call(__obj, args, kwargs, run.budget)
         return super().call(__context, __obj, *args, **kwargs)
 

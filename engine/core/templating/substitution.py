@@ -30,7 +30,7 @@ import yaml
 from engine.core.model.documents import StrictLoader, yaml_problem
 from engine.core.model.errors import RenderError
 from engine.core.templating.context import join_path
-from engine.core.templating.places import Output, yaml_error
+from engine.core.templating.places import Output, at_template_line, yaml_error
 from engine.core.templating.tokens import TOKEN, Run
 
 
@@ -242,6 +242,15 @@ class _Skeletons:
 _SKELETONS = _Skeletons(1 << 20)
 
 
+# A value's text stays one value wherever it is printed, a macro's too: the template's YAML is only
+# what the template itself puts out, and a {% call %} block puts out the macro's text as its own.
+_CAPTURED_DOCUMENT = (
+    "a macro's text (or a {% set %} block's, or caller()'s) printed with {{ }} is one value, a string, "
+    "so it cannot be a document: to put out a macro's text as the template's own YAML (fields, or "
+    "documents with --- between them), call it with a {% call %} block: {% call name(...) %}{% endcall %}"
+)
+
+
 def documents(output: Output) -> list[tuple[Any, int]]:
     """The documents of ``output``'s text with the values filled in, each with its position in the stream."""
     run = output.run
@@ -250,6 +259,10 @@ def documents(output: Output) -> list[tuple[Any, int]]:
     if skeleton is None:
         skeleton = _parse(output)
         _SKELETONS.keep(key, skeleton)
+    for position, plan in skeleton.documents:
+        if isinstance(plan, _Slot) and plan.index in run.captured:
+            error = RenderError(_CAPTURED_DOCUMENT, file=str(output.template.path))
+            raise at_template_line(error, output, position)
     try:
         return [
             (plan.fill(run) if isinstance(plan, _PLANS) else plan, position)

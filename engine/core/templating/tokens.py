@@ -94,6 +94,9 @@ class Run:
         # How many times a filter has read values out of text that holds their tokens: a
         # ``{% filter %}`` block whose filter did so gives a value, not text (``block_output``).
         self.reveals = 0
+        # The values that are text a macro, a ``{% set %}`` block or ``caller()`` captured: printed
+        # with ``{{ }}`` as a whole document, that text is a string, never the template's YAML.
+        self.captured: set[int] = set()
 
     def tick(self) -> None:
         if time.monotonic() > self.deadline:
