@@ -180,7 +180,7 @@ def _lint_kind(
     traced = linting.render_traced(
         kind, parents, is_namespaced=crds.is_namespaced, given=lambda where: worlds.get(where, ())
     )
-    literal = {k for t in kind.templates for _, k in rbac.literal_child_kinds(t.text)}
+    literal = {k for t in kind.sources for _, k in rbac.literal_child_kinds(t.text)}
     known = _Known(
         kind=kind,
         crds=crds,

@@ -1,8 +1,9 @@
 """A kind is a folder: what it serves, its child templates, its status rules, its examples.
 
 ``templates/<name>/kind.yaml`` names the parent ``apiVersion``/``kind`` and holds
-placement permissions and status rules; every other ``*.yaml`` (or ``*.yaml.j2``)
-file in the folder is a child template; ``examples/`` holds sample CRs.  Loading
+placement permissions and status rules; its ``templates:`` (by default every other
+``*.yaml`` or ``*.yaml.j2`` file) are the child templates, ``_*.yaml`` and ``_*.j2`` files the
+partials they include (``engine.core.model.folders``); ``examples/`` holds sample CRs.  Loading
 is pure apart from reading the folder, and every problem is a ``KindError`` that
 names the file, line and field.
 
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import itertools
 import json
 import re
@@ -32,29 +32,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from engine.core.model import dependencies, documents, expressions, references, rollouts, shapes, simpleschema
 from engine.core.model.apis import unownable_parent
 from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
 from engine.core.model.expressions import Expression
+from engine.core.model.folders import KIND_FILE as KIND_FILE
+from engine.core.model.folders import Partial as Partial
+from engine.core.model.folders import default_id, is_partial, partials_in, template_files
+from engine.core.model.folders import digest as digest
+from engine.core.model.folders import kind_folders as kind_folders
 from engine.core.model.references import Reference
 
-KIND_FILE = "kind.yaml"
 EXAMPLES_DIR = "examples"
-TEMPLATE_SUFFIXES = (".yaml.j2", ".yaml")
 
 _ID = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _MAX_ID = 63
-
-
-def default_id(file_name: str) -> str:
-    """The id of a template that is not given one: its file name without ``.yaml`` or ``.yaml.j2``."""
-    for suffix in TEMPLATE_SUFFIXES:
-        if file_name.endswith(suffix):
-            return file_name[: -len(suffix)]
-    return file_name
 
 
 @dataclass(frozen=True)
@@ -88,6 +83,10 @@ class Template:
     @property
     def name(self) -> str:
         return self.path.name
+
+
+# A file the templates may include, import or extend: a template or a partial.
+Source: TypeAlias = Template | Partial
 
 
 @dataclass(frozen=True)
@@ -132,6 +131,7 @@ class Kind:
     conditions: tuple[ConditionRule, ...] = ()
     fields: tuple[FieldRule, ...] = ()
     examples: tuple[Path, ...] = ()
+    partials: tuple[Partial, ...] = ()  # what the templates include, import or extend, never rendered
     digest: str = ""  # hash of every file of the folder: changes when the kind changes
     service_account: tuple[str, str] | None = None  # (namespace, name) children are applied as
     observe: tuple[tuple[str, str], ...] = ()  # (apiVersion, kind) of related objects status rules read
@@ -140,6 +140,11 @@ class Kind:
     crd: dict[str, Any] | None = field(default=None, compare=False)
     references: tuple[Reference, ...] = ()  # objects it reads but does not own
     rollout: rollouts.Policy | None = None  # how a change reaches its parents; None: all at once
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        """Every file its templates may include, import or extend: the templates, then the partials."""
+        return (*self.templates, *self.partials)
 
 
 @dataclass(frozen=True)
@@ -195,6 +200,7 @@ def load_kind(directory: Path) -> Kind:
         conditions=conditions,
         fields=fields,
         examples=tuple(sorted(p for p in (directory / EXAMPLES_DIR).glob("*.yaml") if p.is_file())),
+        partials=partials_in(directory),
         digest=digest(directory),
         service_account=(sa["namespace"], sa["name"]) if (sa := data.get("serviceAccount")) else None,
         observe=tuple((o["apiVersion"], o["kind"]) for o in data.get("observe", ())),
@@ -203,11 +209,6 @@ def load_kind(directory: Path) -> Kind:
         rollout=rollouts.load(document),
         crd=simpleschema.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
     )
-
-
-def kind_folders(root: Path) -> list[Path]:
-    """The folders under ``root`` that are kinds, by name: every folder but those starting ``.`` or ``_``."""
-    return sorted(p for p in root.iterdir() if p.is_dir() and p.name[:1] not in "._")
 
 
 def load_kinds(root: Path) -> tuple[dict[str, Kind], dict[str, BrokenKind]]:
@@ -263,12 +264,7 @@ def _parent_of(directory: Path) -> tuple[str | None, str | None]:
 def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
     entries = document.data.get("templates")
     if entries is None:
-        paths = sorted(
-            p
-            for p in directory.iterdir()
-            if p.is_file() and p.name != KIND_FILE and p.name.endswith(TEMPLATE_SUFFIXES)
-        )
-        templates = [_read(Template(path, "")) for path in paths]
+        templates = [_read(Template(path, "")) for path in template_files(directory)]
         _check_ids(templates, document, listed=False)
         _check_waits(templates, document, listed=False)
         return tuple(templates)
@@ -278,6 +274,11 @@ def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
         at_file = (*where, "file") if isinstance(entry, dict) else where
         entry = _entry(document, entry, where)
         path = directory / entry["file"]
+        if is_partial(path.name):
+            problem = (
+                "is a partial (its name starts with _): templates include it, it is never rendered alone"
+            )
+            raise document.error(f"{entry['file']!r} {problem}", at_file)
         if not path.is_file():
             raise document.error(f"no template file {entry['file']!r} in {directory}", at_file)
         collection = entry.get("collection", False)
@@ -430,17 +431,6 @@ def _conditions(document: Document, rules: list[dict[str, str]]) -> tuple[Condit
             ConditionRule(rule["type"], document.expression(rule["status"], (*where, "status")), **optional)
         )
     return tuple(conditions)
-
-
-def digest(directory: Path) -> str:
-    """sha256 over every file of the folder, by relative path and content."""
-    hashed = hashlib.sha256()
-    for path in sorted(p for p in directory.rglob("*") if p.is_file()):
-        relative = path.relative_to(directory).as_posix().encode()
-        content = path.read_bytes()
-        hashed.update(b"%d:%s%d:" % (len(relative), relative, len(content)))
-        hashed.update(content)
-    return hashed.hexdigest()
 
 
 @functools.cache

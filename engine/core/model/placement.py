@@ -100,8 +100,9 @@ def literal_child_kinds(template_text: str) -> set[tuple[str, str]]:
 
 
 def spelled_child_kinds(kind: kinds.Kind) -> set[tuple[str, str]]:
-    """The ``(apiVersion, kind)`` pairs the kind's templates spell out (``literal_child_kinds``)."""
-    return {pair for template in kind.templates for pair in literal_child_kinds(template.text)}
+    """The ``(apiVersion, kind)`` pairs the kind's templates and partials spell out
+    (``literal_child_kinds``)."""
+    return {pair for source in kind.sources for pair in literal_child_kinds(source.text)}
 
 
 def off_limits(namespace: str, patterns: tuple[str, ...]) -> str | None:

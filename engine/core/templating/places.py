@@ -37,7 +37,7 @@ Trace = Callable[[types.FrameType, str, Any], Any]
 
 def generate(
     environment: sandbox.Sandbox,
-    templates: tuple[kinds.Template, ...],
+    sources: tuple[kinds.Source, ...],
     template: kinds.Template,
     context: dict[str, Any],
     run: sandbox.Run,
@@ -62,9 +62,9 @@ def generate(
     except Exception as error:  # every failure inside a template is reported with its location
         # The clock and the output budget are checked here, between two steps of the template,
         # where no frame of it is raising: such a failure is at the chunk the template last wrote.
-        written = Output(environment, templates, template, run, chunks, spots) if chunks else None
+        written = Output(environment, sources, template, run, chunks, spots) if chunks else None
         raise failure(error, environment, file, written) from error
-    return Output(environment, templates, template, run, chunks, spots)
+    return Output(environment, sources, template, run, chunks, spots)
 
 
 def _steps_under(trace: Trace, generator: Iterator[str]) -> Iterator[str]:
@@ -116,7 +116,7 @@ def _located(
     elif isinstance(error, RecursionError):
         message = "the template recurses too deeply"
     elif isinstance(error, TemplateNotFound):
-        message = f"no template {error.name!r} in this kind folder"
+        message = sandbox.unknown_file(str(error.name))
     else:
         message = f"{type(error).__name__}: {error}"
     return RenderError(message, file=file, line=line, field=field)
@@ -141,14 +141,14 @@ class Output:
     def __init__(
         self,
         environment: sandbox.Sandbox,
-        templates: tuple[kinds.Template, ...],
+        sources: tuple[kinds.Source, ...],
         template: kinds.Template,
         run: sandbox.Run,
         chunks: list[str],
         spots: list[tuple[types.CodeType, int]],
     ) -> None:
         self.environment = environment
-        self.templates = templates
+        self.sources = sources  # the kind's templates and partials: where its code may have come from
         self.template = template
         self.run = run
         self.text = "".join(chunks)
@@ -192,8 +192,8 @@ class Output:
         """The template file and line of the line after ``newlines`` newlines of chunk ``index``."""
         code, instruction = self._spots[index]
         file, code_line = code.co_filename, jinja.code_line(code, instruction)
-        compiled = next((t for t in self.templates if str(t.path) == file), None)
-        if compiled is None:  # not code of this kind's templates: only the template itself is known
+        compiled = next((s for s in self.sources if str(s.path) == file), None)
+        if compiled is None:  # not code of this kind's files: only the template itself is known
             return str(self.template.path), 1
         pieces = _text_lines(self.environment, compiled).get(code_line)
         if pieces is not None:
@@ -242,9 +242,9 @@ def _line_in(pieces: jinja.Pieces, newlines: int) -> int:
 
 
 @functools.lru_cache(maxsize=256)
-def _text_lines(environment: sandbox.Sandbox, template: kinds.Template) -> dict[int, jinja.Pieces]:
-    """Code line of each ``yield`` of template text in ``template``'s compiled code -> the text's pieces."""
-    return jinja.text_lines(environment, template.text, template.name, str(template.path))
+def _text_lines(environment: sandbox.Sandbox, source: kinds.Source) -> dict[int, jinja.Pieces]:
+    """Code line of each ``yield`` of template text in ``source``'s compiled code -> the text's pieces."""
+    return jinja.text_lines(environment, source.text, source.name, str(source.path))
 
 
 # -- problems found in the rendered text, at their template lines ------------------------------

@@ -177,7 +177,7 @@ def _render(
 ) -> list[Located]:
     owner = placement.Owner.of(kind, parent)
     scope = is_namespaced or apis.builtin_is_namespaced
-    environment = sandbox.make_environment(kind.templates)
+    environment = sandbox.make_environment(kind.sources)
     # The names every template of the kind sees, with the environment's globals under them:
     # merged once here, not again for each template (Jinja merges on every render).
     # ``children.<id>`` of each template rendered so far, filled in as they render.
@@ -187,7 +187,7 @@ def _render(
     seen: dict[ChildId, str] = {}
     for template in _render_order(kind.templates):
         children = made.setdefault(template, [])
-        output, documents = _render_template(environment, kind.templates, template, context, limits, trace)
+        output, documents = _render_template(environment, kind.sources, template, context, limits, trace)
         for count, (document, position) in enumerate(documents, start=1):
             try:
                 if count == 2 and not template.collection:
@@ -283,7 +283,7 @@ def allowed_child_kinds(kind: kinds.Kind) -> frozenset[tuple[str, str]]:
 
 def _render_template(
     environment: sandbox.Sandbox,
-    templates: tuple[kinds.Template, ...],
+    sources: tuple[kinds.Source, ...],
     template: kinds.Template,
     context: dict[str, Any],
     limits: sandbox.Limits,
@@ -291,19 +291,20 @@ def _render_template(
 ) -> tuple[places.Output, list[tuple[Any, int]]]:
     """Render one template to its documents (values filled in, empty ones dropped), each with its position."""
     with sandbox.running(limits) as run:
-        output = places.generate(environment, templates, template, context, run, trace)
+        output = places.generate(environment, sources, template, context, run, trace)
         return output, substitution.documents(output)
 
 
 def check_syntax(kind: kinds.Kind) -> None:
-    """Raise the ``RenderError`` of the first of ``kind``'s templates that does not compile, at its line.
+    """Raise the ``RenderError`` of the first of ``kind``'s templates and partials that does not
+    compile, at its line.
 
     Rendering finds such a template too, but only one an example reaches; ``stencil rbac``
-    asks this of every template, since a template it cannot read could hold a child kind
+    asks this of every template and partial, since one it cannot read could hold a child kind
     whose rights the role would then lack."""
-    environment = sandbox.make_environment(kind.templates)
-    for template in kind.templates:
+    environment = sandbox.make_environment(kind.sources)
+    for source in kind.sources:
         try:
-            environment.get_template(template.name)
+            environment.get_template(source.name)
         except Exception as error:  # as rendering reports it: a syntax error, a template nested too deep
-            raise places.failure(error, environment, str(template.path)) from error
+            raise places.failure(error, environment, str(source.path)) from error

@@ -73,6 +73,7 @@ __all__ = [
     "make_environment",
     "running",
     "template_context",
+    "unknown_file",
     "unknown_name",
 ]
 
@@ -229,9 +230,9 @@ class Sandbox(ImmutableSandboxedEnvironment):
     def stencil_reveals() -> int:
         return CURRENT_RUN.get().reveals
 
-    def __init__(self, templates: tuple[kinds.Template, ...]) -> None:
+    def __init__(self, sources: tuple[kinds.Source, ...]) -> None:
         super().__init__(
-            loader=_KindFiles(templates),
+            loader=_KindFiles(sources),
             undefined=FieldUndefined,
             finalize=_finalize,
             autoescape=False,
@@ -240,7 +241,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
             keep_trailing_newline=True,
             auto_reload=False,
         )
-        self.filenames = frozenset(str(t.path) for t in templates)
+        self.filenames = frozenset(str(s.path) for s in sources)
         # Both would make rendering non-deterministic, and a changed render is a write.
         del self.globals["lipsum"]
         del self.filters["random"]
@@ -292,10 +293,11 @@ class Sandbox(ImmutableSandboxedEnvironment):
 
 
 class _KindFiles(BaseLoader):
-    """The kind's own templates, by file name, for ``get_template`` and ``{% include %}``."""
+    """The kind's own templates and partials, by file name, for ``get_template``, ``{% include %}``,
+    ``{% import %}`` and ``{% extends %}``: no other file can be reached."""
 
-    def __init__(self, templates: tuple[kinds.Template, ...]) -> None:
-        self.by_name = {t.name: t for t in templates}
+    def __init__(self, sources: tuple[kinds.Source, ...]) -> None:
+        self.by_name = {s.name: s for s in sources}
 
     def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         found = self.by_name.get(template)
@@ -304,10 +306,20 @@ class _KindFiles(BaseLoader):
         return found.text, str(found.path), lambda: True
 
 
+def unknown_file(name: str) -> str:
+    """What is said of an ``{% include %}``, ``{% import %}`` or ``{% extends %}`` of ``name``,
+    which the kind folder has not."""
+    return (
+        f"{name!r} is neither a template nor a partial of this kind folder: a template can include or "
+        "import another template, or a partial (a file beside kind.yaml named _*.yaml or _*.j2)"
+    )
+
+
 @functools.lru_cache(maxsize=64)
-def make_environment(templates: tuple[kinds.Template, ...]) -> Sandbox:
-    """One sandbox per set of templates, so each template is compiled once, not on every reconcile."""
-    return Sandbox(templates)
+def make_environment(sources: tuple[kinds.Source, ...]) -> Sandbox:
+    """One sandbox per kind's templates and partials (``Kind.sources``), so each is compiled once,
+    not on every reconcile."""
+    return Sandbox(sources)
 
 
 # -- filters ------------------------------------------------------------------------------

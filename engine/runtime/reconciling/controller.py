@@ -355,8 +355,8 @@ class KindController:
         read (``children``, ``child()``): the watch events of its own writes wake nobody.  A render
         that writes nothing is the fixed point; a kind whose every render writes (it renders a field
         its own write changes into the same child) stops after ``MAX_ECHOES`` in a row."""
-        templates = kind.templates if kind is not None else ()
-        if not applied.wrote or not any(dependencies.reads_observed(t.text) for t in templates):
+        sources = kind.sources if kind is not None else ()  # a partial a template includes reads too
+        if not applied.wrote or not any(dependencies.reads_observed(s.text) for s in sources):
             self._echoes.pop(uid, None)
             return False
         self._echoes[uid] = echoes = self._echoes.get(uid, 0) + 1

@@ -78,7 +78,7 @@ def untaken_branches(
     kind: kinds.Kind, executed: Set[tuple[str, int]]
 ) -> Iterator[tuple[kinds.Template, Branch]]:
     """Each template branch that no line of ``executed`` (``render_traced``'s) ran, with its template."""
-    environment = sandbox.make_environment(kind.templates)
+    environment = sandbox.make_environment(kind.sources)
     for template in kind.templates:
         file = str(template.path)
         try:

@@ -133,6 +133,7 @@ class _Scope:
     child_kinds: Set[str]
     observed_kinds: Set[str]
     check_names: bool  # rules' names are checked when the kind loads; templates' here
+    files: Set[str] = frozenset()  # what a template may include, import or extend, by name
 
 
 def _check_tree(tree: nodes.Node, source: _Source, scope: _Scope, declared: Set[str]) -> list[Finding]:
@@ -178,7 +179,23 @@ def _check_tree(tree: nodes.Node, source: _Source, scope: _Scope, declared: Set[
             findings += _check_loop(node, source, scope)
         if isinstance(node, nodes.Filter):
             findings += _check_named_by_string(node, source, scope)
+        if isinstance(node, nodes.Include | nodes.Import | nodes.FromImport | nodes.Extends):
+            findings += _check_file_named(node, source, scope)
     return findings
+
+
+def _check_file_named(
+    node: nodes.Include | nodes.Import | nodes.FromImport | nodes.Extends, source: _Source, scope: _Scope
+) -> list[Finding]:
+    """A file included, imported or extended by a constant name that the kind folder has not: in a
+    branch no example takes, rendering would fail only once a parent reaches it."""
+    named = node.template
+    if not isinstance(named, nodes.Const) or not isinstance(named.value, str) or named.value in scope.files:
+        return []  # a name built at run time, or a list of names, is left to rendering
+    if isinstance(node, nodes.Include) and node.ignore_missing:
+        return []
+    line, column = source.at(named, named.value, quoted=True)
+    return [Finding(source.file, line, column, "error", sandbox.unknown_file(named.value), "unknown-include")]
 
 
 # The filters whose positional argument at this place names a test (map: a filter) by string.
@@ -304,12 +321,13 @@ def _check_kind_name(
 def check_templates(
     kind: kinds.Kind, schema: Mapping[str, Any] | None, child_kinds: Set[str]
 ) -> list[Finding]:
-    """Every branch of every template: filters, tests, functions, names, parent fields, child kinds.
+    """Every branch of every template and partial: filters, tests, functions, names, parent fields,
+    child kinds, each at the file and line that holds it.
 
     ``schema`` is the parent CRD's ``openAPIV3Schema`` (None: parent fields are not
     checked); ``child_kinds`` the kinds the kind renders.
     """
-    environment = sandbox.make_environment(kind.templates)
+    environment = sandbox.make_environment(kind.sources)
     scope = _Scope(
         offer=_template_offer(environment),
         roots=paths.parent_roots(schema, status=False),
@@ -317,10 +335,11 @@ def check_templates(
         child_kinds=child_kinds,
         observed_kinds=frozenset(k for _, k in kind.observe),
         check_names=True,
+        files=frozenset(source.name for source in kind.sources),
     )
-    trees: list[tuple[kinds.Template, nodes.Template]] = []
+    trees: list[tuple[kinds.Source, nodes.Template]] = []
     findings: list[Finding] = []
-    for template in kind.templates:
+    for template in kind.sources:
         try:
             trees.append((template, environment.parse(template.text, template.name, str(template.path))))
         except TemplateSyntaxError as error:
@@ -329,7 +348,8 @@ def check_templates(
                     str(template.path), error.lineno, None, "error", error.message or "syntax error", "syntax"
                 )
             )
-    # An {% include %}d template sees the names its includer sets: names are the kind's, not the file's.
+    # An {% include %}d template or partial sees the names its includer sets: names are the kind's,
+    # not the file's.
     declared = set().union(*(_declared(tree) for _, tree in trees))
     for template, tree in trees:
         source = _Source(str(template.path), tuple(template.text.splitlines()))
