@@ -62,8 +62,10 @@ SPEC_SCHEMA: dict[str, Any] = {
 
 
 def crd(spec_schema: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The CRD of ``Web`` with ``spec_schema`` (default ``SPEC_SCHEMA``) for its spec."""
-    schema = {"type": "object", "properties": {"spec": spec_schema or SPEC_SCHEMA}}
+    """The CRD of ``Web`` with ``spec_schema`` (default ``SPEC_SCHEMA``) for its spec, and a status
+    that keeps what the engine writes (one that would prune it is a finding of its own)."""
+    status = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+    schema = {"type": "object", "properties": {"spec": spec_schema or SPEC_SCHEMA, "status": status}}
     return _crs.definition("example.com", {"kind": "Web", "plural": "webs"}, schema)
 
 

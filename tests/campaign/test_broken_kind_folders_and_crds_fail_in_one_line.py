@@ -131,7 +131,7 @@ CRDS: dict[str, tuple[str, str]] = {
     ),
     "two-for-one-kind": (
         changed(lambda crd: None) + "---\n" + changed(lambda crd: crd["metadata"].update(name="x")),
-        "45: spec.names.kind: a second CRD for Web",
+        "48: spec.names.kind: a second CRD for Web",
     ),
 }
 
@@ -273,7 +273,7 @@ TEMPLATES = {
     ),
     "many-documents": (
         "{% for i in range(100000) %}---\nkind: ConfigMap\n{% endfor %}",
-        ": the output is larger",
+        ":1: the output is larger",
     ),
     "private-attribute": ("x: {{ spec.__class__.__mro__ }}\n", ":1: not allowed in a template"),
     "owner-references": (
