@@ -64,7 +64,7 @@ def render(kube: Kube, workload: Workload, namespace: str, count: int) -> dict[s
             body = planning.with_hash(child)
             body["metadata"] = {**body["metadata"], "resourceVersion": CREATE_ONLY_VERSION}
             children.append({"resource": index[key], "name": child["metadata"]["name"], "object": body})
-        status = preview.parent_status(kind, parent, NOW, is_namespaced=kube.is_namespaced)["status"]
+        status = preview.parent_status(kind, parent, NOW, is_namespaced=kube.is_namespaced)[0]["status"]
         parents[parent["metadata"]["name"]] = {"children": children, "status": status}
     return {
         "parent": _resource(kube, workload.api_version, workload.kind),

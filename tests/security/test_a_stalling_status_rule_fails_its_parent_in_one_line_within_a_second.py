@@ -1,8 +1,8 @@
 """`stencil render --status` on a parent whose status rule is ``spec.b ** spec.e`` with
 ``e = 10**8`` (a power Python would spend minutes on, holding the interpreter lock): the rule's
 condition says, at once, that the rule went over its budget, naming kind.yaml and the rule's
-line.  Run as a real process with a deadline, so an engine that computed the power fails
-the test instead of hanging it."""
+line, and the command says it as an error and exits 1.  Run as a real process with a deadline,
+so an engine that computed the power fails the test instead of hanging it."""
 
 from __future__ import annotations
 
@@ -70,7 +70,10 @@ def test_a_stalling_status_rule_fails_its_parent_in_one_line_within_a_second(tmp
     )
     took = time.monotonic() - started
 
-    assert done.returncode == 0, done.stderr
+    # The status is shown, and the rule that failed is an error at its line: the command fails.
+    assert done.returncode == 1, done.stderr
+    said = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
+    assert len(said) == 1 and said[0].startswith(f"error: {folder / 'kind.yaml'}:{RULE_LINE}: "), done.stderr
     status = yaml.safe_load(done.stdout)["status"]
     huge = next(c for c in status["conditions"] if c["type"] == "Huge")
     assert huge["status"] == "Unknown"
