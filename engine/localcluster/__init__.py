@@ -1,8 +1,9 @@
 """A real local Kubernetes control plane, built from Go modules and run from Python.
 
 ``binaries`` finds or builds etcd, kube-apiserver and friends; ``pki`` makes the
-certificates; ``plane.LocalCluster`` runs them.  Users test their own kinds with
-``LocalCluster`` (or the pytest fixtures in ``engine.testing``).
+certificates; ``plane.LocalCluster`` runs them and, with its controllers,
+``storage``'s provisioner, which gives claims their volumes.  Users test their
+own kinds with ``LocalCluster`` (or the pytest fixtures in ``engine.testing``).
 
 The names below are loaded on first use rather than imported here, so that
 ``python -m engine.localcluster.binaries`` runs its module exactly once (runpy

@@ -3,7 +3,8 @@
 Both use the admin certificate ``pki`` makes (in ``system:masters``).  The
 kubeconfig embeds the certificates, so the file stays usable wherever it is
 copied.  The calls are the ones the plane makes while starting and restarting
-(is ``/readyz`` up, create the kwok Nodes, are they Ready), through urllib:
+(is ``/readyz`` up, create the kwok Nodes, are they Ready) and the watches its
+storage provisioner follows (``storage``), through urllib:
 importing the kubernetes client costs a second, and this package needs nothing
 else of Stencil's.
 """
@@ -14,7 +15,9 @@ import base64
 import http.client
 import json
 import ssl
+import urllib.parse
 import urllib.request
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +27,7 @@ import yaml
 from engine.localcluster import pki, processes
 
 CONTEXT = "stencil-local"
+WATCH_SECONDS = 300  # how long the server serves one watch before the watcher lists again
 
 
 def ssl_context(files: pki.Files) -> ssl.SSLContext:
@@ -80,6 +84,20 @@ class Admin:
         )
         with urllib.request.urlopen(request, context=self.context, timeout=10) as response:
             return json.loads(response.read())
+
+    def watch(self, path: str, resource_version: str) -> Generator[dict[str, Any], None, None]:
+        """The events of a watch of ``path`` from ``resource_version``, until the server ends it."""
+        query = urllib.parse.urlencode(
+            {"watch": "1", "resourceVersion": resource_version, "timeoutSeconds": WATCH_SECONDS}
+        )
+        request = urllib.request.Request(
+            f"{self.server}{path}?{query}", headers={"Accept": "application/json"}
+        )
+        # A socket timeout past the server's own: a quiet watch is not a broken one.
+        with urllib.request.urlopen(request, context=self.context, timeout=WATCH_SECONDS + 30) as response:
+            for line in response:
+                if line.strip():
+                    yield json.loads(line)
 
     def ok(self, path: str) -> bool:
         return processes.http_ok(self.server + path, self.context)

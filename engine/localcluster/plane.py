@@ -7,6 +7,9 @@ freshly generated certificates, RBAC and service-account keys, on ports picked
 at run time, with all state in a temporary directory.  With ``nodes`` it adds
 kube-controller-manager, kube-scheduler and kwok, which plays the kubelet for
 N fake Nodes, so that a Deployment's pods are scheduled, Running and Ready.
+The controllers come with storage (``engine.localcluster.storage``): a default
+StorageClass whose claims get a volume at once, so a StatefulSet with
+``volumeClaimTemplates`` becomes Ready too.
 
 Teardown is the part that must not fail: every component runs in its own
 process group (so Ctrl-C in a terminal reaches only Python, which then stops
@@ -50,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from engine.localcluster import admin, binaries, components, pki, processes
+from engine.localcluster import admin, binaries, components, pki, processes, storage
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +127,7 @@ class LocalCluster:
         self._components: list[_Component] = []
         self._state: Path | None = None
         self._admin: admin.Admin | None = None
+        self._provisioner: storage.Provisioner | None = None
         self._written_kubeconfig: bytes | None = None
         self._previous_handlers: dict[int, Any] = {}
         self._started = False
@@ -266,6 +270,10 @@ class LocalCluster:
         survivors = processes.terminate([c.process for c in reversed(self._components)])
         for component in self._components:
             component.log_file.close()
+        if self._provisioner is not None:
+            # Once the API server is gone, which ends the watches its threads wait on.
+            self._provisioner.stop()
+            self._provisioner = None
         self._components = []
         self._apiserver_stopped = False
         if self._requested_kubeconfig is not None and self._written_kubeconfig is not None:
@@ -328,6 +336,7 @@ class LocalCluster:
                 "kube-controller-manager",
                 lambda: api.ok("/api/v1/namespaces/default/serviceaccounts/default"),
             )
+            self._provisioner = storage.start(api, self._state / "volumes")
             self._mark("controllers", step)
 
         if self.nodes:

@@ -209,7 +209,7 @@ CHILD_RESOURCES = (
 
 
 def volume_for_claims(name: str) -> dict[str, Any]:
-    """A static volume the StatefulSet's claim binds to (the plane has no provisioner)."""
+    """A static volume the StatefulSet's claim binds to (its class "" wants none provisioned)."""
     return {
         "apiVersion": "v1",
         "kind": "PersistentVolume",
