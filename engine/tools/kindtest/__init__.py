@@ -3,15 +3,19 @@
 For each example of each kind (``examples/*.yaml``) the run applies it into a
 namespace of its own, waits until its parent is Ready at its current generation
 (or, when ``tests/<example>.status.yaml`` exists, until the parent's status holds
-what that file says), and compares the live children with
-``tests/<example>.children.yaml``; ``update`` writes that file instead.
+what that file says) and has stayed so through a settling window in which the
+engine wrote nothing, and compares the live children with
+``tests/<example>.children.yaml``; ``update`` writes that file instead, from two
+runs of the example, with ``${ANY}`` where they differ.
 
-The package is in four parts, read in this order: ``examples`` (what is run: the
+The package is in six parts, read in this order: ``examples`` (what is run: the
 kinds chosen, their examples and companion files), ``golden`` with ``comparing``
 (the golden form of a child, the ``${ANY}`` marks, reading, comparing and writing
-the file; pure but for the file itself), ``report`` (each example's outcome and
-what is printed of it), and ``plane`` (the shell: the local control plane, the
-engine on it, the examples applied and waited for, everything torn down again).
+the file; pure but for the file itself), ``settling`` (whether an example held
+through its window, from the looks at it; pure), ``report`` (each example's
+outcome and what is printed of it), ``runs`` (an example applied and waited for,
+and the outcome it ends with), and ``plane`` (the shell: the local control plane,
+the engine on it, the examples applied and waited for, everything torn down again).
 The names below are what the command and the tests use.
 """
 
@@ -30,6 +34,7 @@ from engine.tools.kindtest.golden import (
     matches,
     normalised,
     owned,
+    proposed,
 )
 from engine.tools.kindtest.plane import POLL, run
 from engine.tools.kindtest.report import Outcome, Report
@@ -59,5 +64,6 @@ __all__ = [
     "matches",
     "normalised",
     "owned",
+    "proposed",
     "run",
 ]

@@ -32,6 +32,10 @@ class Difference:
     def describe(self) -> str:
         return f"{self.field or '(whole object)'}: expected {_shown(self.expected)}, live {_shown(self.live)}"
 
+    def change(self) -> str:
+        """The difference as a change of one object over time, ``expected`` the earlier side."""
+        return f"{self.field or '(whole object)'}: {_shown(self.expected)}, then {_shown(self.live)}"
+
 
 def dotted(path: documents.FieldPath) -> str:
     """``("spec", "ports", 0, "port")`` as ``spec.ports[0].port``."""

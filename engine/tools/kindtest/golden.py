@@ -12,7 +12,11 @@ wherever a template copied it), and the applied-hash annotation, a hash of all
 of those, by ``${APPLIED_HASH}``.  A value that differs on every run in some
 other way (a name made from a hash of the uid) is written ``${ANY}`` in the
 golden file, alone or within a string (``cfg-${ANY}``): the live value is
-taken as matching, and ``update`` keeps the mark.
+taken as matching, and ``update`` keeps the mark.  ``update`` also proposes the
+marks itself: it is given the children of a second run of the example (in a
+namespace of its own, started a moment later), and writes ``${ANY}`` for each
+value the two runs disagree on (``proposed``), whole, since two values cannot
+tell which part of a string moves; a mark can then be narrowed by hand.
 
 Everything here but ``check``, which reads and writes the file, is pure: the
 golden form of a live child, the file's text, the ``${ANY}`` marks, and the
@@ -171,6 +175,45 @@ def marked(forms: Iterable[Obj], golden: Iterable[Any]) -> list[Obj]:
     return result
 
 
+def proposed(forms: Iterable[Obj], second: Iterable[Obj]) -> list[Obj]:
+    """``forms`` with ``${ANY}`` for each value a second run of the example gave otherwise.
+
+    A form is paired with the second run's of the same identity; the rest, whose names differ
+    per run, with the second run's of the same kind and namespace, in order.  A value differs
+    when the two are not equal, or are lists of different lengths (the whole list is marked); a
+    form left unpaired is kept as it is.
+    """
+    mine = list(forms)
+    theirs = [form for form in second if isinstance(form, dict)]
+    pairs: dict[int, Obj] = {}
+    for alike in (_same_child, _same_kind):
+        for index, form in enumerate(mine):
+            other = None if index in pairs else next((o for o in theirs if alike(form, o)), None)
+            if other is not None:
+                theirs.remove(other)
+                pairs[index] = other
+    return [_varying(form, pairs[index]) if index in pairs else form for index, form in enumerate(mine)]
+
+
+def _same_child(one: Obj, other: Obj) -> bool:
+    return ChildId.of(one) == ChildId.of(other)
+
+
+def _same_kind(one: Obj, other: Obj) -> bool:
+    mine, theirs = ChildId.of(one), ChildId.of(other)
+    return (mine.group, mine.kind, mine.namespace) == (theirs.group, theirs.kind, theirs.namespace)
+
+
+def _varying(one: Any, other: Any) -> Any:
+    if one == other and type(one) is type(other):
+        return one
+    if isinstance(one, dict) and isinstance(other, dict):
+        return {key: _varying(value, other[key]) if key in other else value for key, value in one.items()}
+    if isinstance(one, list) and isinstance(other, list) and len(one) == len(other):
+        return [_varying(a, b) for a, b in zip(one, other, strict=True)]
+    return ANY_PLACEHOLDER
+
+
 def matches(expected: Any, live: Any) -> bool:
     """Whether a golden value holding ``${ANY}`` stands for ``live``: ``${ANY}`` alone for any
     value, within a string for any text in its place."""
@@ -237,12 +280,19 @@ def compare_children(golden: Path, live_text: str) -> tuple[list[str], str]:
     return problems or [f"{golden}: differs from the live children only in layout"], diff
 
 
-def check(golden: Path, forms: list[Obj], *, update: bool) -> tuple[list[str], str, Path | None]:
+def check(
+    golden: Path, forms: list[Obj], *, update: bool, second: list[Obj] | None = None
+) -> tuple[list[str], str, Path | None]:
     """Compare the live children's golden forms with the golden file, or (``update``) write the
-    file: the problems and diff of ``compare_children``, and the file if it was written."""
+    file, with ``${ANY}`` where ``second``, a second run's forms, differs: the problems and diff
+    of ``compare_children``, and the file if it was written."""
     if golden.is_file():
         with contextlib.suppress(yaml.YAMLError):  # a broken golden file is reported by comparing
-            forms = marked(forms, yaml.load_all(golden.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader))
+            written = list(yaml.load_all(golden.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader))
+            forms = marked(forms, written)
+            second = marked(second, written) if second is not None else None
+    if update and second is not None:
+        forms = proposed(forms, second)
     text = golden_text(forms)
     if update:
         current = golden.read_text(encoding="utf-8") if golden.is_file() else None

@@ -4,10 +4,19 @@
 CRDs, runs the engine in-process on just the chosen kinds, applies every example
 into a namespace of its own (its fixtures first), and waits for all of them at
 once: each until its parent is Ready at its current generation, or, with an
-expected status, until the parent's status holds what that file says.  Each
-example is checked against its golden file as soon as it gets there; all of it
-is torn down again before ``run`` returns, also on Ctrl-C.  What the examples
-share, and the namespace each has of its own, is ``engine.tools.isolation``.
+expected status, until the parent's status holds what that file says, and then
+until that has held through the settling window with nothing written by the
+engine (``settling``).  Each example is checked against its golden file as soon
+as it has settled; all of it is torn down again before ``run`` returns, also on
+Ctrl-C.  What the examples share, and the namespace each has of its own, is
+``engine.tools.isolation``.
+
+``update`` runs each example twice, the second time in a namespace of its own and
+a moment later, so that the golden file it writes has ``${ANY}`` where the two
+runs' children differ (``golden.proposed``): a value the cluster makes anew on
+every run (a uid, a clusterIP, a nodePort, a token, a timestamp a template
+copied) is seen to move, not guessed from a list.  An example whose cluster-scoped
+objects a second run would share is run once, and said so.
 
 A parent the API server refuses a child of (``engine.tools.refusals``) fails its
 example at once, at the template line of that child: the engine retries such a
@@ -17,12 +26,12 @@ refusal, so waiting for Ready would only wait out the timeout.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,65 +40,21 @@ from engine.core.model import documents, errors, kinds, placement
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
 from engine.runtime.cluster.kube import Kube, Obj, Resource
-from engine.tools import diffing, isolation, parents, refusals
-from engine.tools.kindtest import agreement, golden
-from engine.tools.kindtest.comparing import ABSENT, Difference, differences
+from engine.tools import diffing, isolation, refusals
+from engine.tools.kindtest import agreement, settling
 from engine.tools.kindtest.examples import Example, UsageError, crds_dirs
 from engine.tools.kindtest.report import Outcome, Report, echo_outcome, summary
+from engine.tools.kindtest.runs import Run, Waits, ended
 
 if TYPE_CHECKING:
     from engine.runtime.serving.manager import Engine
 
 POLL = 0.2  # seconds between looks at the parents being waited for
+# How long after the first runs' applies ``update`` applies the second runs: the API server's
+# timestamps are whole seconds, so two runs a moment apart make two different ones.
+SECOND_RUN_GAP = 1.5
+ONCE = "run once, so --update marks no value that differs per run ${ANY}"
 _SERVICE_ACCOUNTS = Resource("", "v1", "ServiceAccount", "serviceaccounts", namespaced=True)
-
-
-@dataclass
-class _Running:
-    """An example applied and being waited for."""
-
-    example: Example
-    namespace: str
-    parents: list[tuple[str, str | None]]  # name and namespace of each parent it applied
-    started: float
-    expected_status: documents.Document | None = None  # the companion file, if there is one
-    last: list[Obj | None] = field(default_factory=list)  # the parents as last seen
-
-    def done(self) -> bool:
-        if not self.last or any(parent is None for parent in self.last):
-            return False
-        if self.expected_status is not None:
-            return not any(self.status_differences())
-        return all(parents.ready_at_generation(parent) for parent in self.last if parent)
-
-    def status_differences(self) -> list[Difference]:
-        return [
-            difference
-            for parent in self.last
-            for difference in differences(
-                self.expected_status.data if self.expected_status else None,
-                (parent or {}).get("status", ABSENT),
-                subset=True,
-            )
-        ]
-
-    def why_waiting(self, timeout: float) -> str:
-        gone = [name for (name, _), parent in zip(self.parents, self.last, strict=False) if parent is None]
-        if gone or not self.last:
-            return f"not done after {timeout:.0f}s: parent {', '.join(gone) or '?'} does not exist"
-        if self.expected_status is not None:
-            document = self.expected_status
-            found = "; ".join(
-                f"{document.file}:{document.line_of(d.path)}: status.{d.describe()}"
-                for d in self.status_differences()[:5]
-            )
-            return f"not done after {timeout:.0f}s: the status does not match what is expected: {found}"
-        waiting = [
-            f"{parent['metadata']['name']}: {self.example.why_not_ready(parent)}"
-            for parent in self.last
-            if parent and not parents.ready_at_generation(parent)
-        ]
-        return f"not Ready after {timeout:.0f}s: {'; '.join(waiting)}"
 
 
 def run(
@@ -97,11 +62,12 @@ def run(
     *,
     timeout: float = 120.0,
     update: bool = False,
+    settle: float = settling.DEFAULT_SECONDS,
     echo: Callable[[str], None] = print,
 ) -> Report:
     """Start a local control plane with one kwok node, install the kinds' CRDs, run the engine on
     just these kinds, and test every example of each; everything is torn down before returning,
-    also when interrupted."""
+    also when interrupted.  ``settle``: the seconds of the settling window."""
     from engine.localcluster import LocalCluster
     from engine.runtime.serving import manager
     from engine.tools import manifests
@@ -135,8 +101,9 @@ def run(
             names = ", ".join(kind.name for kind in chosen)
             echo(f"control plane up in {plane_seconds:.1f}s; engine serving {names}")
             echo(isolation.SHARED)
-            running = _start_all(kube, examples, outcomes, echo)
-            for outcome in _finish(kube, engine, running, timeout, update, cluster.check, root, echo):
+            running = _start_all(kube, examples, outcomes, echo, twice=update)
+            waits = Waits(timeout, settle, update)
+            for outcome in _finish(kube, engine, running, waits, cluster.check, root, echo):
                 outcomes.append(outcome)
         finally:
             engine.stop()
@@ -146,30 +113,56 @@ def run(
 
 
 def _start_all(
-    kube: Kube, examples: Sequence[Example], outcomes: list[Outcome], echo: Callable[[str], None]
-) -> list[_Running]:
+    kube: Kube,
+    examples: Sequence[Example],
+    outcomes: list[Outcome],
+    echo: Callable[[str], None],
+    *,
+    twice: bool = False,
+) -> list[Run]:
     """Make every example's namespace, then apply the examples whose cluster-scoped objects
-    clash with no other's; an example not started has its outcome added to ``outcomes``."""
+    clash with no other's; an example not started has its outcome added to ``outcomes``.
+    ``twice``: each started example is applied again, a moment later, into a namespace of its
+    own, unless that second run would share its cluster-scoped objects."""
+    runs = [(example, False) for example in examples] + [(example, True) for example in examples if twice]
     # Namespaces first: waiting for each one's ServiceAccount between two applies would
     # add to the first examples' timings.
-    namespaces = isolation.namespace_names([(e.kind.name, e.path.stem) for e in examples])
+    namespaces = isolation.namespace_names(
+        [(e.kind.name, f"{e.path.stem}/second" if again else e.path.stem) for e, again in runs]
+    )
     for namespace in namespaces:
         _make_namespace(kube, namespace)
     clashing = isolation.clashes(
-        [(e.name, _cluster_scoped(kube, e, ns)) for e, ns in zip(examples, namespaces, strict=True)]
+        [(e.name, _cluster_scoped(kube, e, ns)) for (e, _), ns in zip(runs, namespaces, strict=True)]
     )
-    running: list[_Running] = []
-    for index, (example, namespace) in enumerate(zip(examples, namespaces, strict=True)):
-        started: _Running | Outcome
+    running: list[Run] = []
+    firsts: dict[int, Run] = {}  # by the example's index
+    began = time.monotonic()
+    for index, ((example, again), namespace) in enumerate(zip(runs, namespaces, strict=True)):
+        first = firsts.get(index - len(examples)) if again else None
+        if again and first is None:
+            continue  # the example itself was not run
+        if again and index in clashing:
+            echo(f"{example.name}: {ONCE}: a second run would share its cluster-scoped objects")
+            continue
+        started: Run | Outcome
         if index in clashing:
             started = Outcome(example, namespace, None, tuple(f"not run: {p}" for p in clashing[index]))
         else:
+            if again:
+                time.sleep(max(0.0, began + SECOND_RUN_GAP - time.monotonic()))
             started = _start(kube, example, namespace)
-        if isinstance(started, _Running):
+        if isinstance(started, Run):
             running.append(started)
-            continue
-        echo_outcome(started, echo)
-        outcomes.append(started)
+            if first is not None:
+                first.second, started.first = started, first
+            else:
+                firsts[index] = started
+        elif again:
+            echo(f"{example.name}: {ONCE}: {started.problems[0]}")
+        else:
+            echo_outcome(started, echo)
+            outcomes.append(started)
     return running
 
 
@@ -230,7 +223,7 @@ def _cluster_scoped(kube: Kube, example: Example, namespace: str) -> list[tuple[
     return made
 
 
-def _start(kube: Kube, example: Example, namespace: str) -> _Running | Outcome:
+def _start(kube: Kube, example: Example, namespace: str) -> Run | Outcome:
     """Apply the fixtures and then the example into its namespace, and start its clock; an
     ``Outcome`` instead if the API server refuses one of their objects."""
     from engine.tools import manifests
@@ -254,51 +247,104 @@ def _start(kube: Kube, example: Example, namespace: str) -> _Running | Outcome:
     ]
     if not applied_parents:
         raise UsageError(f"{example.path}: no {kind.kind} ({kind.api_version}) in the example")
-    return _Running(example, namespace, applied_parents, started, expected)
+    return Run(example, namespace, applied_parents, started, expected)
 
 
 def _finish(
     kube: Kube,
     engine: Engine,
-    running: list[_Running],
-    timeout: float,
-    update: bool,
+    running: list[Run],
+    waits: Waits,
     check: Callable[[], None],
     root: Path,
     echo: Callable[[str], None],
 ) -> Iterator[Outcome]:
-    """Wait for every example at once, and check each as soon as it is done or out of time."""
+    """Wait for every example at once, and check each as soon as it has settled or is out of
+    time (an example run twice, once both runs are)."""
     pending = list(running)
     while pending:
         for item in list(pending):
             res = kube.resource(item.example.kind.api_version, item.example.kind.kind)
             item.last = [kube.get(res, name, namespace) for name, namespace in item.parents]
-            seconds = time.monotonic() - item.started
+            now = time.monotonic()
+            seconds = now - item.started
+            verdict = _look(kube, engine, item, now, waits.settle)
             refused = [refusals.refusal(parent) for parent in item.last if parent]
-            if item.done():
-                outcome = _check(kube, engine, item, seconds, update)
+            if verdict is not None and verdict.state is settling.State.SETTLING:
+                continue
+            if verdict is not None and verdict.state is settling.State.SETTLED:
+                item.ending = item.looks[-1]
+            elif verdict is not None:
+                ready = item.looks[0].at - item.started
+                item.ending = Outcome(item.example, item.namespace, ready, verdict.problems, stopped=seconds)
             elif any(refused):
                 problems = [_refused(kube, engine, item, refusal) for refusal in refused if refusal]
-                outcome = Outcome(
+                item.ending = Outcome(
                     item.example,
                     item.namespace,
                     None,
                     tuple(_real_paths(p, root, item.example.kind) for p in problems),
                     stopped=seconds,
                 )
-            elif seconds > timeout:
-                problem = _real_paths(item.why_waiting(timeout), root, item.example.kind)
-                outcome = Outcome(item.example, item.namespace, None, (problem,), stopped=seconds)
+            elif seconds > waits.timeout:
+                problem = _real_paths(item.why_waiting(waits.timeout), root, item.example.kind)
+                item.ending = Outcome(item.example, item.namespace, None, (problem,), stopped=seconds)
             else:
                 continue
             pending.remove(item)
-            echo_outcome(outcome, echo)
-            yield outcome
+            outcome = ended(item.first or item, waits.update)
+            if outcome is not None:
+                outcome = _agreed(kube, item.first or item, outcome)
+                if item.second in pending:  # the example failed: what its second run sees is moot
+                    pending.remove(item.second)
+                echo_outcome(outcome, echo)
+                yield outcome
         check()
         time.sleep(POLL)
 
 
-def _refused(kube: Kube, engine: Engine, item: _Running, refusal: refusals.Refusal) -> str:
+def _look(kube: Kube, engine: Engine, item: Run, now: float, settle: float) -> settling.Verdict | None:
+    """This look at the example, taken into its settling window: None before the window opens,
+    which it does at the first look where every parent holds what the example waits for."""
+    opens = not item.looks
+    if opens and not item.done():
+        return None
+    listed = None
+    if opens or now - item.looks[0].at >= settle:
+        uids = [str(parent["metadata"]["uid"]) for parent in item.last if parent]
+        listed = tuple(
+            child for uid in uids for child in _live_children(kube, engine, item.example.kind, uid)
+        )
+    item.looks.append(settling.Observation(now, tuple(item.last), listed))
+    return settling.judge(item.looks, settle, item.holds)
+
+
+def _agreed(kube: Kube, run: Run, outcome: Outcome) -> Outcome:
+    """A passed ``outcome`` held to what the offline commands make of the example's settled parents
+    (``agreement``): what they would say otherwise fails it."""
+    from engine.tools import manifests
+
+    look = run.ending
+    if not outcome.passed or not isinstance(look, settling.Observation):
+        return outcome
+    kind, fixtures = run.example.kind, manifests.read(run.example.fixtures)
+    found: list[str] = []
+    for parent in (parent for parent in look.parents if parent):
+        uid = str(parent["metadata"]["uid"])
+        labelled = placement.PARENT_UID_LABEL
+        children = [
+            c for c in look.children or () if (c["metadata"].get("labels") or {}).get(labelled) == uid
+        ]
+        related = [
+            obj for api, observed in kind.observe for obj in diffing.labelled(kube, api, observed, uid)
+        ]
+        found += agreement.disagreements(
+            kind, parent, children, related, fixtures, is_namespaced=kube.is_namespaced
+        )
+    return dataclasses.replace(outcome, problems=tuple(found)) if found else outcome
+
+
+def _refused(kube: Kube, engine: Engine, item: Run, refusal: refusals.Refusal) -> str:
     """The refusal, at the template line of the child it is about: the parent is rendered again
     as the engine rendered it, from the live parent and children."""
     kind = item.example.kind
@@ -315,29 +361,6 @@ def _refused(kube: Kube, engine: Engine, item: _Running, refusal: refusals.Refus
         except errors.StencilError:
             continue  # a template that does not render: the refusal's message says where
     return f"refused, not retried: {refusals.report(refusal, located)}"
-
-
-def _check(kube: Kube, engine: Engine, item: _Running, seconds: float, update: bool) -> Outcome:
-    """Compare the example's live children with its golden file, or write the file; and what the
-    offline commands make of the same parent with what live did (``agreement``)."""
-    from engine.tools import manifests
-
-    kind = item.example.kind
-    live = {str(parent["metadata"]["uid"]): parent for parent in item.last if parent}
-    children = {uid: _live_children(kube, engine, kind, uid) for uid in live}
-    forms = [golden.golden_form(child, item.namespace, list(live)) for uid in live for child in children[uid]]
-    problems, diff, wrote = golden.check(item.example.golden, forms, update=update)
-    fixtures = manifests.read(item.example.fixtures)
-    for uid, parent in live.items():
-        related = [
-            obj
-            for api_version, observed in kind.observe
-            for obj in diffing.labelled(kube, api_version, observed, uid)
-        ]
-        problems += agreement.disagreements(
-            kind, parent, children[uid], related, fixtures, is_namespaced=kube.is_namespaced
-        )
-    return Outcome(item.example, item.namespace, seconds, tuple(problems), diff, wrote)
 
 
 def _live_children(kube: Kube, engine: Engine, kind: kinds.Kind, uid: str) -> list[Obj]:
