@@ -149,8 +149,8 @@ def given(
     seen = [_placed(dict(obj), home, scope) for obj in observed]
     observes = {(apis.group_of(api_version), name) for api_version, name in kind.observe}
     local = [obj for obj in seen if str((obj.get("metadata") or {}).get("namespace") or "") in ("", home)]
-    related = [obj for obj in local if _group_kind(obj) in observes]
-    children = [obj for obj in local if _group_kind(obj) not in observes]
+    related = [obj for obj in local if apis.group_kind(obj) in observes]
+    children = [obj for obj in local if apis.group_kind(obj) not in observes]
     return Given(children, related, [*seen, *(_placed(dict(obj), home, scope) for obj in fixtures)])
 
 
@@ -177,10 +177,6 @@ def offline(
         is_namespaced=is_namespaced, limits=limits, child_kinds=child_kinds, trace=trace,
     )  # fmt: skip
     return rendered, found
-
-
-def _group_kind(obj: Mapping[str, Any]) -> tuple[str, str]:
-    return apis.group_of(str(obj.get("apiVersion", ""))), str(obj.get("kind", ""))
 
 
 def _placed(obj: Obj, home: str, is_namespaced: IsNamespaced) -> Obj:

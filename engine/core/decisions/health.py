@@ -93,7 +93,7 @@ def _judge(obj: Mapping[str, Any], moment: datetime.datetime | None) -> Health:
     generic = _generic(obj)
     if generic is not None:
         return generic
-    rule = _RULES.get(_group_kind(obj))
+    rule = _RULES.get(apis.group_kind(obj))
     if rule is not None:
         return rule(obj, moment)
     ready = _follow_ready(obj)
@@ -379,10 +379,6 @@ _RULES: dict[tuple[str, str], _Rule] = {
     ("policy", "PodDisruptionBudget"): _exists,
     ("apiextensions.k8s.io", "CustomResourceDefinition"): _custom_resource_definition,
 }
-
-
-def _group_kind(obj: Mapping[str, Any]) -> tuple[str, str]:
-    return apis.group_of(str(obj.get("apiVersion") or "")), str(obj.get("kind") or "")
 
 
 def _moment(now: datetime.datetime | str | None) -> datetime.datetime | None:

@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Final
+from typing import Any, Final
 
 _ADMISSION = "admissionregistration.k8s.io"
 RESOURCES_FILE = "kubernetes-resources.json"
@@ -33,6 +33,11 @@ def split_api_version(api_version: str) -> tuple[str, str]:
 def group_of(api_version: str) -> str:
     """``apps/v1`` -> ``apps``; ``v1`` -> ``""`` (the core group)."""
     return split_api_version(api_version)[0]
+
+
+def group_kind(obj: Mapping[str, Any]) -> tuple[str, str]:
+    """An object's group and kind (``("apps", "Deployment")``): what names its kind in any version."""
+    return group_of(str(obj.get("apiVersion") or "")), str(obj.get("kind") or "")
 
 
 @dataclass(frozen=True)

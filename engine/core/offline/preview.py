@@ -57,7 +57,7 @@ def healthy(child: Mapping[str, Any], now: str) -> Obj:
     obj: Obj = json.loads(json.dumps(child))  # a copy that shares nothing with the rendered child
     metadata = obj.setdefault("metadata", {})
     generation = metadata.setdefault("generation", 1)
-    key = _group_kind(obj)
+    key = apis.group_kind(obj)
     shape = _SHAPES.get(key)
     if shape is not None:
         shape(obj, now, generation)
@@ -76,7 +76,7 @@ def healthy_related(child: Mapping[str, Any], now: str) -> list[Obj]:
     For kinds that ``observe`` Pods (``related.Pod`` in status rules); a
     Deployment's or a Job's Pods have names a cluster makes up, so none are guessed.
     """
-    if _group_kind(child) != ("apps", "StatefulSet"):
+    if apis.group_kind(child) != ("apps", "StatefulSet"):
         return []
     spec = child.get("spec") or {}
     template = spec.get("template") or {}
@@ -141,7 +141,7 @@ def parent_status(
         children = [healthy(child, now) for _, child in rendered]
         if observes:
             related = [pod for child in children for pod in healthy_related(child, now)]
-            related = [obj for obj in related if _group_kind(obj) in observes]
+            related = [obj for obj in related if apis.group_kind(obj) in observes]
     outcome = made.outcome(waiting=ordering.gate(rendered, children, now).waiting)
     metadata = parent["metadata"]
     new = status.derive_status(kind, parent, children, outcome, now, related)
@@ -368,10 +368,6 @@ def _condition(
     if message is not None:
         condition["message"] = message
     return condition
-
-
-def _group_kind(obj: Mapping[str, Any]) -> tuple[str, str]:
-    return apis.group_of(str(obj.get("apiVersion") or "")), str(obj.get("kind") or "")
 
 
 def _replicas(obj: Mapping[str, Any]) -> int:
