@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import documents, kinds
+from engine.core.model import documents, errors, kinds
 from engine.core.offline import admission
 from engine.runtime.cluster.kube import Kube
 
@@ -50,10 +50,31 @@ def install_crds(
             if time.monotonic() > deadline:
                 raise TimeoutError(f"CRD {name} not Established after {timeout:.0f}s")
             time.sleep(0.1)
-        group = crd["spec"]["group"]  # type: ignore[index]
-        for version in crd["spec"]["versions"]:  # type: ignore[index]
-            kube.forget(f"{group}/{version['name']}")
+        served(kube, crd, deadline)  # type: ignore[arg-type]
     return names
+
+
+def served(kube: Kube, crd: dict[str, Any], deadline: float) -> None:
+    """Wait until discovery lists the CRD's kind in each version it serves: Established says the
+    server takes requests, but the discovery document is updated after it, and on a loaded
+    machine a client that looks in between finds no such resource."""
+    group, kind = crd["spec"]["group"], crd["spec"]["names"]["kind"]
+    for version in crd["spec"]["versions"]:
+        api_version = f"{group}/{version['name']}"
+        while version.get("served", True) and not _listed(kube, api_version, kind):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{kind} in {api_version} not in discovery after Established")
+            time.sleep(0.1)
+        kube.forget(api_version)
+
+
+def _listed(kube: Kube, api_version: str, kind: str) -> bool:
+    kube.forget(api_version)
+    try:
+        kube.resource(api_version, kind)
+    except errors.NotFound:
+        return False
+    return True
 
 
 def apply_all(kube: Kube, docs: Iterable[dict[str, Any]], namespace: str) -> list[dict[str, Any]]:
