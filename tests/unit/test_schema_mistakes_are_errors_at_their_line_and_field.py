@@ -30,6 +30,19 @@ CASES = [
         "schema.types.Node.next: the type Node contains",
     ),
     ("    size: integer\n  sepc: {}\n", 10, "schema.sepc: unknown field 'sepc'"),
+    # Bounds JSON cannot hold, which the API server would drop or refuse as it reads the CRD.
+    ("    size: number | minimum=nan\n", 9, "schema.spec.size: minimum: 'nan' is not a finite number"),
+    ("    size: number | maximum=inf\n", 9, "schema.spec.size: maximum: 'inf' is not a finite number"),
+    ("    size: number | default=-Infinity\n", 9, "schema.spec.size: default: '-Infinity' is not a finite"),
+    ("    size: number | enum=1,NaN\n", 9, "schema.spec.size: enum: 'NaN' is not a finite number"),
+    # A format the API server does not check, or not of the field's type, would check nothing.
+    ("    mail: string | format=emial\n", 9, "schema.spec.mail: format: 'emial' is not a format of string"),
+    (
+        "    size: integer | format=double\n",
+        9,
+        "schema.spec.size: format: 'double' is not a format of integer",
+    ),
+    ("    size: number | format=email\n", 9, "schema.spec.size: format: 'email' is not a format of number"),
 ]
 
 

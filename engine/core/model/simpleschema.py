@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -52,6 +53,13 @@ _MARKER_NAME = re.compile(r"\s*([A-Za-z]+)=")
 _MARKER_VALUE = re.compile(r'"(?:[^"\\]|\\.)*"|\S*')  # a quoted string, or up to the next space
 _JSON = json.JSONDecoder()
 _NUMBERS = ("integer", "number")
+# The formats a field of each type may name: the ones the API server checks and Stencil checks
+# offline as it does, and password (which marks a field and checks nothing).
+FORMATS: dict[str, tuple[str, ...]] = {
+    "string": (*formats.STRING_FORMATS, "password"),
+    "integer": tuple(formats.INT_RANGES),
+    "number": (*formats.INT_RANGES, "float", "double"),
+}
 
 # The markers, each with the types it applies to (None: any) and what it adds to a field's schema.
 _Apply = Callable[[Schema, Any], None]
@@ -68,6 +76,34 @@ def _immutable(schema: Schema, value: Any) -> None:
     if value:
         schema.setdefault("x-kubernetes-validations", []).append(
             {"rule": "self == oldSelf", "message": "is immutable"}
+        )
+
+
+# A transition rule runs only where the field is there before and after: removing a field and
+# setting it again would pass ``self == oldSelf`` both times. So each object that holds an
+# immutable field, or an object on the way to one, keeps it once it is set (set once, then fixed).
+_CEL_KEYWORDS = frozenset(
+    "true false null in as break const continue else for function if import let loop package "  # noqa: SIM905
+    "namespace return var void while".split()
+)
+
+
+def _cel_name(name: str) -> str:
+    """A property's name (an identifier, as the kind schema takes it) as a CEL rule reads it,
+    escaped as the API server escapes it."""
+    return f"__{name}__" if name in _CEL_KEYWORDS else name.replace("__", "__underscores__")
+
+
+def _kept_once_set(schema: Schema, fields: dict[str, str]) -> None:
+    """Rules on ``schema`` that keep each of ``fields`` once set, saying why (the field ``is
+    immutable`` or ``holds an immutable field``)."""
+    for name, why in fields.items():
+        field = _cel_name(name)
+        schema.setdefault("x-kubernetes-validations", []).append(
+            {
+                "rule": f"!has(oldSelf.{field}) || has(self.{field})",
+                "message": f"{name} {why}: once set it cannot be removed",
+            }
         )
 
 
@@ -169,7 +205,7 @@ def crd(document: Document, api_version: str, kind: str) -> dict[str, Any]:
     reader = _Reader(document, given.get("types", {}))
     spec = reader.object(given.get("spec", {}), ("schema", "spec"))
     if given.get("validations"):
-        spec["x-kubernetes-validations"] = given["validations"]
+        spec["x-kubernetes-validations"] = [*given["validations"], *spec.get("x-kubernetes-validations", [])]
     status = reader.object(given.get("status", {}), ("schema", "status"))
     status["x-kubernetes-preserve-unknown-fields"] = True  # status rules may write more than is declared
     status["properties"] = {
@@ -256,6 +292,7 @@ class _Reader:
         self.document = document
         self.types = types
         self.reading: list[str] = []  # custom types being read, to refuse one that contains itself
+        self.fixed: dict[int, str] = {}  # the schemas (by id) that are or hold an immutable field
 
     def object(self, fields: dict[str, Any], path: FieldPath) -> Schema:
         """An object of ``fields``: their schemas, which are required, and ``default: {}`` if that helps."""
@@ -267,6 +304,10 @@ class _Reader:
             if is_required:
                 required.append(name)
         schema: Schema = {"type": "object", "properties": properties}
+        held = {name: self.fixed[id(sub)] for name, sub in properties.items() if id(sub) in self.fixed}
+        _kept_once_set(schema, {name: why for name, why in held.items() if name not in required})
+        if held:
+            self.fixed[id(schema)] = "holds an immutable field"
         if required:
             schema["required"] = required
         elif any("default" in sub for sub in properties.values()):
@@ -283,6 +324,8 @@ class _Reader:
         type_text, _, marker_text = str(value).partition("|")
         schema = self.type(type_text.strip(), path)
         markers = self.markers(marker_text, schema, path)
+        if markers.get("immutable"):
+            self.fixed[id(schema)] = "is immutable"
         if "default" in schema:
             found = structural.problems(schema, schema["default"])
             if found:
@@ -340,6 +383,11 @@ class _Reader:
                     formats.compiled(text)
                 except ValueError as error:
                     raise self.error(f"pattern: {error}", path) from None
+            if name == "format" and text not in FORMATS[schema["type"]]:
+                known = ", ".join(FORMATS[schema["type"]])
+                raise self.error(
+                    f"format: {text!r} is not a format of {schema['type']} fields: use {known}", path
+                )
             return text
         if reads == "list":
             return [self.scalar(name, item.strip(), schema["type"], path) for item in text.split(",")]
@@ -367,6 +415,8 @@ class _Reader:
             value = readers[kind](text)
         except (ValueError, KeyError):
             raise self.error(f"{name}: {text!r} is not a valid {kind}", path) from None
+        if kind == "number" and not math.isfinite(value):
+            raise self.error(f"{name}: {text!r} is not a finite number", path)
         return int(value) if kind == "number" and float(value).is_integer() else value
 
     def error(self, message: str, path: FieldPath) -> Exception:
