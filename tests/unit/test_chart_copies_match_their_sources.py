@@ -41,7 +41,7 @@ def test_chart_kind_folders_are_the_templates_without_examples() -> None:
 
 def test_chart_rules_file_holds_the_derived_rules() -> None:
     loaded, _ = kinds.load_kinds(ROOT / "templates")
-    expected = rbac.derive_rules(
+    expected = rbac.rules_by_kind(
         loaded.values(), rbac.offline_resources(ROOT / "crds"), OfflineCrds.read(ROOT / "crds").defaulted
     )
 

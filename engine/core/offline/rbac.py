@@ -129,15 +129,21 @@ def merge(grants: Iterable[tuple[str, str, Iterable[str]]]) -> list[Rule]:
     return sorted(rules, key=lambda r: (r["apiGroups"], r["resources"], r["verbs"]))
 
 
-def derive_rules(kinds: Iterable[Kind], resources: Resources, defaults: Defaults = _as_written) -> list[Rule]:
-    """The cluster-wide rules the engine needs to serve ``kinds``."""
-    grants: list[tuple[str, str, Iterable[str]]] = [
-        ("", "events", EVENT_VERBS),
-        ("events.k8s.io", "events", EVENT_VERBS),
-        # Each kind's KindRollout (cluster-scoped, named after the kind): its rollout's state.
-        ("stencil.dev", "kindrollouts", ("get", "list", "watch", "create", "patch")),
-        ("stencil.dev", "kindrollouts/status", ("patch",)),
-    ]
+COMMON_GRANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("", "events", EVENT_VERBS),
+    ("events.k8s.io", "events", EVENT_VERBS),
+    # Each kind's KindRollout (cluster-scoped, named after the kind): its rollout's state.
+    ("stencil.dev", "kindrollouts", ("get", "list", "watch", "create", "patch")),
+    ("stencil.dev", "kindrollouts/status", ("patch",)),
+)
+
+
+def derive_rules(
+    kinds: Iterable[Kind], resources: Resources, defaults: Defaults = _as_written, *, common: bool = True
+) -> list[Rule]:
+    """The cluster-wide rules the engine needs to serve ``kinds``; ``common=False``, without those it
+    needs whatever it serves (events, KindRollouts)."""
+    grants: list[tuple[str, str, Iterable[str]]] = list(COMMON_GRANTS) if common else []
     accounts: set[str] = set()
     for kind in kinds:
         # A template that does not compile could spell a child kind; never a role without its rights.
@@ -179,6 +185,32 @@ def derive_rules(kinds: Iterable[Kind], resources: Resources, defaults: Defaults
             }
         )
     return rules
+
+
+def shard_rules(kinds: Iterable[Kind], resources: Resources) -> list[Rule]:
+    """What sharding adds cluster-wide: ``patch`` on each kind's parents, for the sharder's owner
+    and drain labels and the owner's release of a parent it hands over."""
+    return merge((*resources(kind.api_version, kind.kind), ("patch",)) for kind in kinds)
+
+
+def rules_by_kind(
+    kinds: Iterable[Kind], resources: Resources, defaults: Defaults = _as_written
+) -> dict[str, Any]:
+    """The chart's ``files/rules.yaml``: the rules the engine needs whatever it serves (``common``),
+    and each kind's own (``kinds``: its ``rules``, and the ``shards`` rules sharding adds), so that an
+    install of some kinds, or of none, grants only what those need."""
+    kinds = sorted(kinds, key=lambda k: k.name)
+    return {
+        "common": derive_rules([], resources, defaults),
+        "kinds": [
+            {
+                "kind": kind.name,
+                "rules": derive_rules([kind], resources, defaults, common=False),
+                "shards": shard_rules([kind], resources),
+            }
+            for kind in kinds
+        ],
+    }
 
 
 def namespace_rules(lease_name: str, *, sharded: bool = False) -> list[Rule]:
@@ -299,16 +331,33 @@ def documents(
     lease_name: str = "stencil-leader",
     defaults: Defaults = _as_written,
     kind_lease_namespace: str = holding.DEFAULT_NAMESPACE,
+    sharded: bool = False,
 ) -> list[dict[str, Any]]:
     """What ``stencil rbac`` prints: the ClusterRole for the kinds, the Role for the engine's
     namespace, the Role ``<name>-kinds`` for the kinds' Leases and the ClusterRole
-    ``<name>-heartbeats`` to read their holders' heartbeats."""
+    ``<name>-heartbeats`` to read their holders' heartbeats; ``sharded`` (``stencil run --shards``),
+    with what sharding adds to the first two (``shard_rules``, ``namespace_rules``)."""
     kinds = list(kinds)
+    rules = derive_rules(kinds, resources, defaults)
+    if sharded:
+        named = [rule for rule in rules if "resourceNames" in rule]
+        rules = [*merge(_grants([*rules, *shard_rules(kinds, resources)])), *named]
     return [
-        clusterrole(derive_rules(kinds, resources, defaults), name),
-        role(namespace_rules(lease_name), name, namespace),
+        clusterrole(rules, name),
+        role(namespace_rules(lease_name, sharded=sharded), name, namespace),
         role(kind_lease_rules(kinds), f"{name}-kinds", kind_lease_namespace),
         clusterrole(heartbeat_rules(), f"{name}-heartbeats"),
+    ]
+
+
+def _grants(rules: Iterable[Rule]) -> list[tuple[str, str, Iterable[str]]]:
+    """The rules without resource names back as ``merge``'s grants (one per group and resource)."""
+    return [
+        (group, resource, rule["verbs"])
+        for rule in rules
+        if "resourceNames" not in rule
+        for group in rule["apiGroups"]
+        for resource in rule["resources"]
     ]
 
 

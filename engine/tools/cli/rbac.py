@@ -27,6 +27,12 @@ from engine.tools.cli._common import main
     help="Print instead, for each kind, the ClusterRoles <name>-<kind>-admin|edit|view that aggregate "
     "into Kubernetes' admin, edit and view roles: for the people who use the kinds.",
 )
+@click.option(
+    "--shards",
+    is_flag=True,
+    help="For replicas run with stencil run --shards: also patch on each kind's parents (the owner and "
+    "drain labels) and the replicas' own Leases in the engine's namespace.",
+)
 def rbac(
     templates_dir: Path,
     crds_dir: Path,
@@ -34,6 +40,7 @@ def rbac(
     namespace: str,
     kind_lease_namespace: str,
     user_roles: bool,
+    shards: bool,
 ) -> None:
     """Print the least-privilege RBAC the engine needs for these kinds (or, with --user-roles,
     the roles of the people who use them)."""
@@ -58,5 +65,6 @@ def rbac(
         namespace=namespace,
         lease_name="stencil-leader",
         kind_lease_namespace=kind_lease_namespace,
+        sharded=shards,
     )
     click.echo(rbac_rules.dump(roles), nl=False)
