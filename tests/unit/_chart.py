@@ -56,3 +56,15 @@ def pod(documents: list[dict[str, Any]]) -> dict[str, Any]:
 def flags(args: list[str], name: str) -> list[str]:
     """Every value of ``--name=value`` in ``args``; "" for a bare ``--name``."""
     return [arg.partition("=")[2] for arg in args if arg == name or arg.startswith(name + "=")]
+
+
+def grants(rules: list[dict[str, Any]]) -> set[tuple[str, str, tuple[str, ...], str]]:
+    """What rules grant, one (group, resource, names, verb) each: the chart concatenates each
+    kind's rules where ``stencil rbac`` merges them."""
+    return {
+        (group, resource, tuple(rule.get("resourceNames", ())), verb)
+        for rule in rules
+        for group in rule["apiGroups"]
+        for resource in rule["resources"]
+        for verb in rule["verbs"]
+    }

@@ -19,6 +19,7 @@ from engine.core.model import kinds
 from engine.core.offline import rbac
 from engine.core.offline.admission import OfflineCrds
 from engine.localcluster import binaries
+from tests.unit._chart import grants
 
 ROOT = Path(__file__).resolve().parents[2]
 CHART = ROOT / "charts" / "stencil"
@@ -64,18 +65,6 @@ def flag(args: list[str], name: str) -> str | None:
         if arg.startswith(name + "="):
             return arg.split("=", 1)[1]
     return None
-
-
-def grants(rules: list[dict[str, Any]]) -> set[tuple[str, str, tuple[str, ...], str]]:
-    """What rules grant, one (group, resource, names, verb) each: the chart concatenates each
-    kind's rules where ``stencil rbac`` merges them."""
-    return {
-        (group, resource, tuple(rule.get("resourceNames", ())), verb)
-        for rule in rules
-        for group in rule["apiGroups"]
-        for resource in rule["resources"]
-        for verb in rule["verbs"]
-    }
 
 
 def shipped_kinds() -> dict[str, kinds.Kind]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.core.model import kinds
 from engine.core.offline import rbac
 from engine.core.offline.admission import OfflineCrds
-from tests.unit._chart import CHART, FULLNAME, NAMESPACE, flags, of_kind, pod, render, template
+from tests.unit._chart import CHART, FULLNAME, NAMESPACE, flags, grants, of_kind, pod, render, template
 
 ROOT = CHART.parents[1]
 AGGREGATED = "rbac.authorization.k8s.io/aggregate-to-"
@@ -27,7 +27,7 @@ def test_each_watched_namespace_gets_the_rules_and_nothing_is_cluster_wide() -> 
 
     assert flags(pod(documents)["containers"][0]["args"], "--namespace") == ["team-a", "team-b"]
     for namespace in ("team-a", "team-b"):
-        assert roles[f"{namespace}/{FULLNAME}"]["rules"] == derived_rules()
+        assert grants(roles[f"{namespace}/{FULLNAME}"]["rules"]) == grants(derived_rules())
         binding = bindings[f"{namespace}/{FULLNAME}"]
         assert (binding["roleRef"]["kind"], binding["roleRef"]["name"]) == ("Role", FULLNAME)
         assert binding["subjects"][0]["namespace"] == NAMESPACE
