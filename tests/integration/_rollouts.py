@@ -19,13 +19,17 @@ PARENTS = 200
 ROLLOUT = "rollout:\n  maxUnavailable: 10%\n  progressDeadline: {deadline}\n"
 
 
-def network_kind(root: Path, name: str, *, deadline: str = "60s", shipped: str = "network") -> Path:
-    """A shipped kind (the Network by default) as ``root/name``, declaring a rollout of 10% at once."""
+def network_kind(
+    root: Path, name: str, *, deadline: str = "60s", shipped: str = "network", budget: str = ""
+) -> Path:
+    """A shipped kind (the Network by default) as ``root/name``, declaring a rollout of 10% at once
+    (and ``budget``, more of ``rollout:``, e.g. ``maxFailures: 0``)."""
     folder = root / name
     ignored = shutil.ignore_patterns("examples", "tests")
     shutil.copytree(ROOT / "templates" / shipped, folder, ignore=ignored)
     kind_yaml = folder / "kind.yaml"
-    kind_yaml.write_text(kind_yaml.read_text() + ROLLOUT.format(deadline=deadline))
+    extra = f"  {budget}\n" if budget else ""
+    kind_yaml.write_text(kind_yaml.read_text() + ROLLOUT.format(deadline=deadline) + extra)
     return folder
 
 

@@ -32,7 +32,9 @@ def test_a_change_whose_pods_never_become_ready_stops_at_its_deadline(
     kube: Kube, namespace: str, dws: Any, tmp_path: Path, local_cluster: Any
 ) -> None:
     deployments = kube.resource("apps/v1", "Deployment")
-    folder = r.network_kind(tmp_path, KIND, deadline="8s", shipped="deploywebservice")
+    folder = r.network_kind(
+        tmp_path, KIND, deadline="8s", shipped="deploywebservice", budget="maxFailures: 0"
+    )
     try:
         with running_engine(kube, tmp_path, namespace, revisions_namespace=namespace, workers=4):
             for i in range(PARENTS):
@@ -63,8 +65,7 @@ def test_a_change_whose_pods_never_become_ready_stops_at_its_deadline(
                     timeout=30,
                     what="the rollout's status naming its failure",
                 )
-                assert failure["reason"] == "ProgressDeadlineExceeded"
-                assert failure["parent"].split("/")[1] in moved
+                assert failure["reason"] == "ProgressDeadlineExceeded" and "parent" not in failure
                 for d in kube.list(deployments, namespace)[0]:
                     name = d["metadata"]["name"]
                     if name.removesuffix("-deployment") in moved:

@@ -28,7 +28,9 @@ def _load(tmp_path: Path, rollout: str) -> kinds.Kind:
         ("rollout: {maxUnavailable: 10%, progressDeadline: 5m}\n", Policy("10%", 300.0)),
         ("rollout: {maxUnavailable: 3, progressDeadline: 90}\n", Policy(3, 90.0)),
         ("rollout: {progressDeadline: 1h30m}\n", Policy("25%", 5400.0)),
-        ("rollout: {}\n", Policy("25%", 600.0)),
+        ("rollout: {}\n", Policy("25%", 600.0, "10%", 1)),
+        ("rollout: {maxFailures: 0, maxFailedNamespaces: 3}\n", Policy("25%", 600.0, 0, 3)),
+        ("rollout: {maxFailures: 50%}\n", Policy(max_failures="50%")),
         ("", None),
     ],
 )
@@ -42,6 +44,8 @@ def test_it_is_read_as_written(tmp_path: Path, written: str, policy: Policy | No
         ("rollout:\n  maxUnavailable: ten\n", "maxUnavailable"),
         ("rollout:\n  maxUnavailable: 150%\n", "maxUnavailable"),
         ("rollout:\n  progressDeadline: soon\n", "progressDeadline"),
+        ("rollout:\n  maxFailures: 101%\n", "maxFailures"),
+        ("rollout:\n  maxFailedNamespaces: -1\n", "maxFailedNamespaces"),
     ],
 )
 def test_a_bad_value_is_refused_at_its_line(tmp_path: Path, written: str, field: str) -> None:

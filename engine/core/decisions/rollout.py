@@ -6,8 +6,12 @@ moves them to the target revision in waves: a parent counts as unavailable from 
 move until it is Ready at the new revision, and no more than the policy's bound are
 unavailable at once (``Policy.bound``).  A moved parent that fails (its templates do
 not render, the server refuses a child, a child's name is taken, or it is not Ready
-within the progress deadline) stops the rollout: nobody else moves until it is resumed,
-and the parents not yet moved keep their children exactly as they are.
+within the progress deadline) is counted as failed and holds no room in the waves: the
+rollout goes on for the others until the failures pass the policy's budget (of parents,
+and of namespaces with a failed parent), then nobody else moves until it is resumed, and
+the parents not yet moved keep their children exactly as they are.  With shards, each
+replica counts its own parents (a ``Share``) and the budget compares every live replica's
+shares added up.
 
 ``step`` is pure: the parents' standing (read from their status by ``standing``), the
 policy, the target and the clock in; the parents to move now and what to say of the
@@ -17,7 +21,9 @@ rollout out.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -51,31 +57,51 @@ class Standing:
 
 @dataclass(frozen=True)
 class Failure:
-    """The parent that stopped a rollout, and why."""
+    """Why a rollout paused, in counts: never a tenant's parent or its error, which its own status
+    and events (in its own namespace) say."""
 
-    parent: str
-    reason: str
+    reason: str  # the failed parents' most common reason (a CamelCase code)
+    failed: int
+    namespaces: int
     message: str
 
     def __str__(self) -> str:
-        return f"{self.parent}: {self.reason}: {self.message}"
+        return f"{self.reason}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Share:
+    """What one replica of a sharded engine counts of the parents it owns, as it writes them in
+    the KindRollout's ``status.shares``; the rollout's counts and budget are the sum of the live
+    replicas' shares.  ``namespaces`` are digests of the namespaces with a failed parent, so that
+    a namespace failing on two replicas counts once, and no name is written."""
+
+    parents: int = 0
+    updated: int = 0
+    unavailable: int = 0
+    failed: int = 0
+    namespaces: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()  # the failed parents' reasons, one each (at most a few kept)
 
 
 @dataclass(frozen=True)
 class Step:
-    """What a rollout does now, and how far it got."""
+    """What a rollout does now, and how far it got (this replica's parents; the totals add the
+    other replicas' shares)."""
 
     target: int
     admit: tuple[str, ...]  # parents to move to the target now
-    moving: tuple[str, ...]  # moved and not Ready yet (the unavailable ones)
+    moving: tuple[str, ...]  # moved and not Ready yet, not failed (the unavailable ones)
     updated: int  # at the target and Ready
     total: int
     bound: int  # at most this many moving at once
-    failure: Failure | None = None
+    failure: Failure | None = None  # the failures past the budget, when they are
+    share: Share = Share()  # this replica's own counts
+    totals: Share = Share()  # every live replica's counts added up
 
     @property
     def complete(self) -> bool:
-        return self.updated == self.total
+        return self.totals.updated == self.totals.parents
 
 
 def standing(key: str, parent: Mapping[str, Any]) -> Standing:
@@ -142,20 +168,34 @@ def step(
     paused: bool = False,
     resumed: str = "",
     admitted: frozenset[str] = frozenset(),
+    others: Sequence[Share] = (),
 ) -> Step:
     """Which parents move to ``target`` now, given where every parent stands.
 
-    ``resumed`` (RFC 3339) is when the rollout was last resumed: a parent's deadline runs
-    from its move or from then, whichever is later, so a resumed rollout gives the parents
-    that were moving when it stopped their time again.  ``admitted`` are the parents told to
-    move that have not recorded it yet: they count as moving, and are not told twice.
+    A moved parent that fails (``_failure``) is counted as failed, not as moving: it holds no
+    room in the waves, and the rollout goes on for the others until the failures, added up over
+    this replica's parents and the ``others`` replicas' shares, pass the policy's budget
+    (``over_budget``).  ``resumed`` (RFC 3339) is when the rollout was last resumed: a parent's
+    deadline runs from its move or from then, whichever is later, so a resumed rollout gives
+    the parents that were moving when it stopped their time again.  ``admitted`` are the
+    parents told to move that have not recorded it yet: they count as moving, and are not told
+    twice.
     """
     at_target = [p for p in parents if p.revision == target]
     arrived = [p for p in at_target if not p.ready]  # moved, not Ready yet
     told = admitted & {p.key for p in parents if p.revision != target}  # moving, not recorded yet
-    failures = [found for p in arrived if (found := _failure(p, policy, now, resumed)) is not None]
-    failure = min(failures, key=lambda f: f.parent) if failures else None
-    moving = sorted({*(p.key for p in arrived), *told})
+    failed = {p.key: found for p in arrived if (found := _failure(p, policy, now, resumed)) is not None}
+    moving = sorted({*(p.key for p in arrived if p.key not in failed), *told})
+    share = Share(
+        parents=len(parents),
+        updated=len(at_target) - len(arrived),
+        unavailable=len(moving),
+        failed=len(failed),
+        namespaces=tuple(sorted({namespace_digest(key.partition("/")[0]) for key in failed})),
+        reasons=tuple(sorted(failed.values()))[:_REASONS],
+    )
+    totals = add(share, *others)
+    failure = over_budget(policy, totals)
     bound = policy.bound(len(parents))
     pending = sorted(p.key for p in parents if p.revision != target and p.key not in told)
     room = 0 if paused or failure else max(0, bound - len(moving))
@@ -163,21 +203,57 @@ def step(
         target=target,
         admit=tuple(pending[:room]),
         moving=tuple(moving),
-        updated=len(at_target) - len(arrived),
+        updated=share.updated,
         total=len(parents),
         bound=bound,
         failure=failure,
+        share=share,
+        totals=totals,
     )
 
 
-def _failure(parent: Standing, policy: Policy, now: datetime.datetime, resumed: str) -> Failure | None:
+_REASONS = 20  # failure reasons a share keeps, to name the most common
+
+
+def add(*shares: Share) -> Share:
+    """Replicas' shares added up; a namespace that failed on several counts once."""
+    return Share(
+        parents=sum(s.parents for s in shares),
+        updated=sum(s.updated for s in shares),
+        unavailable=sum(s.unavailable for s in shares),
+        failed=sum(s.failed for s in shares),
+        namespaces=tuple(sorted({n for s in shares for n in s.namespaces})),
+        reasons=tuple(r for s in shares for r in s.reasons),
+    )
+
+
+def over_budget(policy: Policy, totals: Share) -> Failure | None:
+    """The failures, when they pass the policy's budget: more failed parents than
+    ``maxFailures`` of them, or failed parents in more than ``maxFailedNamespaces`` namespaces."""
+    budget, spread = policy.failure_budget(totals.parents), len(totals.namespaces)
+    if totals.failed <= budget and spread <= policy.max_failed_namespaces:
+        return None
+    reasons = Counter(totals.reasons)
+    reason = min(reasons, key=lambda r: (-reasons[r], r)) if reasons else "Failed"
+    message = (
+        f"{totals.failed} of {totals.parents} parents failed, in {spread} namespace(s): past the budget"
+        f" of {budget} parent(s) in {policy.max_failed_namespaces} namespace(s)"
+    )
+    return Failure(reason, totals.failed, spread, message)
+
+
+def namespace_digest(namespace: str) -> str:
+    """Eight hex digits standing for a namespace in a share (equal names, equal digest)."""
+    return hashlib.sha256(namespace.encode()).hexdigest()[:8]
+
+
+def _failure(parent: Standing, policy: Policy, now: datetime.datetime, resumed: str) -> str | None:
+    """Why a moved parent failed (its step's reason, or the deadline's), or None."""
     if parent.failure is not None:
-        return Failure(parent.key, *parent.failure)
+        return parent.failure[0] or "Failed"
     start = max(_moment(parent.since), _moment(resumed))
     if start != _EPOCH and (now - start).total_seconds() > policy.progress_deadline:
-        return Failure(
-            parent.key, DEADLINE_EXCEEDED, f"not Ready within {policy.progress_deadline:.0f}s of its move"
-        )
+        return DEADLINE_EXCEEDED
     return None
 
 
@@ -213,44 +289,80 @@ PROGRESSING = "Progressing"
 def summary(
     step: Step, current: int | None, paused: bool, old: Mapping[str, Any] | None, now: str
 ) -> dict[str, Any]:
-    """A KindRollout's status: the revisions, how many parents moved, and two conditions:
-    ``Progressing`` (False once a parent stopped the rollout, or it was paused) and ``Ready``
-    (True once every parent is Ready at the update revision)."""
+    """A KindRollout's status: the revisions, how many parents moved and failed (every live
+    replica's added up), and two conditions: ``Progressing`` (False once failures passed the
+    budget, or it was paused) and ``Ready`` (True once every parent is Ready at the update
+    revision).  It names no parent and quotes no error: those are a tenant's, said on the
+    parent itself."""
+    totals = step.totals
     if step.failure is not None:
-        progressing = (conditions.FALSE, step.failure.reason, str(step.failure))
+        progressing = (conditions.FALSE, step.failure.reason, step.failure.message)
     elif paused:
         progressing = (conditions.FALSE, "Paused", "paused; `stencil rollout resume` goes on")
     elif step.complete:
         progressing = (conditions.TRUE, "Complete", f"every parent is at revision {step.target}")
     else:
-        moved = f"{step.updated} of {step.total} parents at revision {step.target}"
-        progressing = (conditions.TRUE, "RollingOut", f"{moved}; {len(step.moving)} moving")
+        moved = f"{totals.updated} of {totals.parents} parents at revision {step.target}"
+        failed = f"; {totals.failed} failed" if totals.failed else ""
+        progressing = (conditions.TRUE, "RollingOut", f"{moved}; {totals.unavailable} moving{failed}")
     ready = (
         (conditions.TRUE, "Complete", progressing[2])
         if step.complete
         else (conditions.FALSE, *progressing[1:])
     )
-    found = [dict(c) for c in (old or {}).get("conditions") or ()]
-    for type_, (state, reason, message) in ((PROGRESSING, progressing), (READY, ready)):
-        condition = conditions.Condition(
-            type_, state, conditions.reason_from(reason, "Unknown"), message[:4096]
-        )
-        found = conditions.set_condition(found, condition, now)
     said: dict[str, Any] = {
         "currentRevision": current,
         "updateRevision": step.target,
-        "parents": step.total,
-        "updatedParents": step.updated,
-        "unavailableParents": len(step.moving),
-        "conditions": found,
+        "parents": totals.parents,
+        "updatedParents": totals.updated,
+        "unavailableParents": totals.unavailable,
+        "failedParents": totals.failed,
+        "failedNamespaces": len(totals.namespaces),
+        "conditions": _conditions(old, progressing, ready, now),
     }
     if step.failure is not None:
-        said["failure"] = {
-            "parent": step.failure.parent,
-            "reason": step.failure.reason,
-            "message": step.failure.message,
-        }
+        said["failure"] = {"reason": step.failure.reason, "message": step.failure.message}
     return said
+
+
+def share_status(share: Share, now: str) -> dict[str, Any]:
+    """A replica's share as it writes it in ``status.shares``."""
+    return {
+        "parents": share.parents,
+        "updated": share.updated,
+        "unavailable": share.unavailable,
+        "failed": share.failed,
+        "failedNamespaces": list(share.namespaces),
+        "reasons": list(share.reasons),
+        "at": now,
+    }
+
+
+def shares_of(status: Mapping[str, Any], live: Iterable[str], mine: str) -> list[Share]:
+    """The other live replicas' shares, read from a KindRollout's status: a replica no longer
+    live (its shard Lease expired or released) drops out of the counts at once."""
+    found = status.get("shares")
+    found = found if isinstance(found, Mapping) else {}
+    kept = []
+    for identity in sorted(set(live) - {mine}):
+        entry = found.get(identity)
+        if isinstance(entry, Mapping):
+            kept.append(
+                Share(
+                    parents=_count(entry, "parents"),
+                    updated=_count(entry, "updated"),
+                    unavailable=_count(entry, "unavailable"),
+                    failed=_count(entry, "failed"),
+                    namespaces=tuple(str(n) for n in entry.get("failedNamespaces") or ()),
+                    reasons=tuple(str(r) for r in entry.get("reasons") or ()),
+                )
+            )
+    return kept
+
+
+def _count(entry: Mapping[str, Any], key: str) -> int:
+    value = entry.get(key)
+    return value if isinstance(value, int) and value >= 0 else 0
 
 
 INVALID = "InvalidKind"

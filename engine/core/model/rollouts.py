@@ -2,7 +2,9 @@
 
     rollout:
       maxUnavailable: 10%      # or a count; parents moved and not yet Ready at once
-      progressDeadline: 5m     # a moved parent not Ready by then stops the rollout
+      progressDeadline: 5m     # a moved parent not Ready by then counts as failed
+      maxFailures: 10%         # or a count; failed parents the rollout goes on past
+      maxFailedNamespaces: 1   # namespaces with a failed parent the rollout goes on past
 
 A kind that declares nothing moves every parent at once, as it always did
 (``Policy`` is None).  What a rollout does with the policy is decided in
@@ -20,6 +22,12 @@ from engine.core.model.errors import KindError
 
 DEFAULT_MAX_UNAVAILABLE = "25%"  # Deployment's default for maxUnavailable
 DEFAULT_PROGRESS_DEADLINE = 600.0  # seconds: Deployment's progressDeadlineSeconds
+# A rollout goes on past failed parents up to a budget, so that one tenant's broken parent stops
+# nobody else's: by default it pauses once failures are in more than one namespace (a change
+# that breaks every parent breaks them in every namespace it reaches), or once more than a tenth
+# of the parents failed (a change broken for the parents of one namespace alone).
+DEFAULT_MAX_FAILURES = "10%"
+DEFAULT_MAX_FAILED_NAMESPACES = 1
 
 _PERCENT = re.compile(r"^(\d{1,3})%$")
 _DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
@@ -27,10 +35,13 @@ _DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
 
 @dataclass(frozen=True)
 class Policy:
-    """A kind's rollout: how many parents may be moving at once, and how long one may take."""
+    """A kind's rollout: how many parents may be moving at once, how long one may take, and how
+    many may fail (in how many namespaces) before the rollout pauses."""
 
     max_unavailable: int | str = DEFAULT_MAX_UNAVAILABLE  # a count, or a percent of the parents
     progress_deadline: float = DEFAULT_PROGRESS_DEADLINE  # seconds
+    max_failures: int | str = DEFAULT_MAX_FAILURES  # a count, or a percent of the parents
+    max_failed_namespaces: int = DEFAULT_MAX_FAILED_NAMESPACES
 
     def bound(self, parents: int) -> int:
         """How many of ``parents`` may be moving at once: a percent rounds down, but at least one
@@ -39,6 +50,13 @@ class Policy:
             return max(1, self.max_unavailable)
         percent = int(self.max_unavailable[:-1])
         return max(1, math.floor(parents * percent / 100))
+
+    def failure_budget(self, parents: int) -> int:
+        """How many of ``parents`` may have failed with the rollout going on: a count as given (0:
+        the first failure pauses it), a percent rounded down but at least one."""
+        if isinstance(self.max_failures, int):
+            return max(0, self.max_failures)
+        return max(1, math.floor(parents * int(self.max_failures[:-1]) / 100))
 
 
 def load(document: Document) -> Policy | None:
@@ -55,7 +73,11 @@ def load(document: Document) -> Policy | None:
     seconds = float(deadline) if isinstance(deadline, (int, float)) else duration(str(deadline))
     if seconds is None or seconds <= 0:
         raise _error(document, "progressDeadline", f"{deadline!r} is not a duration like 90s, 5m or 1h30m")
-    return Policy(unavailable, seconds)
+    failures = data.get("maxFailures", DEFAULT_MAX_FAILURES)
+    if isinstance(failures, str) and (not _PERCENT.match(failures) or int(failures[:-1]) > 100):
+        raise _error(document, "maxFailures", f"{failures!r} is neither a count nor a percent up to 100%")
+    namespaces = data.get("maxFailedNamespaces", DEFAULT_MAX_FAILED_NAMESPACES)
+    return Policy(unavailable, seconds, failures, namespaces)
 
 
 def duration(text: str) -> float | None:

@@ -29,6 +29,7 @@ from typing import Any
 
 from engine.core.decisions import rollout
 from engine.core.model import errors, kinds
+from engine.runtime.cluster import transport
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
 
@@ -202,8 +203,30 @@ class Revisions:
                 content_type="application/merge-patch+json",
             )
 
-    def write_status(self, name: str, status: Mapping[str, Any]) -> None:
-        """The KindRollout's status, as the engine sees the rollout now (server-side applied)."""
-        if self.rollouts is not None:
-            body = {"apiVersion": GROUP_VERSION, "kind": ROLLOUT_KIND, "metadata": {"name": name}}
+    def write_status(self, name: str, status: Mapping[str, Any], *, manager: str | None = None) -> None:
+        """The KindRollout's status, as the engine sees the rollout now (server-side applied).
+        A sharded replica applies as a field manager of its own (``manager``), so that its entry
+        in ``status.shares`` is its own and another replica's apply leaves it in place."""
+        if self.rollouts is None:
+            return
+        body = {"apiVersion": GROUP_VERSION, "kind": ROLLOUT_KIND, "metadata": {"name": name}}
+        if manager is None:
             self.kube.apply({**body, "status": dict(status)}, subresource="status")
+            return
+        self.kube.request(
+            "PATCH",
+            self.rollouts.path(None, name, "status"),
+            transport.encoded({**body, "status": dict(status)}),
+            query={"fieldManager": manager, "force": "true"},
+            content_type="application/apply-patch+yaml",
+        )
+
+    def drop_shares(self, name: str, identities: list[str]) -> None:
+        """Remove the shares of replicas no longer live from the KindRollout's status."""
+        if self.rollouts is not None:
+            self.kube.request(
+                "PATCH",
+                self.rollouts.path(None, name, "status"),
+                {"status": {"shares": dict.fromkeys(identities)}},
+                content_type="application/merge-patch+json",
+            )

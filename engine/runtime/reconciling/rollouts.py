@@ -9,9 +9,14 @@ once, as before: each is rendered from the target at its next reconcile.
 ``Rollout.tick`` runs every second on the engine's reload thread while a rollout is under
 way (less often when looking at every parent would take more than ``LOOK_SHARE`` of that
 thread): it reads where every cached parent stands, lets ``engine.core.decisions.rollout.step``
-decide who moves, queues them, pauses the rollout when a moved parent fails (spec.paused
-on the KindRollout, an Event, the log), and writes the KindRollout's status when it
-changed.  A parent moves by recording its move in its status before its children change
+decide who moves, queues them, pauses the rollout when the failures pass the kind's budget
+(spec.paused on the KindRollout, an Event in counts, the log), and writes the KindRollout's
+status when it changed.  Sharded, each replica writes its own share of the counts in
+``status.shares[<identity>]`` as a field manager of its own, and adds up the live replicas'
+shares (``sharding.Members``) into the totals it writes and the budget it checks: a replica
+whose shard Lease is gone drops out of the counts, and its entry is removed.
+
+A parent moves by recording its move in its status before its children change
 (``moved``), so an engine killed at any point moves no parent twice and skips none.
 """
 
@@ -88,6 +93,9 @@ class Rollout:
         self._admitted: set[str] = set()  # told to move; not yet recorded
         self._settled = True  # every parent is on the target: nothing for ticks to do
         self._said: dict[str, Any] | None = None  # the KindRollout status last written
+        # Sharded: this replica's name among the shards (the shares are by it).
+        self._identity: str | None = getattr(getattr(host, "options", None), "shard", None)
+        self._live: frozenset[str] = frozenset()  # the live replicas at the last tick
         self._object: Obj | None = None
         self._invalid: str | None = None  # why the kind's folder no longer loads, if it does not
         self._read: dict[tuple[str, str], tuple[str | None, rollout.Standing]] = {}  # by _standings
@@ -112,6 +120,16 @@ class Rollout:
             self.current = current if current in lineage.kinds else None
             self._said = dict(said) if said else None
             self._follow(obj, spec)
+
+    def observe(self, obj: Obj) -> None:
+        """A status write of the KindRollout (another replica's share, when sharded)."""
+        with self._lock:
+            if self._identity is None:
+                return
+            before = ((self._object or {}).get("status") or {}).get("shares")
+            self._object = obj
+            if (obj.get("status") or {}).get("shares") != before:
+                self._settled = False  # the totals and the budget add the others' shares
 
     def spec_changed(self, obj: Obj) -> None:
         """Someone changed the KindRollout (``stencil rollout resume|undo``, kubectl)."""
@@ -205,12 +223,15 @@ class Rollout:
 
     # -- the waves ------------------------------------------------------------------
 
-    def tick(self, now: datetime.datetime) -> rollout.Step | None:
+    def tick(
+        self, now: datetime.datetime, members: Callable[[], frozenset[str]] | None = None
+    ) -> rollout.Step | None:
         """Decide who moves now (see the module docstring); the step taken, or None if idle, if
         the last look was too recent for ``LOOK_SHARE``, or if the parents' cache is still being
         filled."""
         with self._lock:
             target = self.target
+            others = self._others(members)
             if self._settled or target is None or self._clock() < self._next_look:
                 return None
             if not self.parents.has_synced:
@@ -228,6 +249,7 @@ class Rollout:
                 paused=self.paused,
                 resumed=self.resumed,
                 admitted=admitted,
+                others=others,
             )
             self._admitted.update(step.admit)
             if step.failure is not None and not self.paused and self.policy is not None:
@@ -240,6 +262,11 @@ class Rollout:
             arrived = all(s.revision == target for s in standings)
             self._settled = step.complete or self.paused or (self.policy is None and arrived)
             said = rollout.summary(step, self.current, self.paused, self._said, conditions.timestamp(now))
+            if self._identity is not None:
+                share = rollout.share_status(step.share, "")
+                old = ((self._said or {}).get("shares") or {}).get(self._identity) or {}
+                share["at"] = old.get("at") if {**old, "at": ""} == share else conditions.timestamp(now)
+                said["shares"] = {self._identity: share}
             if self._invalid is not None:
                 said = rollout.invalid(said, self._invalid, conditions.timestamp(now))
             self._next_look = self._clock() + (self._cpu_clock() - spent) / LOOK_SHARE
@@ -249,6 +276,16 @@ class Rollout:
             self._say(said, step)
         return step
 
+    def _others(self, members: Callable[[], frozenset[str]] | None) -> list[rollout.Share]:
+        """The other live replicas' shares, from the KindRollout as last seen; a change of the live
+        replicas wakes a settled rollout (a gone replica's share drops out of the totals)."""
+        if self._identity is None or members is None:
+            return []
+        live = members() | {self._identity}
+        if live != self._live:
+            self._live, self._settled = live, False
+        return rollout.shares_of((self._object or {}).get("status") or {}, live, self._identity)
+
     def _pause(self, failure: rollout.Failure) -> None:
         self.paused = True
         log.warning("kind %s: rollout paused: %s", self.name, failure, extra={"kind": self.name})
@@ -257,8 +294,16 @@ class Rollout:
             self.host.recorder.emit(self._object, events.WARNING, "RolloutPaused", str(failure))
 
     def _say(self, said: dict[str, Any], step: rollout.Step) -> None:
-        self.host.revisions.write_status(self.name, said)
+        if self._identity is None:
+            self.host.revisions.write_status(self.name, said)
+        else:
+            self.host.revisions.write_status(self.name, said, manager=f"stencil-rollout-{self._identity}")
         self._said = said
+        if self._identity is not None:
+            shares = ((self._object or {}).get("status") or {}).get("shares") or {}
+            gone = [name for name in shares if name not in self._live]
+            if gone:  # the shares of replicas no longer live, counted by nobody
+                self.host.revisions.drop_shares(self.name, gone)
         metrics = self.host.options.metrics
         if metrics:
             metrics.rollout(self.name, step.updated, len(step.moving), step.total, paused=self.paused)

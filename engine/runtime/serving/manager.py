@@ -67,6 +67,8 @@ class Engine:
             self.kube, self.informers, self.options.namespaces, self._wake, shard=self.options.shard
         )
         self.revisions = Revisions(self.kube, self.options.revisions_namespace, self._bounded)
+        # The live replicas, when sharded (``sharding.Members``): a rollout adds up their shares.
+        self.shard_members: Callable[[], frozenset[str]] | None = None
         self._rollouts: Informer | None = None  # the KindRollouts, when kept in the cluster
         self._unpruned: set[tuple[str, str]] = set()  # kinds whose revisions wait for a filled cache
         self._digests: dict[str, str] | None = None  # of the kinds last served completely
@@ -222,10 +224,14 @@ class Engine:
             self._rollouts = self.informers.ensure(self.revisions.rollouts, on_event=self._rollout_changed)
 
     def _rollout_changed(self, type_: str, obj: Obj, old: Obj | None) -> None:
-        if type_ == DELETED or (old is not None and _hand(old) == _hand(obj)):
-            return  # only the operator's hand matters here, not the engine's own status writes
+        if type_ == DELETED:
+            return
         for controller in list(self.controllers.values()):
-            if controller.name == obj["metadata"]["name"]:
+            if controller.name != obj["metadata"]["name"]:
+                continue
+            if old is not None and _hand(old) == _hand(obj):
+                controller.rollout.observe(obj)  # a status write: the other replicas' shares
+            else:
                 controller.rollout.spec_changed(obj)
 
     def tick(self) -> None:
@@ -243,7 +249,7 @@ class Engine:
             if not self._admits(gvk):
                 continue  # another engine holds the kind, and moves its rollout
             try:
-                controller.rollout.tick(now)
+                controller.rollout.tick(now, members=self.shard_members)
             except errors.ApiError as exc:
                 log.warning("kind %s: rollout step failed: %s", controller.name, exc)
 

@@ -112,6 +112,40 @@ class Served(Protocol):
     def controllers(self) -> Mapping[tuple[str, str], ServedKind]: ...
 
 
+class Members:
+    """The live members, read from the shard Leases (each replica's own, renewed while it lives);
+    any replica can ask, not only the sharder: a rollout adds up the live replicas' shares."""
+
+    def __init__(self, engine: Served, namespace: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.engine, self.namespace, self._clock = engine, namespace, clock
+        self._seen: dict[str, tuple[leader.LeaseRecord, float]] = {}  # Lease name -> record, when it changed
+        self._leases: Across | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def synced(self) -> bool:
+        return self._leases is None or self._leases.has_synced
+
+    def __call__(self) -> frozenset[str]:
+        """The live members now, by the Leases' changes as seen here."""
+        with self._lock:
+            if self._leases is None:
+                resource = self.engine.kube.resource(leader.LEASE_API_VERSION, "Lease")
+                self._leases = self.engine.informers.ensure_across(
+                    resource, (self.namespace,), label_selector=MEMBER_SELECTOR
+                )
+            now = self._clock()
+            seen: dict[str, tuple[leader.LeaseRecord, float]] = {}
+            for lease in self._leases.list():
+                name = lease["metadata"]["name"]
+                record = leader.LeaseRecord.from_spec(lease.get("spec") or {})
+                before = self._seen.get(name)
+                seen[name] = before if before is not None and before[0] == record else (record, now)
+            self._seen = seen
+        leases = [sharding.SeenLease(record.holder, record.duration, at) for record, at in seen.values()]
+        return sharding.live_members(leases, now)
+
+
 class Sharder:
     """Assigns every parent of every kind to a live member, moving them by the hand-over rules."""
 
@@ -132,7 +166,7 @@ class Sharder:
         self.interval = interval
         self.metrics = metrics
         self._clock = clock
-        self._seen: dict[str, tuple[leader.LeaseRecord, float]] = {}  # Lease name -> record, when it changed
+        self._members = Members(engine, namespace, clock)
         self._draining_since: dict[tuple[Resource, str], float] = {}
         # Parents that needed no write, by kind and namespace, name and the resourceVersion they
         # were judged at, for the members ``_settled_for``: a pass skips them until either
@@ -142,7 +176,6 @@ class Sharder:
         self._settled_for: frozenset[str] = frozenset()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._leases: Across | None = None
 
     def start(self) -> None:
         self._stop.clear()
@@ -169,26 +202,12 @@ class Sharder:
 
     def members(self) -> frozenset[str]:
         """The live members now, by the Leases' changes as this sharder saw them."""
-        if self._leases is None:
-            resource = self.kube.resource(leader.LEASE_API_VERSION, "Lease")
-            self._leases = self.engine.informers.ensure_across(
-                resource, (self.namespace,), label_selector=MEMBER_SELECTOR
-            )
-        now = self._clock()
-        seen: dict[str, tuple[leader.LeaseRecord, float]] = {}
-        for lease in self._leases.list():
-            name = lease["metadata"]["name"]
-            record = leader.LeaseRecord.from_spec(lease.get("spec") or {})
-            before = self._seen.get(name)
-            seen[name] = before if before is not None and before[0] == record else (record, now)
-        self._seen = seen
-        leases = [sharding.SeenLease(record.holder, record.duration, at) for record, at in seen.values()]
-        return sharding.live_members(leases, now)
+        return self._members()
 
     def tick(self) -> int:
         """One pass over every parent; the number of label writes it sent (sent every ``CHUNK``
         parents judged)."""
-        if self._leases is not None and not self._leases.has_synced:
+        if not self._members.synced:
             return 0
         live = self.members()
         if self.metrics is not None:

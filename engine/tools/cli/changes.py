@@ -213,12 +213,13 @@ def status(kind: str, kubeconfig: str | None, format_: str) -> None:
     click.echo(f"kind {kind}: revision {target} (current {said.get('currentRevision')})")
     click.echo(
         f"parents: {said.get('parents', 0)}, updated {said.get('updatedParents', 0)}, "
-        f"moving {said.get('unavailableParents', 0)}"
+        f"moving {said.get('unavailableParents', 0)}, failed {said.get('failedParents', 0)}"
+        f" in {said.get('failedNamespaces', 0)} namespace(s)"
     )
     click.echo(f"paused: {'yes' if spec.get('paused') else 'no'}")
     click.echo(f"{progressing.get('reason', 'Unknown')}: {progressing.get('message', '')}")
     if failure := said.get("failure"):
-        click.echo(f"stopped by {failure.get('parent')}: {failure.get('reason')}: {failure.get('message')}")
+        click.echo(f"stopped: {failure.get('reason')}: {failure.get('message')}")
 
 
 @rollout.command()

@@ -337,6 +337,7 @@ class _Campaign:
             self.engine.stop,
             self.stopping,
         )
+        self.engine.shard_members = sharding.Members(self.engine, namespace=self.namespace)
         member = sharding.member(
             self.kube,
             namespace=self.namespace,
