@@ -88,7 +88,9 @@ class KindController:
         self._contention = contention.Contention()  # fields another writer keeps changing back
         self._refusals = refusing.Refusals()  # children the server refused as they are rendered now
         self._echoes: dict[str, int] = {}  # by parent uid: renders in a row that followed its own writes
-        self.rollout = rollouts.Rollout(host, self.name, self.parents, self.queue)  # its revisions
+        self.rollout = rollouts.Rollout(  # its revisions
+            host, self.name, self.parents, self.queue, shard=host.options.shard
+        )
         self.handover = handover.Handover(host, self.name, resource, self.parents, lambda: self.writer)
 
     # -- wiring -------------------------------------------------------------

@@ -80,6 +80,7 @@ class Rollout:
         *,
         clock: Callable[[], float] = time.monotonic,
         cpu_clock: Callable[[], float] = time.thread_time,
+        shard: str | None = None,
     ) -> None:
         self.host = host
         self.name = name
@@ -93,8 +94,7 @@ class Rollout:
         self._admitted: set[str] = set()  # told to move; not yet recorded
         self._settled = True  # every parent is on the target: nothing for ticks to do
         self._said: dict[str, Any] | None = None  # the KindRollout status last written
-        # Sharded: this replica's name among the shards (the shares are by it).
-        self._identity: str | None = getattr(getattr(host, "options", None), "shard", None)
+        self._identity = shard  # sharded: this replica's name among the shards (its share's key)
         self._live: frozenset[str] = frozenset()  # the live replicas at the last tick
         self._object: Obj | None = None
         self._invalid: str | None = None  # why the kind's folder no longer loads, if it does not
