@@ -96,6 +96,8 @@ class KindController:
     # -- wiring -------------------------------------------------------------
 
     def _on_parent_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
+        if type_ == DELETED or old is None:
+            self.rollout.counted_anew()  # a parent came or went: the rollout's counts change
         if type_ == DELETED:
             uid = str(obj["metadata"].get("uid", ""))
             self.host.recorder.forget(uid)

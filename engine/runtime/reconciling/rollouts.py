@@ -131,6 +131,11 @@ class Rollout:
             if (obj.get("status") or {}).get("shares") != before:
                 self._settled = False  # the totals and the budget add the others' shares
 
+    def counted_anew(self) -> None:
+        """A parent came into the cache or left it (created, deleted, or moved between shards):
+        the next tick looks again, so that the counts (a replica's share) follow."""
+        self._settled = False
+
     def spec_changed(self, obj: Obj) -> None:
         """Someone changed the KindRollout (``stencil rollout resume|undo``, kubectl)."""
         with self._lock:
