@@ -49,7 +49,7 @@ from engine.core.model import apis, dependencies, kinds, placement, shapes
 from engine.core.model.documents import FieldPath, load_all
 from engine.core.model.errors import NotServed, RenderError, StencilError
 from engine.core.model.identity import ChildId
-from engine.core.templating import places, sandbox, substitution
+from engine.core.templating import confidential, places, sandbox, substitution
 
 # -- the entry points -----------------------------------------------------------------
 
@@ -185,6 +185,7 @@ def _render(
     context = {**environment.globals, **sandbox.template_context(parent, observed, by_id, references)}
     made: dict[kinds.Template, list[Located]] = {}
     seen: dict[ChildId, str] = {}
+    secrets = confidential.secret_values(references, observed)
     for template in _render_order(kind.templates):
         children = made.setdefault(template, [])
         output, documents = _render_template(environment, kind.sources, template, context, limits, trace)
@@ -202,7 +203,14 @@ def _render(
                     file=str(template.path),
                 )
             seen[child_id] = template.name
-            children.append(Located(child, template, position, output))
+            located = Located(child, template, position, output)
+            for path in confidential.leaks(child, secrets):
+                file, line = located.where(path)
+                field_name = ".".join(str(p) for p in path)
+                raise RenderError(
+                    confidential.leak_message(child, path), file=file, line=line, field=field_name
+                )
+            children.append(located)
         rendered = ((template.id, ChildId.of(located.child)) for located in children)
         by_id.update(shapes.observed_by_id(kind.templates, rendered, observed))
     return [located for template in kind.templates for located in made[template]]
