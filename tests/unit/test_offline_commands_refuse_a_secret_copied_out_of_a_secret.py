@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
 from click.testing import CliRunner
 
 from engine.tools import cli
@@ -45,3 +46,31 @@ def test_lint_says_it_offline(tmp_path: Path) -> None:
     assert code != 0
     assert "cm.yaml" in said and "read from a Secret" in said
     assert "hunter2-secret" not in said
+
+
+STATUS = """status:
+  fields:
+    leaked: references.db.data.password
+    name: references.db.metadata.name
+  conditions:
+    - type: Told
+      status: "true"
+      message: "'password is ' ~ references.db.data.password"
+"""
+
+
+def test_a_status_field_or_condition_message_holding_it_is_withheld(tmp_path: Path) -> None:
+    kind = _lintkinds.kind_folder(
+        tmp_path, {"cm.yaml": _lintkinds.configmap("  a: b\n")}, kind_yaml_extra=REFERENCES + STATUS
+    )
+    (kind / "tests").mkdir()
+    (kind / "tests" / "fixtures.yaml").write_text(DB)
+    code, said = run("render", kind, "-f", kind / "examples" / "small.yaml", "--status")
+    assert code == 0, said
+    assert "hunter2-secret" not in said and "aHVudGVyMi1zZWNyZXQ=" not in said
+    [parent] = yaml.safe_load_all(said[said.index("apiVersion") :])
+    assert "leaked" not in parent["status"]
+    assert parent["status"]["name"] == "db"
+    told = next(c for c in parent["status"]["conditions"] if c["type"] == "Told")
+    assert told["reason"] == "SecretInStatus"
+    assert "kind.yaml" in told["message"] and "read from a Secret" in told["message"]

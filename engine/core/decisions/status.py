@@ -51,7 +51,7 @@ from engine.core.decisions import (
     refusing,
     rules,
 )
-from engine.core.model import expressions
+from engine.core.model import confidential, expressions
 from engine.core.model.errors import KindError, StencilError
 from engine.core.model.identity import ChildId
 
@@ -120,6 +120,7 @@ def derive_status(
     manager = condition_set.manage(conditions.of(parent), generation=generation, now=now)
     read = rules.Read(observed, related, now, outcome.origins, outcome.references)
     context = rules.scope(kind, parent, read)
+    secrets = confidential.secret_values(outcome.references, observed)
 
     # 1. Did the kind load and the templates render?
     _mark_rendered(manager, outcome)
@@ -128,7 +129,7 @@ def derive_status(
     # 4. The kind's own conditions; a broken kind's rules are not to be trusted.
     for rule in usable:
         if outcome.kind_error is None:
-            _mark_custom(manager, rule, context)
+            _mark_custom(manager, rule, context, secrets)
         else:
             manager.mark_unknown(rule.type, "InvalidKind", "not evaluated: the kind is invalid")
     # 5. Reconciling or Stalled: the verdict as kstatus reads it.
@@ -136,7 +137,7 @@ def derive_status(
 
     status = {key: value for key, value in old.items() if key not in ("conditions", "observedGeneration")}
     if outcome.kind_error is None:
-        _set_fields(status, kind, context)
+        _set_fields(status, kind, context, secrets)
     if generation is not None:
         status["observedGeneration"] = generation
     status["conditions"] = manager.to_list()
@@ -296,12 +297,18 @@ def _mark_applied(manager: conditions.ConditionManager, outcome: Outcome) -> Non
         manager.mark_true(CHILDREN_APPLIED, "Applied", f"{_children(len(outcome.desired))} applied")
 
 
-def _set_fields(status: dict[str, Any], kind: Kind, context: expressions.Scope) -> None:
-    """The kind's ``fields:``, recomputed from scratch: a rule that yields nothing removes its field."""
+def _set_fields(
+    status: dict[str, Any], kind: Kind, context: expressions.Scope, secrets: frozenset[str] = frozenset()
+) -> None:
+    """The kind's ``fields:``, recomputed from scratch: a rule that yields nothing removes its field,
+    and so does one whose value holds what was read from a Secret (said in the log, never quoted)."""
     for field_rule in kind.fields:
         status.pop(field_rule.name, None)
         value = _evaluate_field(field_rule.value, context)
-        if value is not None:
+        if value is not None and confidential.holds(value, secrets):
+            rule = field_rule.value
+            log.warning("%s:%s: %s: %s", rule.file, rule.line, rule.field, confidential.IN_STATUS)
+        elif value is not None:
             status[field_rule.name] = value
 
 
@@ -339,7 +346,10 @@ def _mark_children_ready(
 
 
 def _mark_custom(
-    manager: conditions.ConditionManager, rule: ConditionRule, context: expressions.Scope
+    manager: conditions.ConditionManager,
+    rule: ConditionRule,
+    context: expressions.Scope,
+    secrets: frozenset[str] = frozenset(),
 ) -> None:
     try:
         value = rule.status.evaluate(context)
@@ -364,6 +374,10 @@ def _mark_custom(
         conditions.reason_from(str(reason), default_reason) if reason is not None else default_reason
     )
     message_text = _clip(str(message)) if message is not None else default_message
+    if confidential.holds([reason_text, message_text], secrets):
+        said = rule.message or rule.reason or rule.status
+        message_text = f"{said.file}:{said.line}: {said.field}: {confidential.IN_STATUS}"
+        reason_text = "SecretInStatus"
     if status == conditions.TRUE:
         manager.mark_true(rule.type, reason_text, message_text)
     elif status == conditions.FALSE:

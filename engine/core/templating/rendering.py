@@ -45,11 +45,11 @@ from typing import Any, TypedDict, Unpack
 
 import yaml
 
-from engine.core.model import apis, dependencies, kinds, placement, shapes
+from engine.core.model import apis, confidential, dependencies, kinds, placement, shapes
 from engine.core.model.documents import FieldPath, load_all
 from engine.core.model.errors import NotServed, RenderError, StencilError
 from engine.core.model.identity import ChildId
-from engine.core.templating import confidential, places, sandbox, substitution
+from engine.core.templating import places, sandbox, substitution
 
 # -- the entry points -----------------------------------------------------------------
 

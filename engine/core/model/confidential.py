@@ -36,7 +36,9 @@ def _secrets_in(value: Any) -> Iterator[dict[str, Any]]:
             yield from _secrets_in(item)
 
 
-def secret_values(references: Mapping[str, Any] | None, observed: Iterable[dict[str, Any]]) -> frozenset[str]:
+def secret_values(
+    references: Mapping[str, Any] | None, observed: Iterable[Mapping[str, Any]]
+) -> frozenset[str]:
     """Every secret string the templates can read: from referenced and observed Secrets."""
     found: set[str] = set()
     for secret in [*_secrets_in(dict(references or {})), *_secrets_in(list(observed))]:
@@ -74,6 +76,14 @@ def _walk(value: Any, path: FieldPath, secrets: frozenset[str]) -> Iterator[Fiel
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from _walk(item, (*path, index), secrets)
+
+
+IN_STATUS = "withheld: it would show a value read from a Secret (a one-way digest, | sha256, may be shown)"
+
+
+def holds(value: Any, secrets: frozenset[str]) -> bool:
+    """Whether ``value`` (a status field's, a condition message's) holds a secret string."""
+    return bool(secrets) and next(_walk(value, (), secrets), None) is not None
 
 
 def leak_message(child: dict[str, Any], path: FieldPath) -> str:
