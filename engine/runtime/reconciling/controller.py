@@ -24,7 +24,7 @@ import datetime
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.core import door
 from engine.core.decisions import conditions, contention, ordering, planning, refusing, status
@@ -70,6 +70,9 @@ class KindController:
         self.queue = WorkQueue(observer=options.metrics.workqueue(self.name) if options.metrics else None)
         if options.metrics:
             options.metrics.workers(self.name, options.workers)
+        # A parent came or went: the rollout's counts change (a no-op until the rollout is made,
+        # since the parents' informer may already call back as it is ensured).
+        self._counted_anew: Callable[[], None] = lambda: None
         self.parents: Across = host.informers.ensure_across(
             resource,
             options.namespaces,
@@ -92,12 +95,13 @@ class KindController:
             host, self.name, self.parents, self.queue, shard=host.options.shard
         )
         self.handover = handover.Handover(host, self.name, resource, self.parents, lambda: self.writer)
+        self._counted_anew = self.rollout.counted_anew
 
     # -- wiring -------------------------------------------------------------
 
     def _on_parent_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
         if type_ == DELETED or old is None:
-            self.rollout.counted_anew()  # a parent came or went: the rollout's counts change
+            self._counted_anew()
         if type_ == DELETED:
             uid = str(obj["metadata"].get("uid", ""))
             self.host.recorder.forget(uid)
