@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.runtime.serving import manager
+from engine.runtime.serving import bundles, manager
 from tests.integration._widgets import KIND_YAML, VALUE_CONFIGMAP
 from tests.seam._fake import FakeKube
 
@@ -21,19 +21,19 @@ def bundle(name: str, kind_name: str, files: dict[str, str]) -> dict[str, object
         "metadata": {
             "name": name,
             "namespace": NAMESPACE,
-            "labels": {manager.BUNDLE_LABEL: "true"},
-            "annotations": {manager.BUNDLE_NAME_ANNOTATION: kind_name},
+            "labels": {bundles.BUNDLE_LABEL: "true"},
+            "annotations": {bundles.BUNDLE_NAME_ANNOTATION: kind_name},
         },
         "data": files,
     }
 
 
 def test_the_reasons() -> None:
-    assert "not a DNS label" in str(manager.bundle_problem("w" * 300, {}, 100))
-    assert "not a DNS label" in str(manager.bundle_problem("bad\x00name", {}, 100))
-    assert "not a plain file name" in str(manager.bundle_problem("widget", {"../kind.yaml": ""}, 100))
-    assert "do not fit" in str(manager.bundle_problem("widget", {"kind.yaml": "x" * 101}, 100))
-    assert manager.bundle_problem("widget", {"kind.yaml": "x" * 100}, 100) is None
+    assert "not a DNS label" in str(bundles.bundle_problem("w" * 300, {}, 100))
+    assert "not a DNS label" in str(bundles.bundle_problem("bad\x00name", {}, 100))
+    assert "not a plain file name" in str(bundles.bundle_problem("widget", {"../kind.yaml": ""}, 100))
+    assert "do not fit" in str(bundles.bundle_problem("widget", {"kind.yaml": "x" * 101}, 100))
+    assert bundles.bundle_problem("widget", {"kind.yaml": "x" * 100}, 100) is None
 
 
 def test_a_hostile_bundle_leaves_the_others_loading(tmp_path: Path) -> None:
@@ -44,9 +44,10 @@ def test_a_hostile_bundle_leaves_the_others_loading(tmp_path: Path) -> None:
     options = manager.Options(run_workers=False, bundle_namespace=NAMESPACE)
     engine = manager.Engine(fake, tmp_path / "no-templates", options)
     try:
-        engine._watch_bundles()
+        assert engine.bundles is not None
+        engine.bundles.watch()
         engine.load()
         assert [gvk[1] for gvk in engine.controllers] == ["Widget"]
-        assert set(engine._refused) == {"hostile", "nul"}
+        assert set(engine.bundles.refused) == {"hostile", "nul"}
     finally:
         engine.stop(grace=0)

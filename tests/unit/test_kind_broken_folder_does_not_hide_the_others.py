@@ -50,3 +50,11 @@ def test_two_folders_serving_one_parent_are_both_refused(tmp_path: Path) -> None
 def test_a_missing_templates_folder_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(KindError, match="does not exist"):
         kinds.load_kinds(tmp_path / "nowhere")
+
+
+def test_two_folders_serving_one_parent_in_two_versions_are_both_refused(tmp_path: Path) -> None:
+    folder(tmp_path, "one", kind_yaml("Same"))
+    folder(tmp_path, "two", kind_yaml("Same").replace("example.com/v1", "example.com/v2"))
+    loaded, broken = kinds.load_kinds(tmp_path)
+    assert loaded == {}
+    assert "Same (example.com) is served by more than one kind folder: one, two" in str(broken["two"].error)

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from engine.core.model import dependencies, documents, expressions, references, rollouts, shapes, simpleschema
-from engine.core.model.apis import unownable_parent
+from engine.core.model.apis import group_of, unownable_parent
 from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
 from engine.core.model.expressions import Expression
@@ -229,17 +229,17 @@ def load_kinds(root: Path) -> tuple[dict[str, Kind], dict[str, BrokenKind]]:
             broken[directory.name] = BrokenKind(directory.name, directory, error, *_parent_of(directory))
         else:
             loaded[kind.name] = kind
-    by_parent: dict[tuple[str, str], list[Kind]] = {}
+    by_parent: dict[tuple[str, str], list[Kind]] = {}  # by the parent's group and kind, any version
     for kind in loaded.values():
-        by_parent.setdefault((kind.api_version, kind.kind), []).append(kind)
-    for (api_version, parent_kind), serving in by_parent.items():
+        by_parent.setdefault((group_of(kind.api_version), kind.kind), []).append(kind)
+    for (group, parent_kind), serving in by_parent.items():
         if len(serving) < 2:
             continue
         names = ", ".join(k.name for k in serving)
         for kind in serving:
             del loaded[kind.name]
             clash = KindError(
-                f"{parent_kind} ({api_version}) is served by more than one kind folder: {names}",
+                f"{parent_kind} ({group or 'core'}) is served by more than one kind folder: {names}",
                 file=str(kind.directory / KIND_FILE),
                 field="parent",
             )

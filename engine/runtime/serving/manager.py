@@ -17,9 +17,6 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import logging
-import re
-import shutil
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -27,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.core.decisions import rollout as rollout_core
-from engine.core.model import errors, kinds, placement
+from engine.core.model import apis, claimants, errors, kinds
 from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
@@ -39,12 +36,9 @@ from engine.runtime.reconciling.options import (
     Options as Options,  # how an engine is run; read by its controllers
 )
 from engine.runtime.reconciling.revisions import Revisions
-from engine.runtime.serving import sharding
+from engine.runtime.serving import bundles, sharding
 
 log = logging.getLogger("stencil.controller")
-
-BUNDLE_LABEL = placement.BUNDLE_LABEL  # a ConfigMap carrying one kind folder, one file per key
-BUNDLE_NAME_ANNOTATION = "stencil.dev/kind-name"  # the kind's name, if not the ConfigMap's
 
 
 @dataclass
@@ -74,10 +68,10 @@ class Engine:
         self._digests: dict[str, str] | None = None  # of the kinds last served completely
         self._fingerprint: tuple[tuple[str, int, int], ...] | None = None  # of the files last served
         self._stop = threading.Event()
-        self._bundles: Informer | None = None
+        ns = self.options.bundle_namespace
+        self.bundles = bundles.Bundles(self.kube, self.informers, ns) if ns else None
+        self._claims_said: set[str] = set()  # the refusals of a later claimant already said
         self._loaded = threading.Event()  # the kinds were loaded and served at least once
-        self._bundle_dir = Path(tempfile.mkdtemp(prefix="stencil-kinds-"))
-        self._refused: dict[str, str] = {}  # kind ConfigMaps not loaded, and why (said once)
         self._run_workers = self.options.run_workers
         self._held: set[tuple[str, str]] = set()  # the kinds this engine holds (``held_kinds_only``)
         self.on_new_kind: Callable[[], object] = lambda: None  # a kind is served anew (its claim to take)
@@ -91,14 +85,15 @@ class Engine:
         and modification time) are not parsed again, so an idle engine costs nothing here.
         """
         roots = [self.templates]
-        if self._bundles is not None:
-            roots.append(self._materialize_bundles())
+        bundled = self.bundles if self.bundles is not None and self.bundles.watched else None
+        if bundled is not None:
+            roots.append(bundled.materialize())
         fingerprint = _fingerprint(roots)
         if fingerprint == self._fingerprint:
             return
         loaded, broken = kinds.load_kinds(self.templates) if self.templates.is_dir() else ({}, {})
-        if self._bundles is not None:
-            more, more_broken = kinds.load_kinds(self._bundle_dir)
+        if bundled is not None:
+            more, more_broken = kinds.load_kinds(bundled.directory)
             for name in set(more) | set(more_broken):
                 if name in loaded or name in broken:
                     log.warning(
@@ -106,6 +101,7 @@ class Engine:
                     )
             loaded = {**more, **loaded}
             broken = {**more_broken, **broken}
+        self._refuse_later_claimants(loaded, broken)
         loaded = {name: self._bounded(kind) for name, kind in loaded.items()}
         digests = {name: k.digest for name, k in loaded.items()}
         digests.update({name: f"broken:{b.error}" for name, b in broken.items()})
@@ -143,6 +139,37 @@ class Engine:
             self._digests = digests
             self._fingerprint = fingerprint
             self._loaded.set()
+
+    def _refuse_later_claimants(
+        self, loaded: dict[str, kinds.Kind], broken: dict[str, kinds.BrokenKind]
+    ) -> None:
+        """Take out of ``loaded`` and ``broken`` each kind whose parent kind another kind serves
+        (``claimants``: the one serving it now, else the folder's before a ConfigMap's); say
+        each refusal once in a log line, and in an event on the kind ConfigMaps it involves."""
+        found = [self._claimant(n, k.directory, k.api_version, k.kind) for n, k in loaded.items()]
+        found += [
+            self._claimant(n, b.directory, b.api_version, b.kind)
+            for n, b in broken.items()
+            if b.api_version and b.kind
+        ]
+        order = sorted(found, key=lambda c: (c.source.startswith("ConfigMap "), c.name))
+        running = {_group_kind(*gvk): controller.name for gvk, controller in self.controllers.items()}
+        for refusal in claimants.settle(running, order):
+            loaded.pop(refusal.refused.name, None)
+            broken.pop(refusal.refused.name, None)
+            message = refusal.message()
+            if message not in self._claims_said:
+                log.error("%s", message, extra={"kind": refusal.refused.name})
+                self._claims_said.add(message)
+            for name in (refusal.refused.name, refusal.holder.name):
+                cm = self.bundles.configmap(name) if self.bundles is not None else None
+                if cm is not None:
+                    self.recorder.emit(cm, events.WARNING, "KindRefused", message)
+
+    def _claimant(self, name: str, directory: Path, api_version: str, kind: str) -> claimants.Claimant:
+        bundled = self.bundles is not None and directory.parent == self.bundles.directory
+        source = self.bundles.source(name) if self.bundles is not None and bundled else str(directory)
+        return claimants.Claimant(name, source, _group_kind(api_version, kind))
 
     def _bounded(self, kind: kinds.Kind) -> kinds.Kind:
         """``kind`` with the protected namespaces off limits to its children."""
@@ -278,47 +305,6 @@ class Engine:
         """Whether the kind's workers may run: always, or once this engine holds it."""
         return not self.options.held_kinds_only or gvk in self._held
 
-    # -- kinds delivered as ConfigMaps -------------------------------------------
-
-    def _materialize_bundles(self) -> Path:
-        """Write each labelled ConfigMap's files as a kind folder under a private directory.
-
-        A ConfigMap that cannot be a kind folder (``bundle_problem``: a name that is not a DNS
-        label, a file name that is not plain, more than the space left) is skipped and said once;
-        it never stops the other kinds from loading.
-        """
-        assert self._bundles is not None
-        wanted: dict[str, dict[str, str]] = {}
-        refused: dict[str, str] = {}
-        used = 0
-        for cm in sorted(self._bundles.list(), key=lambda c: str(c["metadata"]["name"])):
-            meta = cm["metadata"]
-            name = str((meta.get("annotations") or {}).get(BUNDLE_NAME_ANNOTATION) or meta["name"])
-            files = {str(k): str(v) for k, v in (cm.get("data") or {}).items()}
-            problem = bundle_problem(name, files, BUNDLE_SPACE - used)
-            if problem is not None:
-                refused[str(meta["name"])] = problem
-                continue
-            used += sum(len(text.encode()) for text in files.values())
-            wanted[name] = files
-        for cm_name in refused.keys() - self._refused.keys():
-            log.warning("ConfigMap %s is not loaded as a kind: %s", cm_name, refused[cm_name])
-        self._refused = refused
-        for folder in self._bundle_dir.iterdir():
-            if folder.name not in wanted:
-                shutil.rmtree(folder)
-        for name, files in wanted.items():
-            folder = self._bundle_dir / name
-            folder.mkdir(exist_ok=True)
-            for stale in folder.iterdir():
-                if stale.is_file() and stale.name not in files:
-                    stale.unlink()
-            for filename, text in files.items():
-                target = folder / filename
-                if not target.exists() or target.read_text() != text:
-                    target.write_text(text)
-        return self._bundle_dir
-
     # -- children -------------------------------------------------------------
 
     def _wake(self, uid: str) -> None:
@@ -341,7 +327,8 @@ class Engine:
     def _reload_loop(self) -> None:
         while not self._stop.is_set():
             try:
-                self._watch_bundles()
+                if self.bundles is not None:
+                    self.bundles.watch()
                 self.load()
                 self.tick()
             except Exception as exc:
@@ -350,17 +337,6 @@ class Engine:
                 )
             if self._stop.wait(self.options.reload_interval):
                 return
-
-    def _watch_bundles(self) -> None:
-        if self.options.bundle_namespace and self._bundles is None:
-            bundles = self.informers.ensure(
-                self.kube.resource("v1", "ConfigMap"),
-                namespace=self.options.bundle_namespace,
-                label_selector=f"{BUNDLE_LABEL}=true",
-            )
-            if not bundles.wait_for_sync(60):
-                raise TimeoutError("kind ConfigMaps not listed after 60 s")
-            self._bundles = bundles
 
     def synced(self) -> bool:
         """True once every kind is served and every cache holds its first listing."""
@@ -383,27 +359,9 @@ class Engine:
             log.warning("stopping with reconciles still running after %.0f s", grace)
         self.recorder.close(max(deadline - time.monotonic(), 1.0))  # what the reconciles had to say
         self.informers.stop_all()
-        shutil.rmtree(self._bundle_dir, ignore_errors=True)
+        if self.bundles is not None:
+            self.bundles.close()
         return drained
-
-
-BUNDLE_SPACE = 48 * 1024 * 1024  # bytes of kind files written in all: the chart's /tmp holds 64 MiB
-_BUNDLE_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
-_FILE_NAME = re.compile(r"[A-Za-z0-9_][-A-Za-z0-9_.]{0,127}")
-
-
-def bundle_problem(name: str, files: dict[str, str], space: int) -> str | None:
-    """Why a kind ConfigMap named ``name`` with ``files`` cannot be written as a kind folder in
-    ``space`` bytes, or None."""
-    if not _BUNDLE_NAME.fullmatch(name):
-        return f"its kind name {name[:70]!r} is not a DNS label (at most 63 of a-z, 0-9 and -)"
-    for filename in files:
-        if not _FILE_NAME.fullmatch(filename):
-            return f"its key {filename[:70]!r} is not a plain file name"
-    size = sum(len(text.encode()) for text in files.values())
-    if size > space:
-        return f"its {size} bytes of files do not fit in the {max(space, 0)} bytes left for kinds"
-    return None
 
 
 def _fingerprint(roots: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
@@ -416,6 +374,10 @@ def _fingerprint(roots: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
                     stat = path.stat()
                     found.append((str(path), stat.st_size, stat.st_mtime_ns))
     return tuple(sorted(found))
+
+
+def _group_kind(api_version: str, kind: str) -> claimants.GroupKind:
+    return apis.group_kind({"apiVersion": api_version, "kind": kind})
 
 
 def _hand(obj: Obj) -> tuple[object, object]:
