@@ -4,6 +4,7 @@
     ├── KindError               a kind folder or kind.yaml is invalid (terminal)
     ├── RenderError             a template failed to render into valid children (terminal)
     │   ├── PlacementError      a child would land where the kind does not allow
+    │   ├── TooManyChildren     more children than a parent may have (nothing applied or pruned)
     │   └── NotServed           a child's kind the server does not serve (until a CRD is installed)
     ├── ApiError                the API server answered with an error status
     │   ├── NotFound            404
@@ -78,6 +79,12 @@ class RenderError(StencilError):
 
 class PlacementError(RenderError):
     reason = "PlacementRefused"
+
+
+class TooManyChildren(RenderError):
+    """A parent renders more children than it may have: nothing of it is applied or pruned."""
+
+    reason = "TooManyChildren"
 
 
 class NotServed(RenderError):

@@ -107,6 +107,9 @@ class FieldRule:
     value: Expression
 
 
+MAX_CHILDREN = 2000  # children a parent may have unless the engine (--max-children) or the kind says fewer
+
+
 @dataclass(frozen=True)
 class Placement:
     """Where children may go beyond the parent's own namespace, and which kinds are allowed."""
@@ -118,6 +121,8 @@ class Placement:
     # to set: offline it is kube-* and the namespace the install guide puts the engine in; the
     # running engine puts the admin's list here (``stencil run --protected-namespaces``).
     off_limits: tuple[str, ...] = ("kube-*", "stencil-system")
+    # Children one parent may have (kind.yaml's maxChildren, at most the engine's; ``MAX_CHILDREN``).
+    max_children: int | None = None
 
 
 @dataclass(frozen=True)
@@ -196,6 +201,7 @@ def load_kind(directory: Path) -> Kind:
             namespaces=tuple(placement.get("namespaces", ())),
             cluster_scoped=placement.get("clusterScoped", False),
             rbac=placement.get("rbac", False),
+            max_children=placement.get("maxChildren"),
         ),
         conditions=conditions,
         fields=fields,

@@ -47,7 +47,7 @@ import yaml
 
 from engine.core.model import apis, confidential, dependencies, kinds, placement, shapes
 from engine.core.model.documents import FieldPath, load_all
-from engine.core.model.errors import NotServed, RenderError, StencilError
+from engine.core.model.errors import NotServed, RenderError, StencilError, TooManyChildren
 from engine.core.model.identity import ChildId
 from engine.core.templating import places, sandbox, substitution
 
@@ -165,6 +165,12 @@ _NOT_A_COLLECTION = (
 )
 
 
+_TOO_MANY = (
+    "renders more than the {0} children a parent may have (placement.maxChildren of kind.yaml, at most "
+    "the engine's --max-children): nothing is applied or pruned until it renders fewer"
+)
+
+
 def _render(
     kind: kinds.Kind,
     parent: dict[str, Any],
@@ -186,6 +192,7 @@ def _render(
     made: dict[kinds.Template, list[Located]] = {}
     seen: dict[ChildId, str] = {}
     secrets = confidential.secret_values(references, observed)
+    limit = kind.placement.max_children or kinds.MAX_CHILDREN
     for template in _render_order(kind.templates):
         children = made.setdefault(template, [])
         output, documents = _render_template(environment, kind.sources, template, context, limits, trace)
@@ -193,6 +200,8 @@ def _render(
             try:
                 if count == 2 and not template.collection:
                     raise RenderError(_NOT_A_COLLECTION.format(template.name))
+                if len(seen) == limit:
+                    raise TooManyChildren(_TOO_MANY.format(limit))
                 child = placement.place(document, owner, kind, scope, template, child_kinds)
             except RenderError as error:
                 raise places.at_template_line(error, output, position) from error

@@ -35,6 +35,7 @@ class Options:
     shard: str | None = None  # this replica's shard identity: reconcile only the parents labelled with it
     # Namespaces (shell patterns) no kind may write a child in; None: kube-* and bundle_namespace.
     protected_namespaces: tuple[str, ...] | None = None
+    max_children: int | None = None  # children a parent may have (None: ``kinds.MAX_CHILDREN``)
     # Monotonic seconds, as the pacing of status reports and of contested fields reads them.
     clock: Callable[[], float] = time.monotonic
 

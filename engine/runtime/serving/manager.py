@@ -172,8 +172,11 @@ class Engine:
         return claimants.Claimant(name, source, _group_kind(api_version, kind))
 
     def _bounded(self, kind: kinds.Kind) -> kinds.Kind:
-        """``kind`` with the protected namespaces off limits to its children."""
-        bounds = dataclasses.replace(kind.placement, off_limits=self.options.off_limits)
+        """``kind`` with the protected namespaces off limits to its children, and at most the
+        engine's number of children a parent."""
+        cap = self.options.max_children or kinds.MAX_CHILDREN
+        fewer = min(kind.placement.max_children or cap, cap)
+        bounds = dataclasses.replace(kind.placement, off_limits=self.options.off_limits, max_children=fewer)
         return dataclasses.replace(kind, placement=bounds)
 
     def _serve(self, gvk: tuple[str, str], kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> bool:

@@ -102,6 +102,13 @@ log = logging.getLogger("stencil")
     "shell patterns, '' for none [default: kube-* and the engine's own, $POD_NAMESPACE and "
     "--kind-configmaps-namespace].",
 )
+@click.option(
+    "--max-children",
+    default=None,
+    type=click.IntRange(min=1),
+    help="Children one parent may have; a kind's placement.maxChildren may say fewer. Past it the "
+    "parent is not applied and says TooManyChildren [default: 2000].",
+)
 @click.option("--leader-elect", is_flag=True, help="Reconcile only while holding a Lease.")
 @click.option("--leader-elect-namespace", default=None, help="The Lease's namespace (default: the pod's).")
 @click.option("--leader-elect-lease-name", default="stencil-leader", show_default=True)
@@ -163,6 +170,7 @@ def run(
     kind_configmaps_namespace: str | None,
     revisions_namespace: str | None,
     protected_namespaces: str | None,
+    max_children: int | None,
     leader_elect: bool,
     leader_elect_namespace: str | None,
     leader_elect_lease_name: str,
@@ -210,6 +218,7 @@ def run(
         held_kinds_only=hold_kinds and not shards,  # sharded, the sharder assigns only held kinds
         shard=identity if shards else None,
         protected_namespaces=_protected(protected_namespaces, kind_configmaps_namespace),
+        max_children=max_children,
     )
     engine = manager.Engine(kube, templates_dir, settings)
     engine.start()
