@@ -119,7 +119,8 @@ def _located(
         message = sandbox.unknown_file(str(error.name))
     else:
         message = f"{type(error).__name__}: {error}"
-    return RenderError(message, file=file, line=line, field=field)
+    reason = error.reason if isinstance(error, budgets.BudgetError) else None  # OverBudget, NotAllowed
+    return RenderError(message, file=file, line=line, field=field, reason=reason)
 
 
 # -- from rendered lines back to template lines ----------------------------------------------

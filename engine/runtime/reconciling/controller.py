@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 from engine.core import door
 from engine.core.decisions import conditions, contention, ordering, planning, refusing, status
-from engine.core.model import dependencies, errors, kinds
+from engine.core.model import budgets, dependencies, errors, kinds
 from engine.core.templating import rendering
 from engine.runtime.cluster import nesting
 from engine.runtime.cluster.informers import Across
@@ -152,7 +152,8 @@ class KindController:
         - success: forget the key's failures; look again later only if the result asks;
         - a terminal error (a template that cannot render, a refused placement, a broken
           kind): the status already says why, and retrying cannot help until the input
-          changes, which enqueues the parent anyway: not retried;
+          changes, which enqueues the parent anyway: not retried; one that overran its budget
+          is held, so that the events that enqueue it wait out a growing backoff;
         - the server's trouble (unreachable, 429, 5xx): again after ``retry_after``,
           without counting a failure against the parent, so a long outage does not leave
           every parent with a long backoff once the server is back;
@@ -174,7 +175,9 @@ class KindController:
             except errors.StencilError as exc:
                 turn.failed(exc, terminal=exc.terminal)
                 log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": key})
-                if exc.terminal:
+                if exc.terminal and exc.reason == budgets.OverBudget.reason:
+                    self.queue.hold(key)
+                elif exc.terminal:
                     self.queue.forget(key)
                 elif exc.retry_after is not None:
                     self.queue.add_after(key, exc.retry_after)

@@ -17,7 +17,15 @@ make a level-triggered controller correct under concurrency:
   key is scheduled twice;
 - ``add_when_idle`` queues a key whose work can wait (a status that only says how far
   things got): it is handed out once no other key is waiting, or after a bound at the
-  latest, so reporting never delays work that changes the cluster.
+  latest, so reporting never delays work that changes the cluster;
+- keys are handed out fairly by namespace, the part of a key before its ``/``: each
+  namespace with keys waiting has a FIFO of its own, and the namespaces take turns, one key
+  a turn, as the API server's priority and fairness shares its seats among flows.  A tenant
+  with 300 parents waiting delays another tenant's parent by one turn, not by 300 keys;
+- ``hold`` backs off a key whose work overran its budget (a render stopped at its time or
+  size limit): until ``overrun_delay * 2**overruns`` has passed (capped at ``max_delay``),
+  adding the key again schedules it for then instead, so a parent that costs a second of
+  CPU a try is not tried again at every event; ``forget`` lifts the hold.
 
 It is built on one lock and one condition variable rather than a scheduler thread:
 ``get`` itself promotes delayed keys whose time has come, which keeps the queue a
@@ -78,6 +86,38 @@ class _NoObserver:
         pass
 
 
+class _Turns:
+    """The keys ready to hand out: a FIFO per namespace, the namespaces taking turns."""
+
+    def __init__(self) -> None:
+        self._by_namespace: dict[str, deque[str]] = {}
+        self._turns: deque[str] = deque()  # namespaces with keys waiting, the next one first
+        self._len = 0
+
+    def append(self, key: str) -> None:
+        namespace = key.partition("/")[0] if "/" in key else ""
+        waiting = self._by_namespace.get(namespace)
+        if waiting is None:
+            waiting = self._by_namespace[namespace] = deque()
+            self._turns.append(namespace)
+        waiting.append(key)
+        self._len += 1
+
+    def popleft(self) -> str:
+        namespace = self._turns.popleft()
+        waiting = self._by_namespace[namespace]
+        key = waiting.popleft()
+        if waiting:
+            self._turns.append(namespace)  # its next key waits for the other namespaces' turns
+        else:
+            del self._by_namespace[namespace]
+        self._len -= 1
+        return key
+
+    def __len__(self) -> int:
+        return self._len
+
+
 class WorkQueue:
     """A deduplicating, delaying, per-key rate-limited queue of string keys."""
 
@@ -85,17 +125,19 @@ class WorkQueue:
         self,
         base_delay: float = 0.005,
         max_delay: float = 300.0,
+        overrun_delay: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
         *,
         observer: QueueObserver | None = None,
     ) -> None:
         self._base_delay = base_delay
         self._max_delay = max_delay
+        self._overrun_delay = overrun_delay
         self._clock = clock
         self._observer: QueueObserver = observer or _NoObserver()
         self._lock = threading.Lock()
         self._ready = threading.Condition(self._lock)
-        self._queue: deque[str] = deque()
+        self._queue = _Turns()
         # Keys that need processing: those in _queue plus those re-added while processing.
         self._dirty: set[str] = set()
         self._processing: dict[str, float] = {}  # key -> when a worker got it
@@ -106,15 +148,20 @@ class WorkQueue:
         self._delayed: dict[str, float] = {}
         self._seq = itertools.count()
         self._failures: dict[str, int] = {}
+        self._held: dict[str, float] = {}  # keys whose work overran its budget -> not before when
         self._idle: dict[str, None] = {}  # keys waiting for an empty queue, in order
         self._shutting_down = False
 
     # -- adding -----------------------------------------------------------
 
     def add(self, key: str) -> None:
-        """Queue ``key`` now, unless it is already waiting."""
+        """Queue ``key`` now, unless it is already waiting (or held: then once its hold ends)."""
         with self._lock:
-            self._add_locked(key)
+            held = self._held.get(key)
+            if held is not None and held > self._clock():
+                self._schedule_locked(key, held)
+            else:
+                self._add_locked(key)
 
     def add_after(self, key: str, delay: float) -> None:
         """Queue ``key`` after ``delay`` seconds (on the queue's clock)."""
@@ -122,16 +169,7 @@ class WorkQueue:
             self.add(key)
             return
         with self._lock:
-            if self._shutting_down:
-                return
-            ready_at = self._clock() + delay
-            current = self._delayed.get(key)
-            if current is not None and current <= ready_at:
-                return
-            self._delayed[key] = ready_at
-            heapq.heappush(self._heap, (ready_at, next(self._seq), key))
-            # A getter may be sleeping until a later delayed key; let it recompute.
-            self._ready.notify()
+            self._schedule_locked(key, max(self._clock() + delay, self._held.get(key, 0.0)))
 
     def add_when_idle(self, key: str, within: float) -> None:
         """Queue ``key`` once no other key is waiting, or after ``within`` seconds at the latest."""
@@ -156,10 +194,21 @@ class WorkQueue:
             return self._max_delay
         return float(min(self._base_delay * 2.0**failures, self._max_delay))
 
+    def hold(self, key: str) -> None:
+        """``key``'s work overran its budget: count it, and have adds of the key wait out its
+        backoff, ``overrun_delay * 2**overruns`` capped at ``max_delay``."""
+        with self._lock:
+            failures = self._failures.get(key, 0)
+            self._failures[key] = failures + 1
+            self._observer.retried(key)
+            delay = self._max_delay if failures > 1000 else self._overrun_delay * 2.0**failures
+            self._held[key] = self._clock() + min(delay, self._max_delay)
+
     def forget(self, key: str) -> None:
-        """Reset ``key``'s failure count (after a successful reconcile)."""
+        """Reset ``key``'s failure count and lift its hold (after a successful reconcile)."""
         with self._lock:
             self._failures.pop(key, None)
+            self._held.pop(key, None)
 
     def num_requeues(self, key: str) -> int:
         with self._lock:
@@ -196,8 +245,14 @@ class WorkQueue:
             started = self._processing.pop(key, None)
             if started is None:
                 return
-            self._observer.processed(key, self._clock() - started)
-            if key in self._dirty and not self._shutting_down:
+            now = self._clock()
+            self._observer.processed(key, now - started)
+            held = self._held.get(key, 0.0)
+            if key in self._dirty and held > now:  # added meanwhile, and held since: after the hold
+                self._dirty.discard(key)
+                self._added_at.pop(key, None)
+                self._schedule_locked(key, held)
+            elif key in self._dirty and not self._shutting_down:
                 self._queue.append(key)
                 self._observer.depth(len(self._queue))
                 self._ready.notify()
@@ -261,6 +316,18 @@ class WorkQueue:
             return  # queued again by done()
         self._queue.append(key)
         self._observer.depth(len(self._queue))
+        self._ready.notify()
+
+    def _schedule_locked(self, key: str, ready_at: float) -> None:
+        """Queue ``key`` at ``ready_at`` on the queue's clock, unless it is due earlier already."""
+        if self._shutting_down:
+            return
+        current = self._delayed.get(key)
+        if current is not None and current <= ready_at:
+            return
+        self._delayed[key] = ready_at
+        heapq.heappush(self._heap, (ready_at, next(self._seq), key))
+        # A getter may be sleeping until a later delayed key; let it recompute.
         self._ready.notify()
 
     def _promote_due_locked(self) -> float | None:
