@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,15 @@ MORE = configmap('  value: "more"\n', name="{{ name }}-intruder")
 BROKEN_RULE = "status:\n  fields:\n    x: 'sepc.y'\n"
 
 
+@pytest.fixture
+def kinds_namespace(kube: Kube) -> Iterator[str]:
+    """Where the kind ConfigMaps go: a namespace of their own, protected from children."""
+    name = f"kinds-{uuid.uuid4().hex[:8]}"
+    kube.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
+    yield name
+    kube.delete(kube.resource("v1", "Namespace"), name)
+
+
 def bundle(name: str, files: dict[str, str]) -> dict[str, object]:
     return {
         "apiVersion": "v1",
@@ -36,12 +46,17 @@ def bundle(name: str, files: dict[str, str]) -> dict[str, object]:
 
 
 def test_a_kind_configmap_claiming_a_served_parent_kind_is_refused_and_its_children_stay(
-    kube: Kube, namespace: str, widgets: Resource, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    kube: Kube,
+    namespace: str,
+    kinds_namespace: str,
+    widgets: Resource,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     templates = write_kind(tmp_path / "templates", {"data.yaml": VALUE_CONFIGMAP})
     configmaps = kube.resource("v1", "ConfigMap")
     caplog.set_level(logging.ERROR, logger="stencil.controller")
-    with running_engine(kube, templates, namespace, bundle_namespace=namespace):
+    with running_engine(kube, templates, namespace, bundle_namespace=kinds_namespace):
         manifests.apply_all(kube, [widget("w", value="one")], namespace)
         eventually(condition_is(kube, widgets, "w", namespace, "Ready", "True"))
         child = kube.get(configmaps, "w-data", namespace)
@@ -53,14 +68,14 @@ def test_a_kind_configmap_claiming_a_served_parent_kind_is_refused_and_its_child
                 bundle("intruder", {"kind.yaml": KIND_YAML, "a.yaml": INTRUDER_DATA, "b.yaml": MORE}),
                 bundle("breaker", {"kind.yaml": KIND_YAML + BROKEN_RULE, "a.yaml": INTRUDER_DATA}),
             ],
-            namespace,
+            kinds_namespace,
         )
 
         def refused(name: str) -> Callable[[], str | None]:
             return lambda: said(name)
 
         def said(name: str) -> str | None:
-            events = kube.list(kube.resource("v1", "Event"), namespace)[0]
+            events = kube.list(kube.resource("v1", "Event"), kinds_namespace)[0]
             said = [
                 e["message"]
                 for e in events
@@ -70,7 +85,7 @@ def test_a_kind_configmap_claiming_a_served_parent_kind_is_refused_and_its_child
 
         for name in ("intruder", "breaker"):
             message = eventually(refused(name), what=f"an event saying {name} is refused")
-            assert f"kind {name} from ConfigMap {namespace}/{name} is not loaded" in message
+            assert f"kind {name} from ConfigMap {kinds_namespace}/{name} is not loaded" in message
             assert f"Widget.tests.stencil.dev is served by kind widget from {templates / 'widget'}" in message
             assert message in caplog.text
 

@@ -1,5 +1,5 @@
 """One small parent cannot make thousands of children.  Tenant A's Widget of a kind whose
-placement.maxChildren is 20 asks for 8,000 ConfigMaps: its TemplatesRendered is False with reason
+placement.maxChildren is 20 asks for 5,000 ConfigMaps: its TemplatesRendered is False with reason
 TooManyChildren at the template's file, nothing more is created and nothing it had is pruned, while
 tenant B's parent of the same kind is served.  Before, only a ResourceQuota bounded it."""
 
@@ -47,7 +47,7 @@ def test_a_parent_asking_for_thousands_of_children_gets_a_condition_and_nothing_
         eventually(lambda: len(children(namespace, "flood-")) == 10, what="A's ten children")
         before = children(namespace, "flood-")
 
-        manifests.apply_all(kube, [widget("flood", n=8000)], namespace)
+        manifests.apply_all(kube, [widget("flood", n=5000)], namespace)
         manifests.apply_all(kube, [widget("fair", n=3)], tenant_b)
 
         def refused() -> dict[str, object] | None:
