@@ -239,6 +239,31 @@ def release_patch(parent: Mapping[str, Any], identity: str, children: int = 0) -
     ]
 
 
+def forged_drain(
+    parent: Mapping[str, Any], identity: str, live: frozenset[str]
+) -> list[dict[str, Any]] | None:
+    """The write that takes a drain mark off ``identity``'s parent when the sharder cannot have made
+    it: the mark names a replica other than the one the ``live`` members, as the owner sees them,
+    give the parent (the sharder marks a parent for the member rendezvous gives it).  Whoever may
+    edit a parent may write its labels; taken at its word, a forged mark would cost a relabel of
+    every child there and back.  None when the mark may be the sharder's (or the owner sees no
+    members to judge by: then it is honoured), or the parent is not draining from ``identity``."""
+    labels = labels_of(parent)
+    to = labels.get(DRAIN_LABEL)
+    if labels.get(OWNER_LABEL) != identity or to is None or identity not in live:
+        return None
+    meta = parent.get("metadata") or {}
+    api_version, kind = str(parent.get("apiVersion")), str(parent.get("kind"))
+    key = parent_key(api_version, kind, meta.get("namespace"), meta["name"])
+    if to != identity and owner_of(key, live) == to:
+        return None
+    return [
+        {"op": "test", "path": _path(OWNER_LABEL), "value": identity},
+        {"op": "test", "path": _path(DRAIN_LABEL), "value": to},
+        {"op": "remove", "path": _path(DRAIN_LABEL)},
+    ]
+
+
 def handed(to: str, children: int) -> str:
     """The ``HANDED_OVER`` record of ``children`` relabelled for the replica ``to``."""
     return f"{to}/{children}"

@@ -91,6 +91,11 @@ class Handover:
         to = sharding.labels_of(parent).get(sharding.DRAIN_LABEL)
         if to is None or sharding.release_patch(parent, identity) is None:
             return
+        members = self.host.shard_members
+        forged = sharding.forged_drain(parent, identity, members() if members is not None else frozenset())
+        if forged is not None:  # one write, and the parent stays: no child is relabelled for it
+            self._unmark(parent, forged, to)
+            return
         uid, writer = parent["metadata"]["uid"], self._writer()
         handed = self._handed.setdefault(uid, set())
         for child in self.host.children.of(uid):
@@ -110,6 +115,18 @@ class Handover:
             children=len(handed),
         )
         self.forget(uid)
+
+    def _unmark(self, parent: Obj, ops: list[dict[str, object]], to: str) -> None:
+        meta = parent["metadata"]
+        try:
+            written = self.host.kube.patch_json(self.resource, meta["name"], meta.get("namespace"), ops)
+            self.parents.observe(written)
+        except (errors.Invalid, errors.NotFound, errors.Conflict):
+            return  # the labels changed meanwhile, or it is gone: judged again at its next event
+        log.warning(
+            "a drain mark the sharder did not make was taken off",
+            extra={"kind": self.controller, "key": _key(parent), "towards": to},
+        )
 
     def arriving(self, parent: Obj, kind: kinds.Kind | None) -> Result | None:
         """None once every child handed over with the parent is in this replica's cache; else

@@ -10,6 +10,7 @@ the other way round.  ``Counts`` keeps what the controllers wrote, one method pe
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -103,3 +104,8 @@ class Host(Protocol):
 
     @property
     def revisions(self) -> Revisions: ...
+
+    @property
+    def shard_members(self) -> Callable[[], frozenset[str]] | None:
+        """The live replicas as this one sees their Leases, when sharded."""
+        ...
