@@ -1,4 +1,4 @@
-"""Informers shared: one per (resource, namespace, label selector), several read as one cache.
+"""Informers shared: one per (resource, namespace, label selector, what it keeps), several read as one cache.
 
 ``InformerSet`` makes and starts an informer on first use and hands the same one to
 every kind that needs that selection, so two kinds rendering Deployments share one
@@ -18,7 +18,9 @@ from engine.runtime.cluster.seam import ListWatcher
 from engine.runtime.cluster.store import EventHandler, IndexFunc, Transform
 from engine.runtime.cluster.watching import Informer
 
-_InformerKey = tuple[Resource, str | None, str | None, bool]  # ..., label selector, metadata only
+# ..., label selector, metadata only, transform: two caches keeping different parts of each object
+# (the sharder's of parents, the references' index) are two informers, not one keeping either's.
+_InformerKey = tuple[Resource, str | None, str | None, bool, Transform | None]
 
 
 def _ignore(_: Obj) -> None:
@@ -131,10 +133,9 @@ class InformerSet:
         sees the cached objects replayed as ``ADDED``); without ``own_writes`` it is not
         told of our own writes (``Informer.writing``).  The resync period is the one given
         by the first caller, or the set's default.  A ``metadata_only`` informer is one of
-        its own, keeping what ``transform`` keeps of each object's metadata; the transform
-        is the one given by the first caller.
+        its own, and so is one with a ``transform`` (what it keeps of each object).
         """
-        key = (resource, namespace, label_selector, metadata_only)
+        key = (resource, namespace, label_selector, metadata_only, transform)
         with self._lock:
             informer = self._informers.get(key)
             if informer is None:
@@ -195,10 +196,17 @@ class InformerSet:
         *,
         label_selector: str | None = None,
         metadata_only: bool = False,
+        transform: Transform | None = None,
     ) -> None:
         scopes: list[str | None] = list(namespaces) if resource.namespaced else []
         for scope in scopes or [None]:
-            self.remove(resource, namespace=scope, label_selector=label_selector, metadata_only=metadata_only)
+            self.remove(
+                resource,
+                namespace=scope,
+                label_selector=label_selector,
+                metadata_only=metadata_only,
+                transform=transform,
+            )
 
     def get(
         self,
@@ -207,9 +215,10 @@ class InformerSet:
         namespace: str | None = None,
         label_selector: str | None = None,
         metadata_only: bool = False,
+        transform: Transform | None = None,
     ) -> Informer | None:
         with self._lock:
-            return self._informers.get((resource, namespace, label_selector, metadata_only))
+            return self._informers.get((resource, namespace, label_selector, metadata_only, transform))
 
     def remove(
         self,
@@ -218,10 +227,12 @@ class InformerSet:
         namespace: str | None = None,
         label_selector: str | None = None,
         metadata_only: bool = False,
+        transform: Transform | None = None,
     ) -> None:
         """Stop and forget one informer (a kind was unloaded)."""
         with self._lock:
-            informer = self._informers.pop((resource, namespace, label_selector, metadata_only), None)
+            key = (resource, namespace, label_selector, metadata_only, transform)
+            informer = self._informers.pop(key, None)
         if informer is not None:
             informer.stop()
 

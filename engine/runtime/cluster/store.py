@@ -86,6 +86,11 @@ def newer(obj: Obj, cached: Obj) -> bool | None:
     return _newer(version_of(obj), version_of(cached))
 
 
+def later(mine: str | None, theirs: str | None) -> bool | None:
+    """Whether version ``mine`` is later than ``theirs``; None when they cannot be compared (``newer``)."""
+    return _newer(mine, theirs)
+
+
 def _newer(mine: str | None, theirs: str | None) -> bool | None:
     if mine is not None and theirs is not None and mine.isdigit() and theirs.isdigit():
         return int(mine) > int(theirs)

@@ -1,14 +1,22 @@
-"""The caches of objects kinds reference, and the parents each change wakes.
+"""The objects kinds reference, held while parents read them, and the parents each change wakes.
 
 A kind's ``references:`` name objects it reads but does not own (``engine.core.model.references``);
-unlike children and related objects they carry no label of Stencil's, so each referenced kind
-is cached whole, one informer per kind and watched namespace, made when a kind that
-references it is loaded.  Which object a parent reads is decided per reconcile
-(``engine.core.decisions.referencing``); this module records it, by name (an index from the
-object's ``ChildId`` to the parents reading it, as ``children`` keeps the names parents in
-conflict wait for) or by selector (matched against each changed object), and wakes those
-parents when such an object is created, changed or deleted.  A reference whose object is
-missing thus waits for nothing but the object's own creation.
+unlike children and related objects they carry no label of Stencil's, so no label selects them
+for a cache.  Caching every object of a referenced kind whole would make the engine hold every
+ConfigMap of the watched namespaces because one kind reads one: another tenant's hundred
+unrelated megabyte ConfigMaps would be a hundred megabytes of the engine's.  So each referenced
+kind has, per watched namespace, a watch of every object's metadata alone, kept as name,
+namespace, resourceVersion and labels (``engine.runtime.cluster.fetched``: a few hundred bytes
+an object); and only the objects parents read are held whole, fetched by GET when first read
+and when the metadata shows a later version, and dropped when no parent reads them any longer.
+A selector is matched against the labels of the metadata, so only its matches are fetched.
+
+Which object a parent reads is decided per reconcile (``engine.core.decisions.referencing``);
+this module records it, by name (an index from the object's ``ChildId`` to the parents reading
+it, as ``children`` keeps the names parents in conflict wait for) or by selector (matched
+against each changed object), and wakes those parents when such an object is created, changed
+or deleted.  A reference whose object is missing thus waits for nothing but the object's own
+creation, which its metadata's watch brings.
 
 The interest is recorded *before* the caches are read, so an object created between the two
 wakes the parent rather than being missed; an object a cache has not listed yet wakes it
@@ -22,15 +30,16 @@ import logging
 import threading
 import time
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from engine.core.decisions import referencing
 from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
+from engine.runtime.cluster.fetched import Fetched, as_index_keeps
 from engine.runtime.cluster.informers import Across, InformerSet
 from engine.runtime.cluster.kube import Obj
 from engine.runtime.cluster.seam import Api
-from engine.runtime.cluster.store import EventHandler, IndexFunc
+from engine.runtime.cluster.store import DELETED, EventHandler, IndexFunc, Transform
 from engine.runtime.reconciling.queue import WorkQueue
 
 log = logging.getLogger("stencil.references")
@@ -47,9 +56,11 @@ class Interests(Generic[K]):
         self._wanted_by: dict[Waiter, set[K]] = {}
         self._lock = threading.Lock()
 
-    def want(self, waiter: Waiter, keys: Iterable[K]) -> None:
-        """Record that ``waiter`` wants exactly ``keys`` now (none clears)."""
+    def want(self, waiter: Waiter, keys: Iterable[K]) -> list[K]:
+        """Record that ``waiter`` wants exactly ``keys`` now (none clears); the keys no one wants
+        any longer."""
         wanted = set(keys)
+        unwanted = []
         with self._lock:
             for key in self._wanted_by.pop(waiter, set()) - wanted:
                 waiting = self._waiting.get(key)
@@ -57,10 +68,12 @@ class Interests(Generic[K]):
                     waiting.discard(waiter)
                     if not waiting:
                         del self._waiting[key]
+                        unwanted.append(key)
             if wanted:
                 self._wanted_by[waiter] = wanted
                 for key in wanted:
                     self._waiting.setdefault(key, set()).add(waiter)
+        return unwanted
 
     def waiters(self, key: K) -> list[Waiter]:
         with self._lock:
@@ -72,7 +85,7 @@ class Interests(Generic[K]):
 
 
 class Referenced:
-    """The caches of referenced kinds, and which parent reads which object, of one engine."""
+    """The referenced objects parents read, and which parent reads which object, of one engine."""
 
     def __init__(
         self, kube: Api, informers: InformerSet, namespaces: tuple[str, ...], sync_wait: float
@@ -81,15 +94,16 @@ class Referenced:
         self._informers = informers
         self._namespaces = namespaces
         self._sync_wait = sync_wait
-        self._caches: dict[tuple[str, str], Across] = {}
+        self._indexes: dict[tuple[str, str], Across] = {}  # every object's metadata, by kind
+        self._fetched: dict[tuple[str, str], Fetched] = {}  # the objects read, by kind
         self._by_name: Interests[ChildId] = Interests()
         self._by_selector: Interests[referencing.Target] = Interests()
         self._lock = threading.Lock()
 
     def watch(self, kind: kinds.Kind) -> None:
-        """Cache the kinds ``kind`` references, from now on."""
+        """Watch the kinds ``kind`` references, from now on."""
         for reference in kind.references:
-            if self._cache((reference.api_version, reference.kind)) is None:
+            if self._source((reference.api_version, reference.kind)) is None:
                 said = (kind.name, reference.api_version, reference.kind)
                 log.warning("kind %s references %s %s, which the server does not serve", *said)
 
@@ -111,36 +125,86 @@ class Referenced:
         return referencing.resolve(found, lambda target: self._lookup(target, deadline))
 
     def forget(self, queue: WorkQueue, key: str, keep: Sequence[referencing.Target] = ()) -> None:
-        """Wake ``key`` of ``queue`` only for the objects of ``keep`` from now on (none: a parent gone)."""
+        """Wake ``key`` of ``queue`` only for the objects of ``keep`` from now on (none: a parent
+        gone); an object no parent reads any longer is no longer held."""
         waiter = (queue, key)
-        self._by_name.want(waiter, [t.where for t in keep if not t.selector])
-        self._by_selector.want(waiter, [_located(t) for t in keep if t.selector])
+        unnamed = self._by_name.want(waiter, [t.where for t in keep if not t.selector])
+        unselected = self._by_selector.want(waiter, [_located(t) for t in keep if t.selector])
+        if unnamed or unselected:
+            self._release(set(unnamed), unselected)
+
+    def cached_bytes(self) -> int:
+        """The bytes of JSON the references hold: every object's metadata, and the objects read."""
+        with self._lock:
+            sources = list(self._fetched.values())
+        return sum(source.size() for source in sources)
 
     def _lookup(self, target: referencing.Target, deadline: float) -> list[Obj]:
-        cache = self._cache((target.where.api_version, target.where.kind))
-        if cache is None:
+        source = self._source((target.where.api_version, target.where.kind))
+        if source is None:
             return []
-        cache.wait_for_sync(max(deadline - time.monotonic(), 0.0))  # else its listing wakes the parent
+        source.index.wait_for_sync(max(deadline - time.monotonic(), 0.0))  # else its listing wakes the parent
         namespace = target.where.namespace or None
         if not target.selector:
-            found = cache.get(namespace, target.where.name)
+            found = source.get(namespace, target.where.name)
             return [] if found is None else [found]
-        return cache.list(namespace)
+        return source.matching(namespace, target.selector)
 
-    def _cache(self, gvk: tuple[str, str]) -> Across | None:
-        """The cache of every object of ``gvk`` in the watched namespaces (``cache_of``)."""
-        return cache_of(
-            self._caches, gvk, self._on_event, self._kube, self._informers, self._namespaces, self._lock
+    def _source(self, gvk: tuple[str, str]) -> Fetched | None:
+        """The objects of ``gvk`` read, beside the metadata of every one in the watched namespaces;
+        None if the server does not serve that kind."""
+        source = self._fetched.get(gvk)
+        if source is not None:
+            return source
+        index = cache_of(
+            self._indexes,
+            gvk,
+            self._on_event,
+            self._kube,
+            self._informers,
+            self._namespaces,
+            self._lock,
+            metadata_only=True,
+            transform=as_index_keeps,
         )
+        if index is None:
+            return None
+        resource = self._kube.resource(*gvk)  # found by discovery already, for the index
+        with self._lock:
+            return self._fetched.setdefault(gvk, Fetched(self._kube.get, resource, index))
+
+    def _wanted(self, obj: Obj) -> bool:
+        """Whether a parent reads ``obj`` (its metadata will do), by its name or a selector."""
+        if self._by_name.waiters(ChildId.of(obj)):
+            return True
+        return any(target.matches(obj) for target in self._by_selector.wanted())
+
+    def _release(self, unnamed: set[ChildId], unselected: Sequence[referencing.Target]) -> None:
+        """Drop the objects held for names or selectors no parent reads any longer, unless a
+        parent still reads them otherwise."""
+        with self._lock:
+            sources = list(self._fetched.values())
+        for source in sources:
+            gone = [
+                meta
+                for meta in source.held()
+                if (ChildId.of(meta) in unnamed or any(t.matches(meta) for t in unselected))
+                and not self._wanted(meta)
+            ]
+            source.release([_key(meta) for meta in gone])
 
     def _on_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
-        """Wake the parents that read ``obj`` by its name, or by a selector it matches (before or after)."""
+        """Wake the parents that read ``obj`` by its name, or by a selector it matches (before or
+        after); an object held that is deleted, or that no parent reads now, is dropped."""
         waiters = set(self._by_name.waiters(ChildId.of(obj)))
         for target in self._by_selector.wanted():
             if target.matches(obj) or (old is not None and target.matches(old)):
                 waiters.update(self._by_selector.waiters(target))
         for queue, key in waiters:
             queue.add(key)
+        source = self._fetched.get((str(obj.get("apiVersion")), str(obj.get("kind"))))
+        if source is not None and (type_ == DELETED or not self._wanted(obj)):
+            source.release([_key(obj)])
 
 
 def cache_of(
@@ -155,9 +219,12 @@ def cache_of(
     selector: str | None = None,
     index: tuple[str, IndexFunc] | None = None,
     own_writes: bool = True,
+    metadata_only: bool = False,
+    transform: Transform | None = None,
 ) -> Across | None:
-    """The cache of ``gvk`` in ``caches`` (label-selected by ``selector``, with ``index``), made and
-    started once; None if the server does not serve that kind.
+    """The cache of ``gvk`` in ``caches`` (label-selected by ``selector``, with ``index``; of each
+    object's metadata alone, with ``metadata_only``, kept as ``transform`` says), made and started
+    once; None if the server does not serve that kind.
 
     Nothing here waits for the cache to fill, and discovery happens outside the lock: a kind
     whose listing hangs must not stall the workers of other kinds.
@@ -173,7 +240,13 @@ def cache_of(
         cache = caches.get(gvk)
         if cache is None:
             cache = informers.ensure_across(
-                resource, namespaces, label_selector=selector, on_event=handler, own_writes=own_writes
+                resource,
+                namespaces,
+                label_selector=selector,
+                on_event=handler,
+                own_writes=own_writes,
+                metadata_only=metadata_only,
+                transform=transform,
             )
             if index is not None:
                 cache.add_index(*index)
@@ -184,3 +257,8 @@ def cache_of(
 def _located(target: referencing.Target) -> referencing.Target:
     """A selector target as a key: where it looks, whichever parent's reference it is."""
     return dataclasses.replace(target, id="", optional=False)
+
+
+def _key(obj: Any) -> tuple[str, str]:
+    meta = obj["metadata"]
+    return meta.get("namespace") or "", meta["name"]

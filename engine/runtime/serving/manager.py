@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.core.decisions import rollout as rollout_core
+from engine.core.decisions.sharding import as_sharder_keeps
 from engine.core.model import apis, claimants, errors, kinds
 from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.cluster.kube import Obj, Resource
@@ -134,7 +135,12 @@ class Engine:
             self.informers.remove_across(
                 removed.resource, self.options.namespaces, label_selector=self.parent_selector
             )
-            self.informers.remove_across(removed.resource, self.options.namespaces, metadata_only=True)
+            self.informers.remove_across(
+                removed.resource,
+                self.options.namespaces,
+                metadata_only=True,
+                transform=as_sharder_keeps,
+            )
         if complete:  # otherwise the next pass loads again, whatever the files say
             self._digests = digests
             self._fingerprint = fingerprint

@@ -1,0 +1,85 @@
+"""The references' caches hold every object's metadata, and whole only the objects parents read:
+fetched once when first read, again only once their version moved, and dropped when no parent
+reads them; a selector fetches only its matches.  Unrelated objects, however large, cost their
+metadata alone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from engine.runtime.cluster.informers import InformerSet
+from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.referenced import Referenced
+from engine.testing import wait_until
+from tests.seam._fake import FakeKube
+from tests.unit import _references as refs
+
+LARGE = "x" * 100_000
+UNRELATED = 20
+
+
+@pytest.fixture
+def fake() -> FakeKube:
+    fake = FakeKube()
+    for index in range(UNRELATED):
+        fake.add({**refs.config_map(f"other-{index}", team="b"), "data": {"blob": LARGE}})
+    fake.add(refs.config_map("shared", team="a"))
+    return fake
+
+
+@pytest.fixture
+def referenced(fake: FakeKube) -> Iterator[Referenced]:
+    informers = InformerSet(fake)
+    yield Referenced(fake, informers, ("shop",), 10.0)
+    informers.stop_all()
+
+
+def _gets(fake: FakeKube) -> int:
+    return sum(1 for verb, _ in fake.calls if verb == "GET")
+
+
+def test_a_reference_by_name_holds_whole_only_the_object_it_names(
+    fake: FakeKube, referenced: Referenced
+) -> None:
+    kind, queue = refs.kind(refs.reference()), WorkQueue()
+    referenced.watch(kind)
+    resolved = referenced.read(kind, refs.parent(configName="shared"), queue, "shop/echo")
+    assert resolved.values["config"]["data"] == {"ECHO": "shared"}
+    assert referenced.cached_bytes() < UNRELATED * 1_000, referenced.cached_bytes()
+    gets = _gets(fake)
+    referenced.read(kind, refs.parent(configName="shared"), queue, "shop/echo")
+    assert _gets(fake) == gets, "a current object is fetched again"
+
+    fake.add({**refs.config_map("shared", team="a"), "data": {"ECHO": "changed"}})
+    wait_until(lambda: queue.depth > 0, timeout=10, what="the change to wake the parent")
+    resolved = referenced.read(kind, refs.parent(configName="shared"), queue, "shop/echo")
+    assert resolved.values["config"]["data"] == {"ECHO": "changed"}
+    assert _gets(fake) == gets + 1
+
+    held = referenced.cached_bytes()
+    referenced.forget(queue, "shop/echo")
+    assert referenced.cached_bytes() < held, "an object no parent reads is still held"
+
+
+def test_a_missing_object_is_fetched_once_it_is_created(fake: FakeKube, referenced: Referenced) -> None:
+    kind, queue = refs.kind(refs.reference()), WorkQueue()
+    referenced.watch(kind)
+    resolved = referenced.read(kind, refs.parent(configName="later"), queue, "shop/echo")
+    assert resolved.missing and resolved.values["config"] is None
+    fake.add(refs.config_map("later"))
+    wait_until(lambda: queue.depth > 0, timeout=10, what="the creation to wake the parent")
+    resolved = referenced.read(kind, refs.parent(configName="later"), queue, "shop/echo")
+    assert resolved.values["config"]["data"] == {"ECHO": "later"} and not resolved.missing
+
+
+def test_a_selector_fetches_only_the_objects_it_matches(fake: FakeKube, referenced: Referenced) -> None:
+    kind, queue = refs.kind(refs.reference("team", selector={"team": "a"})), WorkQueue()
+    fake.add(refs.config_map("also-a", team="a"))
+    referenced.watch(kind)
+    gets = _gets(fake)
+    resolved = referenced.read(kind, refs.parent(), queue, "shop/echo")
+    assert [obj["metadata"]["name"] for obj in resolved.values["team"]] == ["also-a", "shared"]
+    assert _gets(fake) == gets + 2
+    assert referenced.cached_bytes() < UNRELATED * 1_000, referenced.cached_bytes()
