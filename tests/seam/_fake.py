@@ -12,7 +12,9 @@ grow with every write; watches that replay every change after the version they
 start from, in order; a create-only apply refused when the name is taken; JSON patches applied by
 the RFC 6902 library the server's semantics follow, a failed ``test`` refusing the
 whole patch with the server's bare 422 and a resourceVersion the patch sets taken as
-a precondition (409); a status write that changes only ``.status``.
+a precondition (409); a status write that changes only ``.status``.  Lists and watches of
+metadata alone answer whole objects, as a server that cannot serve ``PartialObjectMetadata``
+answers the client's fallback; ``partial_metadata`` makes them answer as the API server does.
 ``before_response`` lets a test run something between a write and its answer (a
 watch event arriving before the write's response).  Leases are served through ``request``
 as the server serves them (a PUT must carry the current resourceVersion, else 409);
@@ -66,6 +68,8 @@ class FakeKube:
         # Plural -> seconds a request for it (``request``) waits before it fails; None: its timeout.
         self.unanswered: dict[str, float | None] = {}
         self.waiting: Callable[[float], None] = time.sleep  # how a request's timeout passes
+        # Lists and watches of metadata alone answer ``PartialObjectMetadata`` of meta.k8s.io/v1.
+        self.partial_metadata = False
         self._versions = itertools.count(100)
         self._log: list[tuple[int, str, Obj]] = []  # (resourceVersion, event type, object)
         self._changed = threading.Condition()
@@ -167,6 +171,8 @@ class FakeKube:
     ) -> Iterator[tuple[builtins.list[Obj], str]]:
         """One snapshot, handed out ``limit`` items at a time, as the server pages a listing."""
         items, version = self.list(res, namespace, label_selector, limit)
+        if metadata_only and self.partial_metadata:
+            items = [_partial(item) for item in items]
         for start in range(0, max(len(items), 1), limit):
             yield items[start : start + limit], version
 
@@ -196,12 +202,14 @@ class FakeKube:
         if on_open is not None:
             on_open(close)
         since = int(resource_version) if resource_version else 0
+        partial = metadata_only and self.partial_metadata
         if initial_events:
             items, listed_at = self.list(res, namespace, label_selector)
             for item in items:
-                yield "ADDED", item
+                yield "ADDED", _partial(item) if partial else item
             end = {"resourceVersion": listed_at, "annotations": {INITIAL_EVENTS_END: "true"}}
-            yield "BOOKMARK", {"apiVersion": res.api_version, "kind": res.kind, "metadata": end}
+            bookmark = {"apiVersion": res.api_version, "kind": res.kind, "metadata": end}
+            yield "BOOKMARK", _partial(bookmark) if partial else bookmark
             since = int(listed_at)
         deadline = time.monotonic() + timeout_seconds
         while not closed.is_set() and time.monotonic() < deadline:
@@ -216,7 +224,7 @@ class FakeKube:
             for version, type_, obj in pending:
                 since = version
                 if _selected(obj, res, namespace, label_selector):
-                    yield type_, copy.deepcopy(obj)
+                    yield type_, _partial(obj) if partial else copy.deepcopy(obj)
 
     def apply(
         self,
@@ -352,3 +360,9 @@ def _selected(obj: Obj, res: Resource, namespace: str | None, label_selector: st
 def _conforms(fake: FakeKube) -> Api:
     """Checked by mypy: the fake offers every verb of the seam, with the real signatures."""
     return fake
+
+
+def _partial(obj: Obj) -> Obj:
+    """``obj`` as the API server answers a list or watch of metadata alone."""
+    meta = copy.deepcopy(obj["metadata"])
+    return {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": meta}

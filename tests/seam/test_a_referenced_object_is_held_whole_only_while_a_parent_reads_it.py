@@ -1,7 +1,7 @@
 """The references' caches hold every object's metadata, and whole only the objects parents read:
 fetched once when first read, again only once their version moved, and dropped when no parent
 reads them; a selector fetches only its matches.  Unrelated objects, however large, cost their
-metadata alone."""
+metadata alone, whether the server answers the metadata's watch with metadata or whole objects."""
 
 from __future__ import annotations
 
@@ -20,9 +20,10 @@ LARGE = "x" * 100_000
 UNRELATED = 20
 
 
-@pytest.fixture
-def fake() -> FakeKube:
+@pytest.fixture(params=[True, False], ids=["partial-metadata", "whole-objects"])
+def fake(request: pytest.FixtureRequest) -> FakeKube:
     fake = FakeKube()
+    fake.partial_metadata = request.param  # the API server, or one that cannot serve metadata alone
     for index in range(UNRELATED):
         fake.add({**refs.config_map(f"other-{index}", team="b"), "data": {"blob": LARGE}})
     fake.add(refs.config_map("shared", team="a"))
