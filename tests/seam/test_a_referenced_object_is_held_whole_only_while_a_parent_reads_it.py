@@ -1,7 +1,8 @@
 """The references' caches hold every object's metadata, and whole only the objects parents read:
 fetched once when first read, again only once their version moved, and dropped when no parent
-reads them; a selector fetches only its matches.  Unrelated objects, however large, cost their
-metadata alone, whether the server answers the metadata's watch with metadata or whole objects."""
+reads them by name or selector; a selector fetches only its matches.  Unrelated objects, however
+large, cost their metadata alone, whether the server answers the metadata's watch with metadata
+or whole objects."""
 
 from __future__ import annotations
 
@@ -84,3 +85,9 @@ def test_a_selector_fetches_only_the_objects_it_matches(fake: FakeKube, referenc
     assert [obj["metadata"]["name"] for obj in resolved.values["team"]] == ["also-a", "shared"]
     assert _gets(fake) == gets + 2
     assert referenced.cached_bytes() < UNRELATED * 1_000, referenced.cached_bytes()
+
+    held = referenced.cached_bytes()
+    fake.add(refs.config_map("also-a", team="b"))  # its labels no longer match: no parent reads it
+    wait_until(lambda: referenced.cached_bytes() < held, timeout=10, what="the unmatched object dropped")
+    resolved = referenced.read(kind, refs.parent(), queue, "shop/echo")
+    assert [obj["metadata"]["name"] for obj in resolved.values["team"]] == ["shared"]

@@ -15,7 +15,8 @@ megabyte each for another tenant's that nothing reads.  ``Fetched`` holds instea
 A read thus answers what the server held at the last change the index saw, or later: a GET
 that returns a version newer than the index's (the watch not there yet) is kept, and the
 watch's event for it then finds it current.  Fetching on read rather than on every watch event
-costs no request for a change nobody reads before the next one.
+costs no request for a change nobody reads before the next one.  A GET that fails (the server
+away, a right missing) fails the read with the client's error, for the caller to retry.
 """
 
 from __future__ import annotations
@@ -84,6 +85,11 @@ class Fetched:
         with self._lock:
             for key in keys:
                 self._held.pop(key, None)
+
+    def holds(self, key: _Key) -> bool:
+        """Whether the object of ``key`` (namespace or "", name) is held whole."""
+        with self._lock:
+            return key in self._held
 
     def held(self) -> list[Obj]:
         """The metadata (``as_index_keeps``, with apiVersion and kind) of every object held whole."""

@@ -203,7 +203,7 @@ class Referenced:
         for queue, key in waiters:
             queue.add(key)
         source = self._fetched.get((str(obj.get("apiVersion")), str(obj.get("kind"))))
-        if source is not None and (type_ == DELETED or not self._wanted(obj)):
+        if source is not None and source.holds(_key(obj)) and (type_ == DELETED or not self._wanted(obj)):
             source.release([_key(obj)])
 
 
