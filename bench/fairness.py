@@ -5,9 +5,9 @@ Starts its own plane (etcd and kube-apiserver), installs a CRD of its own (``Slo
 bench.stencil.dev/v1, any spec) and runs the engine in this process with four workers.  A Slow
 renders one ConfigMap after a loop of ``spec.spin`` turns (a tenth of a second of CPU here,
 within the template's one second of wall-clock time even when four workers share the
-interpreter), so tenant A's 300 parents keep the workers busy for as long as 300 renders take.  Once the workers have started on them, tenant B makes one parent,
-and the run prints how long B's child took, how many of A's children existed by then, and A's
-time to its last child:
+interpreter), so tenant A's 300 parents keep the workers busy for as long as 300 renders take.
+Once the workers have started on them, tenant B makes one parent, and the run prints how long
+B's child took, how many of A's children existed by then, and A's time to its last child:
 
     python -m bench.fairness [A_PARENTS] [SPIN]   # 300 1000
 
