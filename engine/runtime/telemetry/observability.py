@@ -8,8 +8,9 @@ in a ``Metrics`` object with its own ``CollectorRegistry`` instead of the
 process-global one, so a test builds a fresh set and reads exact values, and two
 engines in one process never share counters.
 
-The HTTP side is the standard library's ``ThreadingHTTPServer`` in a daemon
-thread: three read-only endpoints do not justify a web framework.  ``/healthz``
+The HTTP side is ``httpserver``: one selector thread and a few workers, so that idle or
+slow connections cost neither a thread each nor the probes' answers; three read-only
+endpoints do not justify a web framework.  ``/healthz``
 answers 200 for as long as the process can serve a request (liveness must not
 depend on the API server, or an API-server outage would restart every replica);
 ``/readyz`` answers 503 until the controller calls ``Health.mark_ready`` after its
@@ -25,13 +26,12 @@ import ssl
 import threading
 from collections.abc import Callable, Mapping
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Literal
+from typing import Literal
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
-from engine.runtime.telemetry import delegation
+from engine.runtime.telemetry import delegation, httpserver
 
 # controller-runtime's reconcile_time_seconds buckets (pkg/internal/controller/metrics):
 # fine steps below a second where most reconciles land, coarse ones up to a minute.
@@ -358,73 +358,26 @@ class Health:
             return self._reason
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-    # A client that connects and says nothing holds a thread no longer than this.
-    timeout = 30
-
-    def do_GET(self) -> None:
-        path = self.path.split("?", 1)[0]
-        metrics, health = self.server.metrics, self.server.health
-        if path == "/metrics" and metrics is not None:
-            gate = self.server.gate
-            verdict = HTTPStatus.OK if gate is None else gate.verdict(self.headers.get("Authorization"), path)
-            if verdict == HTTPStatus.OK:
-                self._send(HTTPStatus.OK, metrics.exposition(), CONTENT_TYPE_LATEST)
-            else:
-                self._send(verdict, f"{verdict.phrase}\n".encode())
-        elif path in ("/healthz", "/livez") and health is not None:
-            self._send(HTTPStatus.OK, b"ok\n")
-        elif path == "/readyz" and health is not None:
-            if health.ready:
-                self._send(HTTPStatus.OK, b"ok\n")
-            else:
-                self._send(HTTPStatus.SERVICE_UNAVAILABLE, f"not ready: {health.reason}\n".encode())
-        else:
-            self._send(HTTPStatus.NOT_FOUND, b"not found\n")
-
-    def _send(self, status: HTTPStatus, body: bytes, content_type: str = "text/plain; charset=utf-8") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        # A probe every few seconds is not worth a log line each.
-        pass
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(
-        self,
-        address: tuple[str, int],
-        metrics: Metrics | None,
-        health: Health | None,
-        gate: delegation.Delegate | None,
-        tls: ssl.SSLContext | None,
-    ) -> None:
-        self.metrics = metrics
-        self.health = health
-        self.gate = gate
-        self.tls = tls
-        super().__init__(address, _Handler)
-
-    def finish_request(self, request: Any, client_address: Any) -> None:
-        if self.tls is None:
-            super().finish_request(request, client_address)
-            return
-        # The TLS handshake happens here, in the request's own thread: done in accept(), one
-        # client that never finishes it would stall every other scrape.
-        request.settimeout(_Handler.timeout)
-        try:
-            wrapped = self.tls.wrap_socket(request, server_side=True)
-        except OSError:  # ssl.SSLError included: not TLS, or a handshake given up
-            return
-        with wrapped:
-            super().finish_request(wrapped, client_address)
+def _answer(
+    metrics: Metrics | None,
+    health: Health | None,
+    gate: delegation.Delegate | None,
+    request: httpserver.Request,
+) -> httpserver.Response:
+    """What ``/metrics``, ``/healthz``, ``/livez`` and ``/readyz`` answer, whichever are served."""
+    path = request.path.split("?", 1)[0]
+    if path == "/metrics" and metrics is not None:
+        verdict = HTTPStatus.OK if gate is None else gate.verdict(request.headers.get("authorization"), path)
+        if verdict == HTTPStatus.OK:
+            return httpserver.Response(HTTPStatus.OK, metrics.exposition(), CONTENT_TYPE_LATEST)
+        return httpserver.Response(verdict, f"{verdict.phrase}\n".encode())
+    if path in ("/healthz", "/livez") and health is not None:
+        return httpserver.Response(HTTPStatus.OK, b"ok\n")
+    if path == "/readyz" and health is not None:
+        if health.ready:
+            return httpserver.Response(HTTPStatus.OK, b"ok\n")
+        return httpserver.Response(HTTPStatus.SERVICE_UNAVAILABLE, f"not ready: {health.reason}\n".encode())
+    return httpserver.Response(HTTPStatus.NOT_FOUND, b"not found\n")
 
 
 def serve(
@@ -435,14 +388,20 @@ def serve(
     *,
     gate: delegation.Delegate | None = None,
     tls: ssl.SSLContext | None = None,
-) -> ThreadingHTTPServer:
+    max_connections: int = httpserver.MAX_CONNECTIONS,
+    head_timeout: float = httpserver.HEAD_TIMEOUT,
+) -> httpserver.Server:
     """Serve ``/metrics`` (unless ``metrics`` is None) and the probes (unless ``health`` is None).
 
     With ``tls`` the port speaks HTTPS; with ``gate`` every ``/metrics`` request must carry a
-    token the gate accepts.  ``port=0`` picks a free port (read it from
-    ``server.server_address``).  Stop it with ``server.shutdown()`` and then ``server.server_close()``.
+    token the gate accepts.  At most ``max_connections`` are open at once, and each has
+    ``head_timeout`` seconds for its handshake and request head (``httpserver``).  ``port=0``
+    picks a free port (read it from ``server.server_address``).  Stop it with
+    ``server.shutdown()`` and then ``server.server_close()``.
     """
-    server = _Server((host, port), metrics, health, gate, tls)
-    thread = threading.Thread(target=server.serve_forever, name="stencil-http", daemon=True)
-    thread.start()
+    respond = functools.partial(_answer, metrics, health, gate)
+    server = httpserver.Server(
+        (host, port), respond, tls=tls, max_connections=max_connections, head_timeout=head_timeout
+    )
+    server.start()
     return server

@@ -33,11 +33,9 @@ from engine.tools.cli import options
 from engine.tools.cli._common import main, stop_event
 
 if TYPE_CHECKING:
-    from http.server import ThreadingHTTPServer
-
     from engine.runtime.cluster.kube import Kube
     from engine.runtime.serving import holding, leader, manager
-    from engine.runtime.telemetry import observability
+    from engine.runtime.telemetry import httpserver, observability
 
 log = logging.getLogger("stencil")
 
@@ -287,7 +285,7 @@ def _serve(
     scrapes: tuple[str, int] | None,
     secure: bool,
     cert_path: Path | None,
-) -> list[ThreadingHTTPServer]:
+) -> list[httpserver.Server]:
     """The probes in plain HTTP, and the metrics over TLS to callers the API server allows
     (``secure``) or in plain HTTP; on one port when both have the same address."""
     import socket
