@@ -88,7 +88,7 @@ def test_an_idle_flood_costs_no_thread_and_a_few_mib_and_healthz_answers(
     assert healthz(port, client) == 200
     threads, memory = threading.active_count(), rss()
 
-    flood = [socket.create_connection(("127.0.0.1", port)) for _ in range(FLOOD)]
+    flood = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(FLOOD)]
     try:
         during = healthz(port, client)  # accepted after every socket of the flood
         grown_threads, grown_memory = threading.active_count() - threads, rss() - memory

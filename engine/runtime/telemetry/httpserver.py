@@ -188,7 +188,9 @@ class Server:
                 sock, _ = self._listener.accept()
             except (BlockingIOError, InterruptedError):
                 return
-            except OSError:  # out of descriptors, or the peer gone already: try again later
+            except OSError:  # out of descriptors, or the peer gone already
+                if self._unfinished:  # free a descriptor, or the listener stays readable forever
+                    self._close(next(iter(self._unfinished)))
                 return
             if len(self._unfinished) + len(self._working) + len(self._sending) >= self._cap:
                 if not self._unfinished:
