@@ -98,7 +98,7 @@ def main(n: int, spin: int) -> None:
 
         began = time.monotonic()
         manifests.apply_all(kube, [slow(f"a-{i:03d}", spin) for i in range(n)], "tenant-a")
-        wait("the workers to start on tenant A", lambda: children(kube, "tenant-a") >= 4, 120)
+        wait("the workers to start on tenant A", lambda: children(kube, "tenant-a") >= 4, 600)
         asked = time.monotonic()
         manifests.apply_all(kube, [slow("b", spin)], "tenant-b")
         wait("tenant B's child", lambda: children(kube, "tenant-b") == 2, 1800, pause=0.05)
