@@ -12,8 +12,9 @@ kro's CEL has a library beyond the language (``json.unmarshal``, ``quantity``, `
   amount (``'500Mi' | quantity < '1Gi' | quantity``) and prints in the API server's canonical
   form (``'1024Mi' | quantity`` prints ``1Gi``).
 * ``x | digest('sha256')``: base64 of a digest's bytes, as kro's ``base64.encode(hash.sha256(x))``.
-* ``random_string(length, seed)``: a string of lower-case letters and digits that only its seed
-  decides, valid in a name.
+* ``random_string(length, seed)``: a string of lower-case letters and digits, valid in a name, that
+  its seed and the engine's key decide (``seedkeys``): stable for one seed, and computable only
+  by whoever holds the key.
 * ``x | shorthash(8)``: the first hex digits of the SHA-256 of ``x``, stable across processes and
   Python versions (``hash()`` is neither).
 
@@ -41,7 +42,7 @@ from typing import Any
 import yaml
 from jinja2.runtime import Undefined
 
-from engine.core.model import budgets
+from engine.core.model import budgets, seedkeys
 from engine.core.model.yamlrules import INT64_MAX, INT64_MIN, MAX_DEPTH, StrictLoader
 
 # -- values as text ---------------------------------------------------------------------------
@@ -340,15 +341,18 @@ _UNBIASED = 256 - 256 % len(_ALPHABET)  # bytes at or above this would favour th
 
 
 def random_string(length: int, seed: Any) -> str:
-    """``length`` lower-case letters and digits that ``seed`` alone decides:
+    """``length`` lower-case letters and digits that ``seed`` and the engine's key decide:
     ``random_string(16, metadata.uid)``.
 
-    The characters are drawn from SHAKE-256 of the seed (a standard, so the same in every
-    process and version), dropping the few bytes that would make some characters likelier.
+    The seed is hashed by BLAKE2b under the key of the render (``seedkeys.current``), so a
+    reader who knows the seed, as every reader of the parent does, still cannot compute the
+    value; SHAKE-256 of that keyed hash gives as many bytes as wanted, dropping the few that
+    would make some characters likelier.  Both are standards: the same in every process.
     """
     length = _length(length, "random_string")
     budgets.current().charge(length, "random_string")
-    source = hashlib.shake_256(_text(seed, "random_string").encode())
+    keyed = hashlib.blake2b(_text(seed, "random_string").encode(), key=seedkeys.current())
+    source = hashlib.shake_256(keyed.digest())
     drawn: list[str] = []
     wanted = length + length // 8 + 16
     while len(drawn) < length:
