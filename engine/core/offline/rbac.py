@@ -46,7 +46,7 @@ from typing import Any
 import yaml
 
 from engine.core.decisions import holding, planning
-from engine.core.model import apis, errors, placement
+from engine.core.model import apis, errors, placement, seedkeys
 from engine.core.model.kinds import Kind
 from engine.core.offline import admission
 from engine.core.templating import rendering
@@ -214,13 +214,14 @@ def rules_by_kind(
 
 
 def namespace_rules(lease_name: str, *, sharded: bool = False) -> list[Rule]:
-    """The rules the engine needs in its own namespace: its leader Lease, the kind ConfigMaps and
-    the kinds' revisions;
+    """The rules the engine needs in its own namespace: its leader Lease, the kind ConfigMaps,
+    the kinds' revisions and the Secret of its seed key;
     ``sharded``, also every replica's own Lease (named after its pod, so not by name) and the
     listing of them all that the sharder reads.
 
     ``create`` cannot be narrowed to a name (the object has none until it
-    exists), so it is granted apart from ``get/update`` on ``lease_name``.
+    exists), so it is granted apart from ``get/update`` on ``lease_name`` and ``get`` on the
+    seed key's Secret.
     """
     rules: list[Rule] = [
         {"apiGroups": [""], "resources": ["configmaps"], "verbs": ["get", "list", "watch"]},
@@ -236,6 +237,14 @@ def namespace_rules(lease_name: str, *, sharded: bool = False) -> list[Rule]:
             "resources": ["leases"],
             "resourceNames": [lease_name],
             "verbs": ["get", "update"],
+        },
+        # The key random_string draws with, made on the first start: never update or delete.
+        {"apiGroups": [""], "resources": ["secrets"], "verbs": ["create"]},
+        {
+            "apiGroups": [""],
+            "resources": ["secrets"],
+            "resourceNames": [seedkeys.SECRET_NAME],
+            "verbs": ["get"],
         },
     ]
     if sharded:

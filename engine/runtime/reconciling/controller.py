@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 from engine.core import door
 from engine.core.decisions import conditions, contention, ordering, planning, refusing, status
-from engine.core.model import budgets, dependencies, errors, kinds
+from engine.core.model import budgets, dependencies, errors, kinds, seedkeys
 from engine.core.templating import rendering
 from engine.runtime.cluster import nesting
 from engine.runtime.cluster.informers import Across
@@ -163,7 +163,10 @@ class KindController:
         with turns.Turn(options.metrics, options.tracer, self.name, key) as turn:
             try:
                 namespace, _, name = key.partition("/")
-                with self.host.memory.admit(self.parents.size(namespace or None, name)):  # the memory bound
+                with (
+                    self.host.memory.admit(self.parents.size(namespace or None, name)),  # the memory bound
+                    seedkeys.keyed(options.seed_key),  # what random_string draws with: the engine's key
+                ):
                     result = self.reconcile(key)
                 self.queue.forget(key)
                 if result.when_idle:

@@ -107,6 +107,12 @@ log = logging.getLogger("stencil")
     help="Children one parent may have; a kind's placement.maxChildren may say fewer. Past it the "
     "parent is not applied and says TooManyChildren [default: 2000].",
 )
+@click.option(
+    "--seed-key-secret",
+    default=None,
+    help="NAMESPACE/NAME of the Secret holding the key random_string draws with, made on first "
+    "start [default: stencil-seed-key in $POD_NAMESPACE, else in kube-system].",
+)
 @click.option("--leader-elect", is_flag=True, help="Reconcile only while holding a Lease.")
 @click.option("--leader-elect-namespace", default=None, help="The Lease's namespace (default: the pod's).")
 @click.option("--leader-elect-lease-name", default="stencil-leader", show_default=True)
@@ -169,6 +175,7 @@ def run(
     revisions_namespace: str | None,
     protected_namespaces: str | None,
     max_children: int | None,
+    seed_key_secret: str | None,
     leader_elect: bool,
     leader_elect_namespace: str | None,
     leader_elect_lease_name: str,
@@ -190,6 +197,7 @@ def run(
     import socket
 
     from engine.core.decisions import holding
+    from engine.runtime.cluster import seedsecret
     from engine.runtime.cluster.kube import Kube
     from engine.runtime.serving import manager
     from engine.runtime.telemetry import logs, observability, tracing
@@ -217,6 +225,7 @@ def run(
         shard=identity if shards else None,
         protected_namespaces=_protected(protected_namespaces, kind_configmaps_namespace),
         max_children=max_children,
+        seed_key=seedsecret.read_or_create(kube, *_seed_secret(seed_key_secret)),
     )
     engine = manager.Engine(kube, templates_dir, settings)
     engine.start()
@@ -262,6 +271,19 @@ def run(
     engine.stop()
     for server in servers:
         server.shutdown()
+
+
+def _seed_secret(given: str | None) -> tuple[str, str]:
+    """The namespace and name of the seed key's Secret: ``given``, or the default in the
+    engine's namespace (kube-system outside a pod: a namespace no tenant's role reaches)."""
+    from engine.runtime.cluster import seedsecret
+
+    if given is None:
+        return os.environ.get("POD_NAMESPACE") or "kube-system", seedsecret.SECRET_NAME
+    namespace, slash, name = given.partition("/")
+    if not (slash and namespace and name):
+        raise click.BadParameter(f"{given!r} is not NAMESPACE/NAME", param_hint="--seed-key-secret")
+    return namespace, name
 
 
 def _ready_until_stopped(

@@ -1,0 +1,75 @@
+"""The engine's seed key, kept in a Secret of its own namespace: read it, or make it once.
+
+``random_string`` draws under a key only the engine holds (``engine.core.model.seedkeys``).  It
+must be the same for every replica and after every restart, or a generated password would
+change under its users, so it lives in the cluster, in the Secret ``SECRET_NAME`` of the
+engine's namespace, which tenants' roles do not reach.
+
+Two replicas starting at once must agree on one key.  Each reads the Secret; when there is none,
+each makes a key and *creates* the Secret (a POST, never an apply, which would let the second
+overwrite the first); the server lets one create win, and the other, answered 409, reads the
+key that won.  A Secret that holds no usable key is an error rather than replaced: replacing it
+would change every generated value at once.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import secrets
+
+from engine.core.model import errors, seedkeys
+from engine.runtime.cluster.kube import Kube, Obj
+
+SECRET_NAME = seedkeys.SECRET_NAME
+DATA_KEY = "key"
+
+
+class SeedKeyError(errors.StencilError):
+    """The Secret is there but holds no key this engine can use."""
+
+    reason = "SeedKeyInvalid"
+
+
+def read_or_create(kube: Kube, namespace: str, name: str = SECRET_NAME) -> bytes:
+    """The key in the Secret ``namespace/name``; made and stored first when there is none."""
+    res = kube.resource("v1", "Secret")
+    found = kube.get(res, name, namespace)
+    if found is None:
+        try:
+            found = kube.create(_secret(namespace, name, secrets.token_bytes(seedkeys.SIZE)))
+        except errors.AlreadyExists:  # another replica created it first: its key is the key
+            found = kube.get(res, name, namespace)
+            if found is None:
+                raise SeedKeyError(f"Secret {namespace}/{name} was created and is gone again") from None
+    return _key_of(found, f"{namespace}/{name}")
+
+
+def _secret(namespace: str, name: str, key: bytes) -> Obj:
+    return {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "labels": {"app.kubernetes.io/managed-by": "stencil"},
+            "annotations": {
+                "stencil.dev/purpose": "the key random_string draws with; replacing it changes "
+                "every generated value"
+            },
+        },
+        "type": "Opaque",
+        "immutable": True,
+        "data": {DATA_KEY: base64.b64encode(key).decode("ascii")},
+    }
+
+
+def _key_of(secret: Obj, where: str) -> bytes:
+    encoded = (secret.get("data") or {}).get(DATA_KEY)
+    try:
+        key = base64.b64decode(str(encoded), validate=True) if encoded else b""
+    except (binascii.Error, ValueError):
+        key = b""
+    if not 16 <= len(key) <= 64:
+        raise SeedKeyError(f"Secret {where} holds no seed key in data.{DATA_KEY} (16 to 64 bytes)")
+    return key
