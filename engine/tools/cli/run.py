@@ -111,7 +111,8 @@ log = logging.getLogger("stencil")
     "--seed-key-secret",
     default=None,
     help="NAMESPACE/NAME of the Secret holding the key random_string draws with, made on first "
-    "start [default: stencil-seed-key in $POD_NAMESPACE, else in kube-system].",
+    "start [default: stencil-seed-key in $POD_NAMESPACE, else in --leader-elect-namespace, else "
+    "in kube-system].",
 )
 @click.option("--leader-elect", is_flag=True, help="Reconcile only while holding a Lease.")
 @click.option("--leader-elect-namespace", default=None, help="The Lease's namespace (default: the pod's).")
@@ -225,7 +226,7 @@ def run(
         shard=identity if shards else None,
         protected_namespaces=_protected(protected_namespaces, kind_configmaps_namespace),
         max_children=max_children,
-        seed_key=seedsecret.read_or_create(kube, *_seed_secret(seed_key_secret)),
+        seed_key=seedsecret.read_or_create(kube, *_seed_secret(seed_key_secret, leader_elect_namespace)),
     )
     engine = manager.Engine(kube, templates_dir, settings)
     engine.start()
@@ -273,13 +274,14 @@ def run(
         server.shutdown()
 
 
-def _seed_secret(given: str | None) -> tuple[str, str]:
+def _seed_secret(given: str | None, lease_namespace: str | None) -> tuple[str, str]:
     """The namespace and name of the seed key's Secret: ``given``, or the default in the
-    engine's namespace (kube-system outside a pod: a namespace no tenant's role reaches)."""
+    engine's namespace, its pod's or its Lease's (else kube-system, which no tenant's role reaches)."""
     from engine.runtime.cluster import seedsecret
 
     if given is None:
-        return os.environ.get("POD_NAMESPACE") or "kube-system", seedsecret.SECRET_NAME
+        namespace = os.environ.get("POD_NAMESPACE") or lease_namespace or "kube-system"
+        return namespace, seedsecret.SECRET_NAME
     namespace, slash, name = given.partition("/")
     if not (slash and namespace and name):
         raise click.BadParameter(f"{given!r} is not NAMESPACE/NAME", param_hint="--seed-key-secret")
