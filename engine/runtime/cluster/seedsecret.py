@@ -5,11 +5,13 @@ must be the same for every replica and after every restart, or a generated passw
 change under its users, so it lives in the cluster, in the Secret ``SECRET_NAME`` of the
 engine's namespace, which tenants' roles do not reach.
 
-Two replicas starting at once must agree on one key.  Each reads the Secret; when there is none,
-each makes a key and *creates* the Secret (a POST, never an apply, which would let the second
-overwrite the first); the server lets one create win, and the other, answered 409, reads the
-key that won.  A Secret that holds no usable key is an error rather than replaced: replacing it
-would change every generated value at once.
+Two replicas starting at once must agree on one key.  Each makes a key and *creates* the Secret
+with it (a POST, never an apply, which would let the second overwrite the first); the server lets
+one create win, ever, and every other start, answered 409, reads the key that won.  Creating
+before reading costs one refused request a start, and leaves no moment between a read that
+found nothing and a create in which another replica's key could be missed.  A Secret that holds
+no usable key is an error rather than replaced: replacing it would change every generated value
+at once.
 """
 
 from __future__ import annotations
@@ -33,15 +35,13 @@ class SeedKeyError(errors.StencilError):
 
 def read_or_create(kube: Kube, namespace: str, name: str = SECRET_NAME) -> bytes:
     """The key in the Secret ``namespace/name``; made and stored first when there is none."""
-    res = kube.resource("v1", "Secret")
-    found = kube.get(res, name, namespace)
-    if found is None:
-        try:
-            found = kube.create(_secret(namespace, name, secrets.token_bytes(seedkeys.SIZE)))
-        except errors.AlreadyExists:  # another replica created it first: its key is the key
-            found = kube.get(res, name, namespace)
-            if found is None:
-                raise SeedKeyError(f"Secret {namespace}/{name} was created and is gone again") from None
+    try:
+        found = kube.create(_secret(namespace, name, secrets.token_bytes(seedkeys.SIZE)))
+    except errors.AlreadyExists:  # made before, or by another replica just now: its key is the key
+        read = kube.get(kube.resource("v1", "Secret"), name, namespace)
+        if read is None:
+            raise SeedKeyError(f"Secret {namespace}/{name} was there and is gone: start again") from None
+        found = read
     return _key_of(found, f"{namespace}/{name}")
 
 
