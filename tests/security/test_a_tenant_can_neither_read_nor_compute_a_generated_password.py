@@ -82,7 +82,7 @@ def test_the_tenant_cannot_read_the_key_nor_compute_the_password(
         return text["password"] if text.get("round") == round_ else None
 
     key = seedsecret.read_or_create(kube, engine_namespace)
-    with running_engine(kube, templates, namespace, seed_key=key):
+    with running_engine(kube, templates, namespace, seed_key=lambda: key):
         manifests.apply_all(kube, [widget("db", round="1")], namespace)
         drawn = eventually(lambda: password("1"), what="the Secret")
 
@@ -98,8 +98,7 @@ def test_the_tenant_cannot_read_the_key_nor_compute_the_password(
     unkeyed = hashlib.shake_256(uid.encode()).digest(64)
     assert drawn != "".join(ALPHABET[b % 36] for b in unkeyed if b < 252)[:24]
 
-    with running_engine(
-        kube, templates, namespace, seed_key=seedsecret.read_or_create(kube, engine_namespace)
-    ):
+    restarted = seedsecret.SeedKey(kube, engine_namespace)  # reads the key anew
+    with running_engine(kube, templates, namespace, seed_key=restarted):
         manifests.apply_all(kube, [widget("db", round="2")], namespace)
         assert eventually(lambda: password("2"), what="the Secret rendered again") == drawn

@@ -12,6 +12,10 @@ before reading costs one refused request a start, and leaves no moment between a
 found nothing and a create in which another replica's key could be missed.  A Secret that holds
 no usable key is an error rather than replaced: replacing it would change every generated value
 at once.
+
+The engine reads the key on its first reconcile (``SeedKey``), not before it starts: an engine that
+cannot reach its API server yet stays alive and unready, as it does for its caches, and a
+reconcile that cannot read the key fails and is retried rather than drawing under another key.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import base64
 import binascii
 import secrets
+import threading
 
 from engine.core.model import errors, seedkeys
 from engine.runtime.cluster.kube import Kube, Obj
@@ -43,6 +48,21 @@ def read_or_create(kube: Kube, namespace: str, name: str = SECRET_NAME) -> bytes
             raise SeedKeyError(f"Secret {namespace}/{name} was there and is gone: start again") from None
         found = read
     return _key_of(found, f"{namespace}/{name}")
+
+
+class SeedKey:
+    """The key of the Secret ``namespace/name``, read (or made) on first use and then kept."""
+
+    def __init__(self, kube: Kube, namespace: str, name: str = SECRET_NAME) -> None:
+        self._kube, self._namespace, self._name = kube, namespace, name
+        self._lock = threading.Lock()
+        self._key: bytes | None = None
+
+    def __call__(self) -> bytes:
+        with self._lock:  # one read for all workers; a failed one is tried again next time
+            if self._key is None:
+                self._key = read_or_create(self._kube, self._namespace, self._name)
+            return self._key
 
 
 def _secret(namespace: str, name: str, key: bytes) -> Obj:

@@ -165,7 +165,7 @@ class KindController:
                 namespace, _, name = key.partition("/")
                 with (
                     self.host.memory.admit(self.parents.size(namespace or None, name)),  # the memory bound
-                    seedkeys.keyed(options.seed_key),  # what random_string draws with: the engine's key
+                    seedkeys.keyed(options.seed_key()),  # what random_string draws with: the engine's key
                 ):
                     result = self.reconcile(key)
                 self.queue.forget(key)

@@ -37,9 +37,9 @@ class Options:
     # Namespaces (shell patterns) no kind may write a child in; None: kube-* and bundle_namespace.
     protected_namespaces: tuple[str, ...] | None = None
     max_children: int | None = None  # children a parent may have (None: ``kinds.MAX_CHILDREN``)
-    # What random_string draws with (``engine.runtime.cluster.seedsecret``); the offline key
-    # only where no engine key was read, as in tests that build an engine by hand.
-    seed_key: bytes = seedkeys.OFFLINE
+    # What random_string draws with, asked at each reconcile (``engine.runtime.cluster.seedsecret``);
+    # the offline key only where no engine key is read, as in tests that build an engine by hand.
+    seed_key: Callable[[], bytes] = lambda: seedkeys.OFFLINE
     # Monotonic seconds, as the pacing of status reports and of contested fields reads them.
     clock: Callable[[], float] = time.monotonic
 

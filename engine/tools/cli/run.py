@@ -226,7 +226,7 @@ def run(
         shard=identity if shards else None,
         protected_namespaces=_protected(protected_namespaces, kind_configmaps_namespace),
         max_children=max_children,
-        seed_key=seedsecret.read_or_create(kube, *_seed_secret(seed_key_secret, leader_elect_namespace)),
+        seed_key=seedsecret.SeedKey(kube, *_seed_secret(seed_key_secret, leader_elect_namespace)),
     )
     engine = manager.Engine(kube, templates_dir, settings)
     engine.start()
