@@ -163,10 +163,8 @@ class KindController:
         with turns.Turn(options.metrics, options.tracer, self.name, key) as turn:
             try:
                 namespace, _, name = key.partition("/")
-                with (
-                    self.host.memory.admit(self.parents.size(namespace or None, name)),  # the memory bound
-                    seedkeys.keyed(options.seed_key()),  # what random_string draws with: the engine's key
-                ):
+                admitted = self.host.memory.admit(self.parents.size(namespace or None, name))  # memory bound
+                with admitted, seedkeys.keyed(options.seed_key()):  # random_string draws with the engine key
                     result = self.reconcile(key)
                 self.queue.forget(key)
                 if result.when_idle:
