@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,15 +24,6 @@ from tests.unit._kinds import configmap
 INTRUDER_DATA = configmap('  value: "intruder"\n', name="{{ name }}-data")
 MORE = configmap('  value: "more"\n', name="{{ name }}-intruder")
 BROKEN_RULE = "status:\n  fields:\n    x: 'sepc.y'\n"
-
-
-@pytest.fixture
-def kinds_namespace(kube: Kube) -> Iterator[str]:
-    """Where the kind ConfigMaps go: a namespace of their own, protected from children."""
-    name = f"kinds-{uuid.uuid4().hex[:8]}"
-    kube.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
-    yield name
-    kube.delete(kube.resource("v1", "Namespace"), name)
 
 
 def bundle(name: str, files: dict[str, str]) -> dict[str, object]:

@@ -6,11 +6,7 @@ tenant B's parent of the same kind is served.  Before, only a ResourceQuota boun
 from __future__ import annotations
 
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
@@ -22,14 +18,6 @@ MANY = (
     "metadata:\n  name: {{ name }}-{{ i }}\ndata:\n  i: '{{ i }}'\n{% endfor %}\n"
 )
 KIND_YAML = "templates:\n  - {file: many.yaml, collection: true}\nplacement:\n  maxChildren: 20\n"
-
-
-@pytest.fixture
-def tenant_b(kube: Kube) -> Iterator[str]:
-    name = f"tenant-b-{uuid.uuid4().hex[:8]}"
-    kube.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
-    yield name
-    kube.delete(kube.resource("v1", "Namespace"), name)
 
 
 def test_a_parent_asking_for_thousands_of_children_gets_a_condition_and_nothing_more(

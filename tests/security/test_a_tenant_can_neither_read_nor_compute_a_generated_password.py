@@ -9,11 +9,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from engine.core.model import errors, library, seedkeys
 from engine.runtime.cluster import seedsecret
@@ -33,15 +29,6 @@ stringData:
   password: "{{ random_string(24, metadata.uid) }}"
   round: "{{ spec.round }}"
 """
-
-
-@pytest.fixture
-def engine_namespace(kube: Kube) -> Iterator[str]:
-    """The engine's own namespace, where its seed key is kept; deleted after the test."""
-    name = f"engine-{uuid.uuid4().hex[:8]}"
-    kube.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
-    yield name
-    kube.delete(kube.resource("v1", "Namespace"), name)
 
 
 def _tenant(kube: Kube, namespace: str) -> Kube:

@@ -6,11 +6,7 @@ object) nor delete it as a prune of A's, and A's conflict messages never carry a
 from __future__ import annotations
 
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from engine.core.model import placement
 from engine.runtime.cluster.kube import Kube, Resource
@@ -27,14 +23,6 @@ status:
     seen: "related.ConfigMap | map(attribute='metadata.name') | sort | list"
     value: "children.data.data.value"
 """
-
-
-@pytest.fixture
-def tenant_b(kube: Kube) -> Iterator[str]:
-    name = f"tenant-b-{uuid.uuid4().hex[:8]}"
-    kube.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
-    yield name
-    kube.delete(kube.resource("v1", "Namespace"), name)
 
 
 def test_an_object_labelled_for_another_tenants_parent_is_neither_read_nor_deleted(

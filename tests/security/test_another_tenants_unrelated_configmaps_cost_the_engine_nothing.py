@@ -7,11 +7,7 @@ ConfigMap while it is missing, converges once it is created, and follows each ch
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
@@ -22,14 +18,6 @@ from tests.integration._widgets import widget, write_kind
 UNRELATED = 100
 SIZE = 1_000_000  # bytes of data per unrelated ConfigMap, under etcd's 1.5 MiB request limit
 EACH_AT_MOST = 2_048  # bytes the engine may keep of an object no parent reads
-
-
-@pytest.fixture
-def tenant_b(kube: Kube) -> Iterator[str]:
-    name = f"tenant-b-{uuid.uuid4().hex[:8]}"
-    kube.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
-    yield name
-    kube.delete(kube.resource("v1", "Namespace"), name)
 
 
 def test_unrelated_configmaps_of_another_tenant_cost_the_engine_their_metadata_alone(
