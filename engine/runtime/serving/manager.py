@@ -152,13 +152,12 @@ class Engine:
         """Take out of ``loaded`` and ``broken`` each kind whose parent kind another kind serves
         (``claimants``: the one serving it now, else the folder's before a ConfigMap's); say
         each refusal once in a log line, and in an event on the kind ConfigMaps it involves."""
-        found = [self._claimant(n, k.directory, k.api_version, k.kind) for n, k in loaded.items()]
+        found = [(n, k.directory, k.api_version, k.kind) for n, k in loaded.items()]
         found += [
-            self._claimant(n, b.directory, b.api_version, b.kind)
-            for n, b in broken.items()
-            if b.api_version and b.kind
+            (n, b.directory, b.api_version, b.kind) for n, b in broken.items() if b.api_version and b.kind
         ]
-        order = sorted(found, key=lambda c: (c.source.startswith("ConfigMap "), c.name))
+        bundle_dir = self.bundles.directory if self.bundles is not None else None
+        order = [self._claimant(*f) for f in sorted(found, key=lambda f: (f[1].parent == bundle_dir, f[0]))]
         running = {_group_kind(*gvk): controller.name for gvk, controller in self.controllers.items()}
         for refusal in claimants.settle(running, order):
             loaded.pop(refusal.refused.name, None)
