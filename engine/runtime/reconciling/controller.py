@@ -110,6 +110,7 @@ class KindController:
             self._refusals.forget(uid)
             self._echoes.pop(uid, None)
             self.handover.forget(uid)
+            self.queue.forget(key_of(obj))  # its failures and hold, kept for nothing once it is gone
             self.host.children.wait_for_names(self.queue, key_of(obj), ())
             self.host.children.referenced.forget(self.queue, key_of(obj))
             return
@@ -152,8 +153,7 @@ class KindController:
         - success: forget the key's failures; look again later only if the result asks;
         - a terminal error (a template that cannot render, a refused placement, a broken
           kind): the status already says why, and retrying cannot help until the input
-          changes, which enqueues the parent anyway: not retried; one that overran its budget
-          is held, so that the events that enqueue it wait out a growing backoff;
+          changes, which enqueues the parent anyway: not retried (over budget: held, ``queue.hold``);
         - the server's trouble (unreachable, 429, 5xx): again after ``retry_after``,
           without counting a failure against the parent, so a long outage does not leave
           every parent with a long backoff once the server is back;
