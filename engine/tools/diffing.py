@@ -141,8 +141,25 @@ def _clean(obj: Obj | None) -> str:
     return yaml.dump(_shown(obj), Dumper=yaml.CSafeDumper, sort_keys=True, default_flow_style=False)
 
 
+def _masked(before: Obj | None, after: Obj | None) -> tuple[Obj | None, Obj | None]:
+    """A Secret's data as ``kubectl diff`` shows it: ``***`` where a value is the same on both
+    sides, ``*** (before)`` and ``*** (after)`` where it changes; the values themselves never."""
+    if (after or before or {}).get("kind") != "Secret" or (after or before or {}).get("apiVersion") != "v1":
+        return before, after
+    old, new = (dict((obj or {}).get("data") or {}) for obj in (before, after))
+    masks: dict[str, dict[str, str]] = {"before": {}, "after": {}}
+    for key in old.keys() | new.keys():
+        same = old.get(key) == new.get(key)
+        masks["before"][key] = "***" if same else "*** (before)"
+        masks["after"][key] = "***" if same else "*** (after)"
+    before = {**before, "data": {k: masks["before"][k] for k in old}} if before is not None else None
+    after = {**after, "data": {k: masks["after"][k] for k in new}} if after is not None else None
+    return before, after
+
+
 def _unified(before: Obj | None, after: Obj | None, ref: ChildId) -> str:
     name = "/".join(part for part in (ref.api_version, ref.kind, ref.namespace, ref.name) if part)
+    before, after = _masked(before, after)
     lines = difflib.unified_diff(
         _clean(before).splitlines(keepends=True),
         _clean(after).splitlines(keepends=True),

@@ -47,7 +47,7 @@ def read_or_create(kube: Kube, namespace: str, name: str = SECRET_NAME) -> bytes
         if read is None:
             raise SeedKeyError(f"Secret {namespace}/{name} was there and is gone: start again") from None
         found = read
-    return _key_of(found, f"{namespace}/{name}")
+    return key_of(found, f"{namespace}/{name}")
 
 
 class SeedKey:
@@ -84,7 +84,8 @@ def _secret(namespace: str, name: str, key: bytes) -> Obj:
     }
 
 
-def _key_of(secret: Obj, where: str) -> bytes:
+def key_of(secret: Obj, where: str) -> bytes:
+    """The key a seed key Secret (``where``: namespace/name, for the message) holds."""
     encoded = (secret.get("data") or {}).get(DATA_KEY)
     try:
         key = base64.b64decode(str(encoded), validate=True) if encoded else b""

@@ -62,6 +62,7 @@ BROKEN = 3  # some parent would fail to render, or a sampled apply was refused
 @click.option(
     "--exit-code", is_flag=True, help="Exit 1 when some parent would change, as `git diff --exit-code`."
 )
+@options.seed_key_secret()
 def plan(
     kind_dir: Path,
     files: tuple[Path, ...],
@@ -72,6 +73,7 @@ def plan(
     output: str,
     sample: int,
     exit_code: bool,
+    seed_key_secret: str,
 ) -> None:
     """Show what KIND_DIR would change for every parent of its kind, summed up for a review.
 
@@ -94,7 +96,7 @@ def plan(
         if files:
             summary = _offline(kind_dir, files, observed_files, namespace, crds_dir)
         else:
-            summary = _live(kind_dir, namespace, kubeconfig, sample)
+            summary = _live(kind_dir, namespace, kubeconfig, sample, seed_key_secret)
     except errors.StencilError as error:
         click.echo(f"error: {error}", err=True)
         raise SystemExit(BAD_INPUT) from error
@@ -104,19 +106,22 @@ def plan(
     raise SystemExit(CHANGES if exit_code and summary.changed else 0)
 
 
-def _live(kind_dir: Path, namespace: str | None, kubeconfig: str | None, sample: int) -> fleetreport.Summary:
+def _live(
+    kind_dir: Path, namespace: str | None, kubeconfig: str | None, sample: int, seed_key_secret: str
+) -> fleetreport.Summary:
     from engine.core.model import kinds
     from engine.core.offline import fleetreport
     from engine.runtime.cluster.kube import Kube
-    from engine.tools import fleet
+    from engine.tools import fleet, seeding
 
     kind = kinds.load_kind(kind_dir)
     kube = Kube.from_kubeconfig(kubeconfig)
     try:
         found = fleet.read(kube, kind, namespace)
-        for note in found.notes:
-            click.echo(f"note: {note}", err=True)
-        plans = found.plan(kind, kube.is_namespaced, fleet.lookup(kube))
+        with seeding.as_the_engine(kube, kind, seed_key_secret) as unkeyed:
+            for note in [*found.notes, *([unkeyed] if unkeyed else [])]:
+                click.echo(f"note: {note}", err=True)
+            plans = found.plan(kind, kube.is_namespaced, fleet.lookup(kube))
         chosen = fleetreport.sample(plans, sample)
         return fleetreport.summarize(kind.kind, plans, fleet.dry_run(kube, chosen), sampled=len(chosen))
     finally:

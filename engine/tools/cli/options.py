@@ -15,6 +15,8 @@ from pathlib import Path
 
 import click
 
+from engine.core.model import seedkeys
+
 Decorator = Callable[[Callable[..., None]], Callable[..., None]]
 
 
@@ -59,6 +61,17 @@ def crds(
 def kubeconfig(help: str) -> Decorator:
     """``--kubeconfig``: the kubeconfig to read, as a path the client resolves (none: its own search)."""
     return click.option("--kubeconfig", default=None, help=help)
+
+
+def seed_key_secret() -> Decorator:
+    """``--seed-key-secret``: the engine's seed key Secret, read by a command that renders live."""
+    return click.option(
+        "--seed-key-secret",
+        default=f"stencil-system/{seedkeys.SECRET_NAME}",  # the install guide's namespace
+        show_default=True,
+        help="NAMESPACE/NAME of the engine's seed key Secret, read (if you may) so that random_string "
+        "values come out as the engine renders them; otherwise they differ, and a note says so.",
+    )
 
 
 def kubeconfig_to_write(help: str) -> Decorator:

@@ -138,8 +138,14 @@ def _rfc3339(value: str | None) -> str:
 @main.command("diff")
 @options.cr_files_arguments
 @options.kubeconfig("Kubeconfig (default: $KUBECONFIG or ~/.kube/config).")
+@options.seed_key_secret()
 def diff(
-    kind_dir: Path, files: tuple[Path, ...], namespace: str, crds_dir: Path | None, kubeconfig: str | None
+    kind_dir: Path,
+    files: tuple[Path, ...],
+    namespace: str,
+    crds_dir: Path | None,
+    kubeconfig: str | None,
+    seed_key_secret: str,
 ) -> None:
     """Show what the engine would change in the cluster for the CRs in the -f files.
 
@@ -150,11 +156,16 @@ def diff(
     """
     from engine.core.model import errors
     from engine.runtime.cluster.kube import Kube
-    from engine.tools import diffing
+    from engine.tools import diffing, seeding
 
     try:
         kind, _, parents = read_crs(kind_dir, files, namespace, crds_dir)
-        with contextlib.closing(Kube.from_kubeconfig(kubeconfig)) as kube:
+        with (
+            contextlib.closing(Kube.from_kubeconfig(kubeconfig)) as kube,
+            seeding.as_the_engine(kube, kind, seed_key_secret) as unkeyed,
+        ):
+            if unkeyed:
+                click.echo(f"note: {unkeyed}", err=True)
             changes = [change for _, parent in parents for change in diffing.preview(kube, kind, parent)]
     except errors.StencilError as error:
         click.echo(f"error: {error}", err=True)
