@@ -86,3 +86,33 @@ def apply_all(kube: Kube, docs: Iterable[dict[str, Any]], namespace: str) -> lis
             doc["metadata"].setdefault("namespace", namespace)
         applied.append(kube.apply(doc))
     return applied
+
+
+def grant_readers(kube: Kube, kinds_: Iterable[kinds.Kind], namespace: str) -> list[str]:
+    """As a namespace admin lets parents of ``namespace`` read their references: the ClusterRole
+    ``stencil-reader`` of what ``stencil rbac`` derives for readers, bound there to the account each
+    kind reads as (``referencing.reader``).  The accounts bound, none if no kind references anything."""
+    from engine.core.decisions import referencing
+    from engine.core.offline import rbac
+
+    chosen = [kind for kind in kinds_ if kind.references]
+    if not chosen:
+        return []
+
+    def resources(api_version: str, kind: str) -> tuple[str, str]:
+        found = kube.resource(api_version, kind)
+        return found.group, found.plural
+
+    name = referencing.DEFAULT_READER
+    apply_all(kube, [rbac.clusterrole(rbac.reader_rules(chosen, resources), name)], namespace)
+    accounts = sorted({kind.read_as or referencing.DEFAULT_READER for kind in chosen})
+    subjects = [{"kind": "ServiceAccount", "name": account, "namespace": namespace} for account in accounts]
+    binding = {
+        "apiVersion": rbac.RBAC_API_VERSION,
+        "kind": "RoleBinding",
+        "metadata": {"name": name},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": name},
+        "subjects": subjects,
+    }
+    apply_all(kube, [binding], namespace)
+    return accounts

@@ -9,7 +9,7 @@ from pathlib import Path
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine
-from tests.integration._referencing import KIND_YAML, TEMPLATE, shared_config
+from tests.integration._referencing import KIND_YAML, TEMPLATE, grant_reader, shared_config
 from tests.integration._widgets import widget, write_kind
 
 
@@ -20,6 +20,7 @@ def test_a_change_to_the_referenced_configmap_reaches_the_child(
     configmaps = kube.resource("v1", "ConfigMap")
     manifests.apply_all(kube, [shared_config("shared", "one")], namespace)
 
+    grant_reader(kube, namespace, "configmaps")  # the account its parents read as
     with running_engine(kube, templates, namespace):
         manifests.apply_all(
             kube, [widget("a", configName="shared"), widget("b", configName="shared")], namespace

@@ -10,7 +10,7 @@ from pathlib import Path
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, conditions, eventually, running_engine
-from tests.integration._referencing import KIND_YAML, TEMPLATE, shared_config
+from tests.integration._referencing import KIND_YAML, TEMPLATE, grant_reader, shared_config
 from tests.integration._widgets import widget, write_kind
 
 CONVERGES_WITHIN = 5.0  # seconds from the ConfigMap's creation to the parent's Ready
@@ -22,6 +22,7 @@ def test_a_parent_waits_for_a_referenced_configmap_then_converges(
     templates = write_kind(tmp_path / "templates", {"echo.yaml": TEMPLATE}, KIND_YAML)
     configmaps = kube.resource("v1", "ConfigMap")
 
+    grant_reader(kube, namespace, "configmaps")  # the account its parents read as
     with running_engine(kube, templates, namespace):
         manifests.apply_all(kube, [widget("w", configName="shared")], namespace)
         waiting = eventually(condition_is(kube, widgets, "w", namespace, "ChildrenApplied", "False"))

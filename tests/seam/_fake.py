@@ -17,8 +17,9 @@ metadata alone answer whole objects, as a server that cannot serve ``PartialObje
 answers the client's fallback; ``partial_metadata`` makes them answer as the API server does.
 ``before_response`` lets a test run something between a write and its answer (a
 watch event arriving before the write's response).  Leases are served through ``request``
-as the server serves them (a PUT must carry the current resourceVersion, else 409);
-requests for a plural in ``unanswered`` get no answer, as from a server cut off: each
+as the server serves them (a PUT must carry the current resourceVersion, else 409), and
+access reviews as a server authorizing everyone (AlwaysAllow) answers them; requests for a
+plural in ``unanswered`` get no answer, as from a server cut off: each
 waits (through ``waiting``, which a test on a fake clock replaces) its given seconds or its
 whole timeout, and raises the client's ``errors.Unreachable``.
 """
@@ -301,6 +302,10 @@ class FakeKube:
             waits = self.unanswered[res.plural]
             self.waiting(waits if waits is not None else kw.get("timeout") or 60.0)
             raise errors.Unreachable(f"{method} {path}: the API server did not answer: timed out")
+        if method == "POST" and res.plural == "selfsubjectaccessreviews":
+            # As a server authorizing with AlwaysAllow (its default without RBAC) answers.
+            self.calls.append(("REVIEW", body["spec"]["resourceAttributes"]["verb"]))
+            return {**body, "status": {"allowed": True}}
         if method == "POST" and res.plural == "events":
             self.calls.append(("EVENT", f"{body['reason']}"))
             self.events.append(body)

@@ -5,12 +5,12 @@ the value."""
 
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine
+from tests.integration._referencing import grant_reader, password_secret
 from tests.integration._widgets import configmap, widget, write_kind
 
 PASSWORD = "tenant-a-db-password-0451"
@@ -27,16 +27,9 @@ COPY = configmap('  password: "{{ references.db.data.password | b64decode }}"\n'
 def test_a_referenced_secret_is_copied_neither_into_a_configmap_nor_the_status(
     kube: Kube, namespace: str, widgets: Resource, tmp_path: Path
 ) -> None:
-    encoded = base64.b64encode(PASSWORD.encode()).decode()
-    kube.create(
-        {
-            "apiVersion": "v1",
-            "kind": "Secret",
-            "metadata": {"name": "db", "namespace": namespace},
-            "data": {"password": encoded},
-        }
-    )
+    encoded = password_secret(kube, namespace, PASSWORD)
     templates = write_kind(tmp_path / "templates", {"leak.yaml": COPY}, KIND_YAML)
+    grant_reader(kube, namespace, "secrets")  # the account its parents read as
     with running_engine(kube, templates, None):
         manifests.apply_all(kube, [widget("a")], namespace)
         parent = eventually(

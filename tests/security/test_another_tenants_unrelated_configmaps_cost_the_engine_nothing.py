@@ -12,7 +12,7 @@ from pathlib import Path
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, eventually, running_engine
-from tests.integration._referencing import KIND_YAML, TEMPLATE, shared_config
+from tests.integration._referencing import KIND_YAML, TEMPLATE, grant_reader, shared_config
 from tests.integration._widgets import widget, write_kind
 
 UNRELATED = 100
@@ -30,6 +30,7 @@ def test_unrelated_configmaps_of_another_tenant_cost_the_engine_their_metadata_a
         echo = kube.get(configmaps, "a-echo", namespace) or {}
         return echo.get("data") == {"ECHO_VALUE": value}
 
+    grant_reader(kube, namespace, "configmaps")  # the account its parents read as
     with running_engine(kube, templates, None) as engine:  # every namespace watched, B's too
         referenced = engine.children.referenced
         manifests.apply_all(kube, [widget("a", configName="shared")], namespace)

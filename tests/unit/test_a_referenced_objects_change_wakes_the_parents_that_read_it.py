@@ -1,6 +1,7 @@
 """A change to a referenced object wakes exactly the parents that read it: by its name, or by a
 selector it matches before or after the change (a label removed wakes the parent that read it);
-a parent that no longer reads it, or is gone, is not woken."""
+a parent that no longer reads it, or is gone, is not woken; nor is a parent reading it as
+another account, whose watch says what that account sees."""
 
 from __future__ import annotations
 
@@ -12,14 +13,17 @@ from engine.runtime.reconciling.queue import WorkQueue
 from engine.runtime.reconciling.referenced import Referenced
 from tests.unit import _references as refs
 
-BY_NAME = referencing.Target("config", ChildId("", "v1", "ConfigMap", "shop", "shared"))
-OTHER = referencing.Target("x", ChildId("", "v1", "ConfigMap", "shop", "other"))
-BY_SELECTOR = referencing.Target("team", ChildId("", "v1", "ConfigMap", "shop", ""), (("team", "a"),))
+READER = "system:serviceaccount:shop:stencil-reader"
+BY_NAME = referencing.Target("config", ChildId("", "v1", "ConfigMap", "shop", "shared"), reader=READER)
+OTHER = referencing.Target("x", ChildId("", "v1", "ConfigMap", "shop", "other"), reader=READER)
+BY_SELECTOR = referencing.Target(
+    "team", ChildId("", "v1", "ConfigMap", "shop", ""), (("team", "a"),), reader=READER
+)
 
 
 def _referenced() -> Referenced:
     # No cache is made here: only the routing of events is tried, with no server behind it.
-    return Referenced(None, InformerSet(None), (), 0.0)  # type: ignore[arg-type]
+    return Referenced(None, InformerSet(None), 0.0)  # type: ignore[arg-type]
 
 
 def _woken(queue: WorkQueue) -> list[str]:
@@ -38,11 +42,20 @@ def test_an_object_wakes_the_parents_reading_it_by_name_or_selector() -> None:
     referenced.forget(queue, "shop/by-team", keep=[BY_SELECTOR])
     referenced.forget(queue, "shop/unrelated", keep=[OTHER])
 
-    referenced._on_event(MODIFIED, refs.config_map("shared"), None)
+    referenced._on_event(READER, MODIFIED, refs.config_map("shared"), None)
     assert _woken(queue) == ["shop/by-name"]
-    referenced._on_event(MODIFIED, refs.config_map("b", team="b"), refs.config_map("b", team="a"))
+    referenced._on_event(READER, MODIFIED, refs.config_map("b", team="b"), refs.config_map("b", team="a"))
     assert _woken(queue) == ["shop/by-team"]
-    referenced._on_event(MODIFIED, refs.config_map("shared", namespace="other"), None)
+    referenced._on_event(READER, MODIFIED, refs.config_map("shared", namespace="other"), None)
+    assert _woken(queue) == []
+
+
+def test_an_object_seen_as_another_account_wakes_no_parent_reading_it_as_its_own() -> None:
+    referenced, queue = _referenced(), WorkQueue()
+    referenced.forget(queue, "shop/by-name", keep=[BY_NAME])
+    referenced.forget(queue, "shop/by-team", keep=[BY_SELECTOR])
+    other = "system:serviceaccount:shop:other-reader"
+    referenced._on_event(other, MODIFIED, refs.config_map("shared", team="a"), None)
     assert _woken(queue) == []
 
 
@@ -50,5 +63,5 @@ def test_a_parent_that_no_longer_reads_an_object_is_not_woken() -> None:
     referenced, queue = _referenced(), WorkQueue()
     referenced.forget(queue, "shop/a", keep=[BY_NAME, BY_SELECTOR])
     referenced.forget(queue, "shop/a")
-    referenced._on_event(MODIFIED, refs.config_map("shared", team="a"), None)
+    referenced._on_event(READER, MODIFIED, refs.config_map("shared", team="a"), None)
     assert _woken(queue) == []

@@ -8,6 +8,11 @@ allows it (``planning.Reach``, as for children) and it is not off limits
 parent's reach: such a reference is refused (``PlacementError``, terminal until the CR
 changes), so no object of another namespace reaches its templates.
 
+``reader(kind, parent, default, home)`` is whom the engine reads them as: a ServiceAccount of the
+parent's own namespace (the kind's ``readAs:``, else the engine's default), impersonated, so that
+a parent reads only what its namespace grants that account, never what the engine itself may
+read; a cluster-scoped parent's, of the engine's own namespace (``home``).
+
 ``resolve(targets, lookup)`` reads what a cache holds for each target and says what
 templates and status rules see (``references.<id>``: the object, a list for a selector,
 None when missing) and which required references are missing (``Missing``, worded for
@@ -25,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.decisions import planning
 from engine.core.decisions.context import status_context
 from engine.core.model import expressions, placement
-from engine.core.model.errors import PlacementError, RenderError, StencilError
+from engine.core.model.errors import PlacementError, ReferenceForbidden, RenderError, StencilError
 from engine.core.model.identity import ChildId
 
 if TYPE_CHECKING:
@@ -35,6 +40,7 @@ if TYPE_CHECKING:
 Obj = dict[str, Any]
 REFERENCE_NOT_FOUND = "ReferenceNotFound"
 REFERENCE_REFUSED = "ReferenceRefused"
+DEFAULT_READER = "stencil-reader"  # the ServiceAccount references are read as, unless a kind says
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,7 @@ class Target:
     where: ChildId  # group, version, kind, namespace ("" if cluster-scoped); the name "" for a selector
     selector: tuple[tuple[str, str], ...] = ()
     optional: bool = False
+    reader: str = ""  # whom it is read as (``reader``); "": the caller itself, offline or a person
 
     def matches(self, obj: Mapping[str, Any]) -> bool:
         """Whether ``obj`` is (one of) what this target reads."""
@@ -85,16 +92,24 @@ class Resolved:
 
     values: Mapping[str, Any] = field(default_factory=dict)
     missing: tuple[Missing, ...] = ()
-    refusal: StencilError | None = None  # a reference the parent may not read (terminal)
+    refusal: StencilError | None = None  # a reference the parent may not read, or its reader may not
 
 
 NOTHING = Resolved()
 
 
+def reader(kind: Kind, parent: Mapping[str, Any], default: str, home: str) -> str:
+    """The user ``kind``'s references are read as for ``parent``: the ServiceAccount ``readAs:``
+    names (else ``default``) in the parent's namespace, or in ``home`` for a cluster-scoped parent."""
+    namespace = (parent.get("metadata") or {}).get("namespace") or home
+    return f"system:serviceaccount:{namespace}:{kind.read_as or default}"
+
+
 def targets(
-    kind: Kind, parent: Mapping[str, Any], is_namespaced: Callable[[str, str], bool]
+    kind: Kind, parent: Mapping[str, Any], is_namespaced: Callable[[str, str], bool], reader: str = ""
 ) -> tuple[Target, ...]:
-    """Where each of ``kind``'s references looks for ``parent``; a refusal is raised, at its line."""
+    """Where each of ``kind``'s references looks for ``parent``, read as ``reader``; a refusal is
+    raised, at its line."""
     if not kind.references:
         return ()
     scope = expressions.Scope(status_context(dict(parent), ()))
@@ -110,7 +125,7 @@ def targets(
         _refuse_beyond(reference, index, namespace, reach, kind.placement.off_limits)
         name = "" if reference.name is None else _name(reference, index, scope)
         where = ChildId.at(reference.api_version, reference.kind, namespace, name)
-        found.append(Target(reference.id, where, reference.selector, reference.optional))
+        found.append(Target(reference.id, where, reference.selector, reference.optional, reader))
     return tuple(found)
 
 
@@ -165,6 +180,18 @@ def _refuse_beyond(
         problem = f"the namespace {namespace!r} is off limits ({pattern})"
     if problem is not None:
         raise _error(PlacementError, reference, index, "namespace", f"reference {reference.id}: {problem}")
+
+
+def forbidden(kind: Kind, target: Target, verb: str) -> RenderError:
+    """The refusal of a reference whose reader may not ``verb`` where it looks, at its line."""
+    index, reference = next((i, r) for i, r in enumerate(kind.references) if r.id == target.id)
+    resource = f"{target.where.kind} {target.where.api_version}"
+    where = f"in {target.where.namespace}" if target.where.namespace else "cluster-wide"
+    message = (
+        f"reference {target.id}: {target.reader} may not {verb} {resource} {where}; grant it get, "
+        f"list and watch there, or name another account in readAs"
+    )
+    return ReferenceForbidden(message, file=reference.file, line=reference.line, field=f"references[{index}]")
 
 
 def _error(cls: type[RenderError], reference: Reference, index: int, key: str, message: str) -> RenderError:

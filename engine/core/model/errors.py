@@ -5,7 +5,8 @@
     ├── RenderError             a template failed to render into valid children (terminal)
     │   ├── PlacementError      a child would land where the kind does not allow
     │   ├── TooManyChildren     more children than a parent may have (nothing applied or pruned)
-    │   └── NotServed           a child's kind the server does not serve (until a CRD is installed)
+    │   ├── NotServed           a child's kind the server does not serve (until a CRD is installed)
+    │   └── ReferenceForbidden  a reference its reader may not read (until the namespace grants it)
     ├── ApiError                the API server answered with an error status
     │   ├── NotFound            404
     │   ├── Conflict            409 (field-manager conflict, a stale read, a failed precondition)
@@ -95,6 +96,16 @@ class NotServed(RenderError):
     terminal = False
     retry_after = 5.0
     reason = "KindNotServed"
+
+
+class ReferenceForbidden(RenderError):
+    """A reference the account it is read as may not read (``engine.runtime.cluster.access``), at
+    the reference's line in kind.yaml: the parent's namespace has not granted it.  Looked at again
+    after ``retry_after``, as a grant is not something a watch tells of."""
+
+    terminal = False
+    retry_after = 10.0
+    reason = "ReferenceForbidden"
 
 
 class ApiError(StencilError):

@@ -144,6 +144,7 @@ class Kind:
     # The CRD ``schema:`` writes (``simpleschema``); None: a hand-written one.
     crd: dict[str, Any] | None = field(default=None, compare=False)
     references: tuple[Reference, ...] = ()  # objects it reads but does not own
+    read_as: str | None = None  # the ServiceAccount, of each parent's namespace, references are read as
     rollout: rollouts.Policy | None = None  # how a change reaches its parents; None: all at once
 
     @property
@@ -212,6 +213,7 @@ def load_kind(directory: Path) -> Kind:
         observe=tuple((o["apiVersion"], o["kind"]) for o in data.get("observe", ())),
         delete_when=delete_when,
         references=referenced,
+        read_as=data.get("readAs"),
         rollout=rollouts.load(document),
         crd=simpleschema.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
     )

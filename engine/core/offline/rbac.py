@@ -10,7 +10,11 @@ asking anyone to keep a list in step with the templates:
   demands it before a child may carry ``blockOwnerDeletion`` for that parent);
 - each child kind any template renders: ``get/list/watch`` for the caches,
   ``create/patch`` for server-side apply, ``delete`` for pruning;
-- each kind a folder observes or references (``references:``): ``get/list/watch``, nothing more;
+- each kind a folder observes: ``get/list/watch``, nothing more;
+- each kind a folder references (``references:``): nothing, for the engine reads it as a
+  ServiceAccount of the parent's namespace (``referencing.reader``): ``impersonate`` on
+  ServiceAccounts of that name alone, and a ClusterRole ``<name>-reader`` of ``get/list/watch``
+  on those kinds, for a namespace to bind to its account where it lets parents read them;
 - Events, core and ``events.k8s.io``: ``create/patch``.
 
 Leader election is deliberately *not* among these cluster-wide rules: write
@@ -45,7 +49,7 @@ from typing import Any
 
 import yaml
 
-from engine.core.decisions import holding, planning
+from engine.core.decisions import holding, planning, referencing
 from engine.core.model import apis, errors, placement, seedkeys
 from engine.core.model.kinds import Kind
 from engine.core.offline import admission
@@ -139,10 +143,16 @@ COMMON_GRANTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 
 
 def derive_rules(
-    kinds: Iterable[Kind], resources: Resources, defaults: Defaults = _as_written, *, common: bool = True
+    kinds: Iterable[Kind],
+    resources: Resources,
+    defaults: Defaults = _as_written,
+    *,
+    common: bool = True,
+    reader: str | None = referencing.DEFAULT_READER,
 ) -> list[Rule]:
-    """The cluster-wide rules the engine needs to serve ``kinds``; ``common=False``, without those it
-    needs whatever it serves (events, KindRollouts)."""
+    """The cluster-wide rules the engine needs to serve ``kinds``, reading references as ``reader``
+    where a kind names no account (None: leave that account out, for the chart to name it);
+    ``common=False``, without those it needs whatever it serves (events, KindRollouts)."""
     grants: list[tuple[str, str, Iterable[str]]] = list(COMMON_GRANTS) if common else []
     accounts: set[str] = set()
     for kind in kinds:
@@ -170,10 +180,14 @@ def derive_rules(
         for api_version, child in sorted(child_kinds(kind, defaults)):
             child_group, child_plural = resources(api_version, child)
             grants.append((child_group, child_plural, verbs))
-        # Related objects and referenced ones are only read, for the caches.
-        for api_version, related in [*kind.observe, *((r.api_version, r.kind) for r in kind.references)]:
+        # Related objects are only read, for the caches; referenced ones are read as an account.
+        for api_version, related in kind.observe:
             related_group, related_plural = resources(api_version, related)
             grants.append((related_group, related_plural, CACHE_VERBS))
+        for api_version, referenced in {(r.api_version, r.kind) for r in kind.references}:
+            resources(api_version, referenced)  # an unknown kind is an error here too
+        if kind.references and (kind.read_as or reader):
+            accounts.add(kind.read_as or str(reader))
     rules = merge(grants)
     if accounts:
         rules.append(
@@ -185,6 +199,12 @@ def derive_rules(
             }
         )
     return rules
+
+
+def reader_rules(kinds: Iterable[Kind], resources: Resources) -> list[Rule]:
+    """What an account references are read as needs where they look: ``get/list/watch`` of each kind
+    a kind references (the ClusterRole ``<name>-reader``, bound in a namespace by a RoleBinding)."""
+    return merge((*resources(r.api_version, r.kind), CACHE_VERBS) for kind in kinds for r in kind.references)
 
 
 def shard_rules(kinds: Iterable[Kind], resources: Resources) -> list[Rule]:
@@ -205,8 +225,10 @@ def rules_by_kind(
         "kinds": [
             {
                 "kind": kind.name,
-                "rules": derive_rules([kind], resources, defaults, common=False),
+                "rules": derive_rules([kind], resources, defaults, common=False, reader=None),
                 "shards": shard_rules([kind], resources),
+                # It reads references as the chart's readAs account (impersonate on that name).
+                "reads": bool(kind.references and not kind.read_as),
             }
             for kind in kinds
         ],
@@ -341,13 +363,16 @@ def documents(
     defaults: Defaults = _as_written,
     kind_lease_namespace: str = holding.DEFAULT_NAMESPACE,
     sharded: bool = False,
+    reader: str = referencing.DEFAULT_READER,
 ) -> list[dict[str, Any]]:
     """What ``stencil rbac`` prints: the ClusterRole for the kinds, the Role for the engine's
     namespace, the Role ``<name>-kinds`` for the kinds' Leases and the ClusterRole
-    ``<name>-heartbeats`` to read their holders' heartbeats; ``sharded`` (``stencil run --shards``),
-    with what sharding adds to the first two (``shard_rules``, ``namespace_rules``)."""
+    ``<name>-heartbeats`` to read their holders' heartbeats, and, where kinds reference objects,
+    the ClusterRole ``<name>-reader`` for the accounts they are read as (``reader`` by default);
+    ``sharded`` (``stencil run --shards``), with what sharding adds to the first two
+    (``shard_rules``, ``namespace_rules``)."""
     kinds = list(kinds)
-    rules = derive_rules(kinds, resources, defaults)
+    rules = derive_rules(kinds, resources, defaults, reader=reader)
     if sharded:
         named = [rule for rule in rules if "resourceNames" in rule]
         rules = [*merge(_grants([*rules, *shard_rules(kinds, resources)])), *named]
@@ -356,6 +381,7 @@ def documents(
         role(namespace_rules(lease_name, sharded=sharded), name, namespace),
         role(kind_lease_rules(kinds), f"{name}-kinds", kind_lease_namespace),
         clusterrole(heartbeat_rules(), f"{name}-heartbeats"),
+        *([clusterrole(read, f"{name}-reader")] if (read := reader_rules(kinds, resources)) else []),
     ]
 
 

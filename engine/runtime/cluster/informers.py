@@ -115,6 +115,11 @@ class InformerSet:
         self._informers: dict[_InformerKey, Informer] = {}
         self._lock = threading.Lock()
 
+    def acting_as(self, kube: ListWatcher) -> InformerSet:
+        """A set of its own, with these settings, whose informers list and watch through ``kube``
+        (another user's client): its caches hold what that user may read, apart from these."""
+        return InformerSet(kube, resync_period=self._resync_period, watch_timeout=self._watch_timeout)
+
     def ensure(
         self,
         resource: Resource,

@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
-from engine.core.decisions import planning, sharding
+from engine.core.decisions import planning, referencing, sharding
 from engine.core.model import errors, kinds, placement
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
@@ -66,6 +66,7 @@ class Children:
         namespaces: tuple[str, ...],
         wake: Callable[[str], None],
         shard: str | None = None,
+        read_as: tuple[str, str] = (referencing.DEFAULT_READER, "default"),
     ) -> None:
         self._kube = kube
         # A sharded replica caches only the children labelled with its name: its parents' children.
@@ -77,7 +78,7 @@ class Children:
         self._related: dict[tuple[str, str], Across] = {}
         self._waiting: Interests[ChildId] = Interests()  # parents in ChildConflict, by the name
         self._lock = threading.Lock()
-        self.referenced = Referenced(kube, informers, namespaces, CACHE_SYNC_WAIT)  # kinds' references
+        self.referenced = Referenced(kube, informers, CACHE_SYNC_WAIT, read_as)  # read as read_as says
 
     def synced(self) -> bool:
         """Whether every child cache holds its first listing."""

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.core.decisions import referencing
 from engine.core.model import seedkeys
 from engine.runtime.telemetry import tracing
 
@@ -37,6 +38,9 @@ class Options:
     # Namespaces (shell patterns) no kind may write a child in; None: kube-* and bundle_namespace.
     protected_namespaces: tuple[str, ...] | None = None
     max_children: int | None = None  # children a parent may have (None: ``kinds.MAX_CHILDREN``)
+    # The ServiceAccount a kind naming none reads its references as, in each parent's namespace,
+    # and the namespace of a cluster-scoped parent's (``referencing.reader``).
+    read_as: tuple[str, str] = (referencing.DEFAULT_READER, "default")
     # What random_string draws with, asked at each reconcile (``engine.runtime.cluster.seedsecret``);
     # the offline key only where no engine key is read, as in tests that build an engine by hand.
     seed_key: Callable[[], bytes] = lambda: seedkeys.OFFLINE

@@ -18,6 +18,14 @@ against each changed object), and wakes those parents when such an object is cre
 or deleted.  A reference whose object is missing thus waits for nothing but the object's own
 creation, which its metadata's watch brings.
 
+Every read is the parent's namespace's, not the engine's: a reference is read as the
+ServiceAccount ``referencing.reader`` names (impersonated), its watch of metadata and its GETs
+alike, one watch per account, kind and namespace.  Before anything is watched as an account the
+server is asked whether it may get, list and watch there (``engine.runtime.cluster.access``);
+a parent whose reader may not is refused (``ReferenceForbidden``, at the reference's line) and
+looked at again later, so a tenant who may not read a Secret cannot read it through a parent,
+and the engine's own role needs no read of the kinds its kinds reference.
+
 The interest is recorded *before* the caches are read, so an object created between the two
 wakes the parent rather than being missed; an object a cache has not listed yet wakes it
 when the listing brings it.
@@ -26,6 +34,7 @@ when the listing brings it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import threading
 import time
@@ -35,6 +44,7 @@ from typing import Any, Generic, TypeVar
 from engine.core.decisions import referencing
 from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
+from engine.runtime.cluster.access import Access
 from engine.runtime.cluster.fetched import Fetched, as_index_keeps
 from engine.runtime.cluster.informers import Across, InformerSet
 from engine.runtime.cluster.kube import Obj
@@ -46,6 +56,9 @@ log = logging.getLogger("stencil.references")
 
 Waiter = tuple[WorkQueue, str]  # a parent's queue and key
 K = TypeVar("K", bound=Hashable)
+Named = tuple[str, ChildId]  # an object by name, and whom it is read as
+_Source = tuple[str, tuple[str, str], str]  # reader, (apiVersion, kind), namespace ("" cluster-wide)
+READ_VERBS = ("get", "list", "watch")  # what a reader needs where a reference looks
 
 
 class Interests(Generic[K]):
@@ -88,37 +101,48 @@ class Referenced:
     """The referenced objects parents read, and which parent reads which object, of one engine."""
 
     def __init__(
-        self, kube: Api, informers: InformerSet, namespaces: tuple[str, ...], sync_wait: float
+        self,
+        kube: Api,
+        informers: InformerSet,
+        sync_wait: float,
+        read_as: tuple[str, str] = (referencing.DEFAULT_READER, "default"),
     ) -> None:
         self._kube = kube
         self._informers = informers
-        self._namespaces = namespaces
         self._sync_wait = sync_wait
-        self._indexes: dict[tuple[str, str], Across] = {}  # every object's metadata, by kind
-        self._fetched: dict[tuple[str, str], Fetched] = {}  # the objects read, by kind
-        self._by_name: Interests[ChildId] = Interests()
+        self._read_as = read_as  # the default account's name, and a cluster-scoped parent's namespace
+        self._access = Access(kube)
+        self._readers: dict[str, tuple[Api, InformerSet]] = {}  # each account read as: its client, watches
+        self._fetched: dict[_Source, Fetched] = {}  # the objects read, and every one's metadata
+        self._by_name: Interests[Named] = Interests()
         self._by_selector: Interests[referencing.Target] = Interests()
         self._lock = threading.Lock()
 
     def watch(self, kind: kinds.Kind) -> None:
-        """Watch the kinds ``kind`` references, from now on."""
+        """Say, once a kind is served, which kinds it references that the server does not serve;
+        the others are watched as each parent's reader when a parent first reads them."""
         for reference in kind.references:
-            if self._source((reference.api_version, reference.kind)) is None:
+            try:
+                self._kube.resource(reference.api_version, reference.kind)
+            except errors.NotFound:
                 said = (kind.name, reference.api_version, reference.kind)
                 log.warning("kind %s references %s %s, which the server does not serve", *said)
 
     def read(self, kind: kinds.Kind | None, parent: Obj, queue: WorkQueue, key: str) -> referencing.Resolved:
-        """What ``kind``'s references read for ``parent`` now; from now on, a change to any of
-        those objects wakes ``key`` of ``queue``.  A reference beyond the parent's reach is not
-        read: the answer carries its refusal."""
+        """What ``kind``'s references read for ``parent`` now, as its reader; from now on, a change to
+        any of those objects wakes ``key`` of ``queue``.  A reference beyond the parent's reach, or
+        one its reader may not read, is not read: the answer carries its refusal."""
         found: Sequence[referencing.Target] = ()
         refusal = None
         if kind is not None and kind.references:
+            reader = referencing.reader(kind, parent, *self._read_as)
             try:
-                found = referencing.targets(kind, parent, self._kube.is_namespaced)
+                found = referencing.targets(kind, parent, self._kube.is_namespaced, reader)
+                for target in found:
+                    self._refuse_unread(kind, target)
             except errors.StencilError as error:
                 refusal = error
-        self.forget(queue, key, keep=found)
+        self.forget(queue, key, keep=() if refusal else found)
         if refusal is not None:
             return referencing.Resolved(refusal=refusal)
         deadline = time.monotonic() + self._sync_wait
@@ -128,7 +152,7 @@ class Referenced:
         """Wake ``key`` of ``queue`` only for the objects of ``keep`` from now on (none: a parent
         gone); an object no parent reads any longer is no longer held."""
         waiter = (queue, key)
-        unnamed = self._by_name.want(waiter, [t.where for t in keep if not t.selector])
+        unnamed = self._by_name.want(waiter, [(t.reader, t.where) for t in keep if not t.selector])
         unselected = self._by_selector.want(waiter, [_located(t) for t in keep if t.selector])
         if unnamed or unselected:
             self._release(set(unnamed), unselected)
@@ -139,8 +163,25 @@ class Referenced:
             sources = list(self._fetched.values())
         return sum(source.size() for source in sources)
 
+    def stop(self) -> None:
+        """Stop every watch made as a reader."""
+        with self._lock:
+            readers = list(self._readers.values())
+        for _, informers in readers:
+            informers.stop_all()
+
+    def _refuse_unread(self, kind: kinds.Kind, target: referencing.Target) -> None:
+        """Raise ``ReferenceForbidden`` if ``target``'s reader may not read where it looks."""
+        try:
+            resource = self._kube.resource(target.where.api_version, target.where.kind)
+        except errors.NotFound:
+            return  # nothing to read: the reference is missing
+        verb = self._access.refused(target.reader, READ_VERBS, resource, target.where.namespace)
+        if verb is not None:
+            raise referencing.forbidden(kind, target, verb)
+
     def _lookup(self, target: referencing.Target, deadline: float) -> list[Obj]:
-        source = self._source((target.where.api_version, target.where.kind))
+        source = self._source(target)
         if source is None:
             return []
         source.index.wait_for_sync(max(deadline - time.monotonic(), 0.0))  # else its listing wakes the parent
@@ -150,60 +191,79 @@ class Referenced:
             return [] if found is None else [found]
         return source.matching(namespace, target.selector)
 
-    def _source(self, gvk: tuple[str, str]) -> Fetched | None:
-        """The objects of ``gvk`` read, beside the metadata of every one in the watched namespaces;
-        None if the server does not serve that kind."""
-        source = self._fetched.get(gvk)
+    def _source(self, target: referencing.Target) -> Fetched | None:
+        """The objects of ``target``'s kind and namespace read as its reader, beside the metadata
+        of every one there; None if the server does not serve that kind."""
+        gvk = (target.where.api_version, target.where.kind)
+        key = (target.reader, gvk, target.where.namespace)
+        source = self._fetched.get(key)
         if source is not None:
             return source
-        index = cache_of(
-            self._indexes,
-            gvk,
-            self._on_event,
-            self._kube,
-            self._informers,
-            self._namespaces,
-            self._lock,
-            metadata_only=True,
-            transform=as_index_keeps,
-        )
-        if index is None:
+        try:
+            resource = self._kube.resource(*gvk)
+        except errors.NotFound:
             return None
-        resource = self._kube.resource(*gvk)  # found by discovery already, for the index
         with self._lock:
-            return self._fetched.setdefault(gvk, Fetched(self._kube.get, resource, index))
+            source = self._fetched.get(key)
+            if source is None:
+                client, informers = self._reader(target.reader)
+                index = informers.ensure_across(
+                    resource,
+                    (target.where.namespace,) if target.where.namespace else (),
+                    on_event=functools.partial(self._on_event, target.reader),
+                    metadata_only=True,
+                    transform=as_index_keeps,
+                )
+                source = self._fetched[key] = Fetched(client.get, resource, index)
+            return source
 
-    def _wanted(self, obj: Obj) -> bool:
-        """Whether a parent reads ``obj`` (its metadata will do), by its name or a selector."""
-        if self._by_name.waiters(ChildId.of(obj)):
+    def _reader(self, user: str) -> tuple[Api, InformerSet]:
+        """The client acting as ``user`` and its informers (under the lock): every GET and watch of
+        what it reads is made as that user."""
+        reader = self._readers.get(user)
+        if reader is None:
+            client = self._kube.impersonating(user)
+            reader = self._readers[user] = (client, self._informers.acting_as(client))
+        return reader
+
+    def _wanted(self, reader: str, obj: Obj) -> bool:
+        """Whether a parent reads ``obj`` as ``reader`` (its metadata will do), by name or selector."""
+        if self._by_name.waiters((reader, ChildId.of(obj))):
             return True
-        return any(target.matches(obj) for target in self._by_selector.wanted())
+        return any(t.reader == reader and t.matches(obj) for t in self._by_selector.wanted())
 
-    def _release(self, unnamed: set[ChildId], unselected: Sequence[referencing.Target]) -> None:
+    def _release(self, unnamed: set[Named], unselected: Sequence[referencing.Target]) -> None:
         """Drop the objects held for names or selectors no parent reads any longer, unless a
         parent still reads them otherwise."""
         with self._lock:
-            sources = list(self._fetched.values())
-        for source in sources:
+            sources = list(self._fetched.items())
+        for (reader, _, _), source in sources:
             gone = [
                 meta
                 for meta in source.held()
-                if (ChildId.of(meta) in unnamed or any(t.matches(meta) for t in unselected))
-                and not self._wanted(meta)
+                if (
+                    (reader, ChildId.of(meta)) in unnamed
+                    or any(t.reader == reader and t.matches(meta) for t in unselected)
+                )
+                and not self._wanted(reader, meta)
             ]
             source.release([_key(meta) for meta in gone])
 
-    def _on_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
-        """Wake the parents that read ``obj`` by its name, or by a selector it matches (before or
-        after); an object held that is deleted, or that no parent reads now, is dropped."""
-        waiters = set(self._by_name.waiters(ChildId.of(obj)))
+    def _on_event(self, reader: str, type_: str, obj: Obj, old: Obj | None) -> None:
+        """Wake the parents that read ``obj`` as ``reader`` by its name, or by a selector it matches
+        (before or after); an object held that is deleted, or that no parent reads now, is dropped."""
+        waiters = set(self._by_name.waiters((reader, ChildId.of(obj))))
         for target in self._by_selector.wanted():
-            if target.matches(obj) or (old is not None and target.matches(old)):
+            if target.reader == reader and (target.matches(obj) or (old is not None and target.matches(old))):
                 waiters.update(self._by_selector.waiters(target))
         for queue, key in waiters:
             queue.add(key)
-        source = self._fetched.get((str(obj.get("apiVersion")), str(obj.get("kind"))))
-        if source is not None and source.holds(_key(obj)) and (type_ == DELETED or not self._wanted(obj)):
+        gvk = (str(obj.get("apiVersion")), str(obj.get("kind")))
+        namespace = (obj.get("metadata") or {}).get("namespace") or ""
+        source = self._fetched.get((reader, gvk, namespace))
+        if source is None or not source.holds(_key(obj)):
+            return
+        if type_ == DELETED or not self._wanted(reader, obj):
             source.release([_key(obj)])
 
 

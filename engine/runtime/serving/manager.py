@@ -59,7 +59,12 @@ class Engine:
         self.counts = Counts(self.counters, metrics)  # the controllers count their writes here, by name
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
         self.children = children.Children(
-            self.kube, self.informers, self.options.namespaces, self._wake, shard=self.options.shard
+            self.kube,
+            self.informers,
+            self.options.namespaces,
+            self._wake,
+            shard=self.options.shard,
+            read_as=self.options.read_as,
         )
         self.revisions = Revisions(self.kube, self.options.revisions_namespace, self._bounded)
         # The live replicas, when sharded (``sharding.Members``): a rollout adds up their shares.
@@ -367,6 +372,7 @@ class Engine:
             log.warning("stopping with reconciles still running after %.0f s", grace)
         self.recorder.close(max(deadline - time.monotonic(), 1.0))  # what the reconciles had to say
         self.informers.stop_all()
+        self.children.referenced.stop()
         if self.bundles is not None:
             self.bundles.close()
         return drained

@@ -60,6 +60,8 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
         loaded, broken = kinds.load_kinds(templates_dir)
         installed = manifests.install_crds(kube, crds_dir, kinds_=loaded.values())
         click.echo(f"installed CRDs: {', '.join(installed) or 'none'}")
+        if readers := manifests.grant_readers(kube, loaded.values(), namespace):
+            click.echo(f"let {', '.join(readers)} read the kinds' references in {namespace}")
         engine = manager.Engine(kube, templates_dir, manager.Options(workers=2, resync=60.0))
         engine.start()
         for name, b in broken.items():

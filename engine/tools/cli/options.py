@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from engine.core.decisions.referencing import DEFAULT_READER
 from engine.core.model import seedkeys
 
 Decorator = Callable[[Callable[..., None]], Callable[..., None]]
@@ -144,3 +145,8 @@ def observed(help: str, *, multiple: bool = False) -> Decorator:
         type=click.Path(exists=True, dir_okay=False, path_type=Path),
         help=help,
     )
+
+
+def read_as(help: str) -> Decorator:
+    """``--read-as``: the ServiceAccount references are read as where a kind's ``readAs`` names none."""
+    return click.option("--read-as", default=DEFAULT_READER, show_default=True, help=help)

@@ -33,6 +33,7 @@ from engine.tools.cli._common import main
     help="For replicas run with stencil run --shards: also patch on each kind's parents (the owner and "
     "drain labels) and the replicas' own Leases in the engine's namespace.",
 )
+@options.read_as("The ServiceAccount references are read as where a kind names none (stencil run --read-as).")
 def rbac(
     templates_dir: Path,
     crds_dir: Path,
@@ -41,6 +42,7 @@ def rbac(
     kind_lease_namespace: str,
     user_roles: bool,
     shards: bool,
+    read_as: str,
 ) -> None:
     """Print the least-privilege RBAC the engine needs for these kinds (or, with --user-roles,
     the roles of the people who use them)."""
@@ -66,5 +68,6 @@ def rbac(
         lease_name="stencil-leader",
         kind_lease_namespace=kind_lease_namespace,
         sharded=shards,
+        reader=read_as,
     )
     click.echo(rbac_rules.dump(roles), nl=False)

@@ -107,6 +107,10 @@ log = logging.getLogger("stencil")
     help="Children one parent may have; a kind's placement.maxChildren may say fewer. Past it the "
     "parent is not applied and says TooManyChildren [default: 2000].",
 )
+@options.read_as(
+    "The ServiceAccount of each parent's namespace (a cluster-scoped parent's: of the engine's) "
+    "that references are read as, impersonated, where the kind's readAs names none."
+)
 @click.option(
     "--seed-key-secret",
     default=None,
@@ -176,6 +180,7 @@ def run(
     revisions_namespace: str | None,
     protected_namespaces: str | None,
     max_children: int | None,
+    read_as: str,
     seed_key_secret: str | None,
     leader_elect: bool,
     leader_elect_namespace: str | None,
@@ -213,6 +218,7 @@ def run(
     servers = _serve(kube, metrics, health, probes, scrapes, metrics_secure, metrics_cert_path)
     identity = (shard_identity or os.environ.get("POD_NAME") or socket.gethostname()).lower()
     leader_elect = leader_elect or shards  # with shards, the leader is the sharder
+    home = _home(leader_elect_namespace)
     settings = manager.Options(
         workers=workers,
         resync=resync,
@@ -226,7 +232,8 @@ def run(
         shard=identity if shards else None,
         protected_namespaces=_protected(protected_namespaces, kind_configmaps_namespace),
         max_children=max_children,
-        seed_key=seedsecret.SeedKey(kube, *_seed_secret(seed_key_secret, leader_elect_namespace)),
+        read_as=(read_as, home),
+        seed_key=seedsecret.SeedKey(kube, *_seed_secret(seed_key_secret, home)),
     )
     engine = manager.Engine(kube, templates_dir, settings)
     engine.start()
@@ -274,14 +281,17 @@ def run(
         server.shutdown()
 
 
-def _seed_secret(given: str | None, lease_namespace: str | None) -> tuple[str, str]:
-    """The namespace and name of the seed key's Secret: ``given``, or the default in the
-    engine's namespace, its pod's or its Lease's (else kube-system, which no tenant's role reaches)."""
+def _home(lease_namespace: str | None) -> str:
+    """The engine's namespace: its pod's or its Lease's, else kube-system, which no tenant's role reaches."""
+    return os.environ.get("POD_NAMESPACE") or lease_namespace or "kube-system"
+
+
+def _seed_secret(given: str | None, home: str) -> tuple[str, str]:
+    """The seed key's Secret: ``given``, or the default in the engine's namespace, ``home``."""
     from engine.runtime.cluster import seedsecret
 
     if given is None:
-        namespace = os.environ.get("POD_NAMESPACE") or lease_namespace or "kube-system"
-        return namespace, seedsecret.SECRET_NAME
+        return home, seedsecret.SECRET_NAME
     namespace, slash, name = given.partition("/")
     if not (slash and namespace and name):
         raise click.BadParameter(f"{given!r} is not NAMESPACE/NAME", param_hint="--seed-key-secret")

@@ -40,7 +40,7 @@ from engine.core.model import documents, errors, kinds, placement
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
 from engine.runtime.cluster.kube import Kube, Obj, Resource
-from engine.tools import diffing, isolation, refusals
+from engine.tools import diffing, isolation, manifests, refusals
 from engine.tools.kindtest import agreement, settling
 from engine.tools.kindtest.examples import Example, UsageError, crds_dirs
 from engine.tools.kindtest.report import Outcome, Report, echo_outcome, summary
@@ -130,8 +130,9 @@ def _start_all(
     namespaces = isolation.namespace_names(
         [(e.kind.name, f"{e.path.stem}/second" if again else e.path.stem) for e, again in runs]
     )
-    for namespace in namespaces:
+    for namespace, (example, _) in zip(namespaces, runs, strict=True):
         _make_namespace(kube, namespace)
+        manifests.grant_readers(kube, [example.kind], namespace)  # as a namespace admin would
     clashing = isolation.clashes(
         [(e.name, _cluster_scoped(kube, e, ns)) for (e, _), ns in zip(runs, namespaces, strict=True)]
     )
