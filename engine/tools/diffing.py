@@ -30,7 +30,7 @@ _VOLATILE_METADATA = ("managedFields", "resourceVersion", "generation", "creatio
 class Change:
     """One child: what would happen to it, and the diff of the live object to the new one."""
 
-    action: str  # "create", "update", "delete", "conflict" or "unchanged"
+    action: str  # "create", "update", "delete", "release", "keep", "conflict" or "unchanged"
     child: str  # "Deployment ns/name"
     diff: str = ""
     fields: tuple[str, ...] = ()  # for an update, the paths that change (``spec.replicas``)
@@ -67,6 +67,8 @@ def preview(kube: Kube, kind: kinds.Kind, parent: Obj) -> list[Change]:
         res = kube.resource(prune.api_version, prune.kind)
         live = kube.get(res, prune.name, prune.namespace or None)
         changes.append(Change("delete", str(prune.child), _unified(live, None, prune.child)))
+    changes += [Change("release", str(release.child)) for release in plan.releases]  # Orphan: let go
+    changes += [Change("keep", str(r)) for r in plan.kept]  # Retain, createOnly: no longer rendered
     return changes
 
 

@@ -5,7 +5,12 @@ from engine.core.offline import fleet, fleetreport
 def test_plan_json_has_its_documented_shape() -> None:
     child = ChildId.at("apps/v1", "Deployment", "ns", "a-web")
     plans = [
-        fleet.ParentPlan("ns/a", updates=(fleet.Update(child, ("spec.replicas",)),)),
+        fleet.ParentPlan(
+            "ns/a",
+            updates=(fleet.Update(child, ("spec.replicas",)),),
+            releases=(ChildId.at("v1", "ConfigMap", "ns", "a-claim"),),
+            kept=(ChildId.at("v1", "Secret", "ns", "a-password"),),
+        ),
         fleet.ParentPlan("ns/b", failure=fleet.Failure("t.yaml:3", "spec.x", "boom", "RenderFailed")),
     ]
     refused = [fleetreport.Refusal("ns/a", str(child), "spec.replicas: Invalid value: -1")]
@@ -22,6 +27,8 @@ def test_plan_json_has_its_documented_shape() -> None:
         ],
         "creates": [],
         "prunes": [],
+        "releases": [{"kind": "ConfigMap", "children": 1, "parents": 1, "examples": ["ns/a-claim"]}],
+        "kept": [{"kind": "Secret", "children": 1, "parents": 1, "examples": ["ns/a-password"]}],
         "conflicts": [],
         "dryRun": {
             "sampled": 1,

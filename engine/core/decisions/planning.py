@@ -15,6 +15,11 @@ quiet and safe:
 * **Never take over, never over-delete.**  An observed object whose controller
   is not this parent is a conflict, not an apply; only children controlled by
   this parent are pruned, each with its uid as a delete precondition.
+* **A child's lifecycle is its own.**  A child its template makes ``createOnly`` is never
+  updated; one no longer rendered is pruned, kept (``Retain``, ``createOnly``) or let go
+  (``Orphan``: ``releases``, ``release_patch``) as the lifecycle it carries says; fields it
+  hands to other writers (``applyOnce``) are left out of its hash and carried as the server
+  holds them (``engine.core.decisions.lifecycles``).
 * **Namespaces are a boundary.**  A parent's children and related objects lie only
   within its ``Reach``: its own namespace, those its kind's placement names, and
   cluster scope if the kind may make cluster-scoped children.  Anything else,
@@ -35,10 +40,12 @@ from typing import Any
 
 import orjson
 
-from engine.core.decisions import contention, ownership
+from engine.core.decisions import contention, lifecycles, ownership
+from engine.core.model import lifecycle
 from engine.core.model.identity import ChildId
 from engine.core.model.placement import (
     KIND_LABEL,
+    MANAGED_BY_LABEL,
     PARENT_NAME_LABEL,
     PARENT_NAMESPACE_LABEL,
     PARENT_UID_LABEL,
@@ -132,9 +139,11 @@ def content_hash(obj: Obj) -> str:
 
 
 def with_hash(obj: Obj) -> Obj:
-    """``obj`` with the hash annotation set, ready to apply."""
+    """``obj`` with the hash annotation set, ready to apply: the hash of what the engine keeps of
+    it, without the fields it hands to other writers (``applyOnce``)."""
     meta = dict(obj["metadata"])
-    meta["annotations"] = {**(meta.get("annotations") or {}), HASH_ANNOTATION: content_hash(obj)}
+    kept = lifecycles.without(obj, lifecycle.of(obj).paths)
+    meta["annotations"] = {**(meta.get("annotations") or {}), HASH_ANNOTATION: content_hash(kept)}
     return {**obj, "metadata": meta}
 
 
@@ -177,7 +186,7 @@ def restores(current: Obj, target: Obj) -> list[contention.Path]:
         found = contention.differences(current, target)
     else:
         found = iter(ownership.taken(fields, target))
-    return [path for path in found if path != _HASH_PATH]
+    return [path for path in found if path != _HASH_PATH and not lifecycles.handed(path, target)]
 
 
 _HASH_PATH = ("metadata", "annotations", HASH_ANNOTATION)
@@ -240,15 +249,29 @@ class Prune:
 
 
 @dataclass(frozen=True)
+class Release:
+    """A child no longer rendered that its lifecycle says to let go (``Orphan``), not delete."""
+
+    prune: Prune
+    patch: tuple[dict[str, Any], ...]  # ``release_patch``
+
+    @property
+    def child(self) -> ChildId:
+        return self.prune.child
+
+
+@dataclass(frozen=True)
 class Plan:
     applies: tuple[Apply, ...] = ()
     prunes: tuple[Prune, ...] = ()
     unchanged: tuple[ChildId, ...] = ()
     conflicts: tuple[Conflict, ...] = ()  # children whose name another controller holds
+    releases: tuple[Release, ...] = ()  # children no longer rendered that are let go
+    kept: tuple[ChildId, ...] = ()  # children no longer rendered that their lifecycle keeps
 
     @property
     def empty(self) -> bool:
-        return not (self.applies or self.prunes)
+        return not (self.applies or self.prunes or self.releases)
 
 
 def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach: Reach) -> Plan:
@@ -272,24 +295,65 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach
         if not _owns(current, parent_uid, reach):
             conflicts.append(Conflict(r, f"already exists {_held(current, reach)}"))
             continue
-        target = with_hash(child)
-        if converged(current, target):
+        life = lifecycle.of(child)
+        target = with_hash(lifecycles.without(child, life.paths))
+        if life.create_only or converged(current, target):
             unchanged.append(r)
         else:
-            applies.append(Apply(target, create=False, current=current))
+            sent = lifecycles.carrying(target, current, life.paths)  # what others keep, as they keep it
+            applies.append(Apply(sent, create=False, current=current))
     wanted = {ChildId.of(c) for c in desired}
-    prunes = tuple(
-        Prune(
-            o["apiVersion"],
-            o["kind"],
-            o["metadata"].get("namespace") or "",
-            o["metadata"]["name"],
-            o["metadata"]["uid"],
-        )
-        for o in observed
-        if ChildId.of(o) not in wanted and _owns(o, parent_uid, reach)
+    prunes, releases, kept = [], [], []
+    for o in observed:
+        if ChildId.of(o) in wanted or not _owns(o, parent_uid, reach):
+            continue
+        life = lifecycle.of(o)
+        if life.create_only or life.deletion == lifecycle.RETAIN:
+            kept.append(ChildId.of(o))
+        elif life.deletion == lifecycle.ORPHAN:
+            releases.append(release_of(o, parent_uid))
+        else:
+            prunes.append(prune_of(o))
+    return Plan(
+        tuple(applies), tuple(prunes), tuple(unchanged), tuple(conflicts), tuple(releases), tuple(kept)
     )
-    return Plan(tuple(applies), prunes, tuple(unchanged), tuple(conflicts))
+
+
+def prune_of(obj: Obj) -> Prune:
+    """The deletion of ``obj``, by its uid."""
+    meta = obj["metadata"]
+    return Prune(obj["apiVersion"], obj["kind"], meta.get("namespace") or "", meta["name"], meta["uid"])
+
+
+def release_of(obj: Obj, parent_uid: str) -> Release:
+    """Letting ``obj`` go from the parent ``parent_uid`` (``release_patch``), by its uid."""
+    return Release(prune_of(obj), tuple(release_patch(obj, parent_uid)))
+
+
+# What ties a child to its parent, which letting it go takes off.
+_TIES = (MANAGED_BY_LABEL, KIND_LABEL, PARENT_NAME_LABEL, PARENT_NAMESPACE_LABEL, PARENT_UID_LABEL)
+_STENCILS = (*lifecycle.ANNOTATIONS, HASH_ANNOTATION, PARENT_NAME_LABEL)
+
+
+def release_patch(obj: Obj, parent_uid: str) -> list[dict[str, Any]]:
+    """The JSON patch that lets ``obj`` go from the parent ``parent_uid``: its uid tested, then
+    Stencil's labels and annotations and the parent's owner reference removed, so that no later
+    prune, nor any other parent, finds it."""
+    meta = obj.get("metadata") or {}
+    ops: list[dict[str, Any]] = [{"op": "test", "path": "/metadata/uid", "value": meta.get("uid")}]
+    for index, owner in reversed(list(enumerate(meta.get("ownerReferences") or ()))):
+        if owner.get("uid") == parent_uid:
+            at = f"/metadata/ownerReferences/{index}"
+            ops += [{"op": "test", "path": f"{at}/uid", "value": parent_uid}, {"op": "remove", "path": at}]
+    for field, keys in (("labels", _TIES), ("annotations", _STENCILS)):
+        present = meta.get(field) or {}
+        ops += [{"op": "remove", "path": f"/metadata/{field}/{_pointer(k)}"} for k in keys if k in present]
+    return ops
+
+
+def _pointer(key: str) -> str:
+    """A key as one step of a JSON pointer (RFC 6901)."""
+    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _held(obj: Obj, reach: Reach) -> str:

@@ -44,6 +44,7 @@ from engine.core.model.folders import Partial as Partial
 from engine.core.model.folders import default_id, is_partial, partials_in, template_files
 from engine.core.model.folders import digest as digest
 from engine.core.model.folders import kind_folders as kind_folders
+from engine.core.model.lifecycle import Lifecycle, load_lifecycle
 from engine.core.model.references import Reference
 
 EXAMPLES_DIR = "examples"
@@ -68,6 +69,7 @@ class Template:
     after: tuple[str, ...] = ()
     collection: bool = False  # renders one child per item: children.<id> is always a list
     ready_when: tuple[Expression, ...] = ()  # all must hold for its children to be ready
+    lifecycle: Lifecycle = field(default_factory=Lifecycle)  # its children's deletion, createOnly, applyOnce
     reads: tuple[dependencies.Read, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -155,11 +157,8 @@ class Kind:
 
 @dataclass(frozen=True)
 class BrokenKind:
-    """A kind folder that failed to load, kept so its objects can be told why.
-
-    ``api_version``/``kind`` are the parent's, when ``kind.yaml`` got far enough
-    to say them; the controller then marks that kind's objects with the error.
-    """
+    """A kind folder that failed to load, kept so its objects can be told why: ``api_version`` and
+    ``kind`` are the parent's when kind.yaml got far enough to say them, to mark its objects."""
 
     name: str
     directory: Path
@@ -292,7 +291,8 @@ def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
         collection = entry.get("collection", False)
         ready = entry.get("readyWhen", [])
         rules = shapes.ready_when(document, ready, (*where, "readyWhen"), collection=collection)
-        template = Template(path, "", entry.get("id", ""), tuple(entry.get("after", ())), collection, rules)
+        after, life = tuple(entry.get("after", ())), load_lifecycle(document, entry, where)
+        template = Template(path, "", entry.get("id", ""), after, collection, rules, life)
         if any(t.path == path for t in templates):
             raise document.error(f"{entry['file']!r} is listed twice", where)
         templates.append(_read(template))

@@ -15,8 +15,9 @@ templates and a kind must not exceed the rights it was given:
 - a child labelled ``stencil.dev/kind-bundle``: the engine would load it as a kind.
 
 Every child
-gets Stencil's labels (managed-by, kind, the parent's name, namespace and uid) and,
-where Kubernetes permits one, a controller owner reference to its parent.  This
+gets Stencil's labels (managed-by, kind, the parent's name, namespace and uid), its template's
+lifecycle as annotations (``engine.core.model.lifecycle``) and, where Kubernetes permits one
+and the template does not orphan it, a controller owner reference to its parent.  This
 module is also the one home of the labels' names.
 
 A parent's name may be 253 characters, a label value only 63: a longer name is
@@ -36,7 +37,7 @@ from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.model import apis, kinds
+from engine.core.model import apis, kinds, lifecycle
 from engine.core.model.errors import PlacementError, RenderError
 
 # -- what every child carries -----------------------------------------------------
@@ -236,9 +237,12 @@ def place(
         placed_meta["namespace"] = namespace
     placed_meta.update((k, v) for k, v in metadata.items() if k not in ("name", "namespace", "labels"))
     placed_meta["labels"] = {**metadata.get("labels", {}), **owner.labels(kind.name)}
-    if owner.annotations():
-        placed_meta["annotations"] = {**metadata.get("annotations", {}), **owner.annotations()}
-    if owned:
+    # A lifecycle is the template entry's to say, never a rendered annotation's (a CR value's).
+    written = {k: v for k, v in metadata.get("annotations", {}).items() if k not in lifecycle.ANNOTATIONS}
+    placed_meta.pop("annotations", None)
+    if stamped := {**written, **owner.annotations(), **template.lifecycle.annotations()}:
+        placed_meta["annotations"] = stamped
+    if owned and template.lifecycle.deletion != lifecycle.ORPHAN:  # an orphan is tied by labels alone
         placed_meta["ownerReferences"] = [owner.reference()]
     rest = {k: v for k, v in document.items() if k not in ("apiVersion", "kind", "metadata")}
     return {"apiVersion": api_version, "kind": child_kind, "metadata": placed_meta, **rest}

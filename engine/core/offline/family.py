@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.core.decisions import conditions, health, readiness, status
 from engine.core.decisions.referencing import Target
+from engine.core.model import lifecycle
 from engine.core.model.identity import ChildId
 from engine.core.model.kinds import Kind
 from engine.core.offline.pictures import Edge, Node, Picture
@@ -86,6 +87,8 @@ def _children(family: Family) -> list[Member]:
         blocking = readiness.unready(
             templates.get(template_id), template_id, [child], by_identity, family.now
         )
+        life = str(templates[template_id].lifecycle) if template_id in templates else ""
+        note = f"{template_id}, {life}" if life else template_id  # [web, Orphan, createOnly]
         if not blocking:
             rules = template_id in templates and templates[template_id].ready_when
             verdict = (
@@ -93,18 +96,17 @@ def _children(family: Family) -> list[Member]:
                 if rules
                 else health.assess(by_identity[child], now=family.now)
             )
-            found.append(
-                Member(1, _what(child), child.namespace, verdict.status, verdict.message, template_id)
-            )
+            found.append(Member(1, _what(child), child.namespace, verdict.status, verdict.message, note))
             continue
         first = blocking[0]
         shown = first.status or MISSING
-        found.append(Member(1, _what(child), child.namespace, shown, first.message, template_id))
+        found.append(Member(1, _what(child), child.namespace, shown, first.message, note))
     rendered = {child for _, child in family.rendered}
     for child, obj in by_identity.items():
-        if child not in rendered:
+        if child not in rendered:  # kept by its lifecycle (Retain, createOnly), or about to be pruned
             verdict = health.assess(obj, now=family.now)
-            found.append(Member(1, _what(child), child.namespace, verdict.status, NOT_RENDERED))
+            kept = str(lifecycle.of(obj))
+            found.append(Member(1, _what(child), child.namespace, verdict.status, NOT_RENDERED, kept))
     return found
 
 

@@ -72,10 +72,12 @@ class ParentPlan:
     conflicts: tuple[str, ...] = ()
     unchanged: int = 0
     applies: tuple[Obj, ...] = ()  # what a reconcile would send, hash annotation included
+    releases: tuple[ChildId, ...] = ()  # no longer rendered, let go (``Orphan``)
+    kept: tuple[ChildId, ...] = ()  # no longer rendered, kept (``Retain``, ``createOnly``)
 
     @property
     def changed(self) -> bool:
-        return bool(self.creates or self.updates or self.prunes)
+        return bool(self.creates or self.updates or self.prunes or self.releases)
 
 
 def name_of(parent: Obj) -> str:
@@ -137,6 +139,8 @@ def plan_parent(
         conflicts=tuple(str(conflict) for conflict in plan.conflicts),
         unchanged=len(plan.unchanged),
         applies=tuple(apply.obj for apply in plan.applies),
+        releases=tuple(release.child for release in plan.releases),
+        kept=plan.kept,
     )
 
 

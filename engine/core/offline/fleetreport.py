@@ -58,6 +58,8 @@ class Summary:
     failures: tuple[Group, ...] = ()  # what: (where, field, message)
     creates: tuple[Group, ...] = ()  # what: (child kind,); examples: children
     prunes: tuple[Group, ...] = ()
+    releases: tuple[Group, ...] = ()  # no longer rendered, let go (Orphan)
+    kept: tuple[Group, ...] = ()  # no longer rendered, kept (Retain, createOnly)
     conflicts: tuple[Group, ...] = ()  # what: (message,)
     sampled: int | None = None  # applies a server dry run was asked about; None: no server
     refusals: tuple[Refusal, ...] = ()
@@ -97,6 +99,8 @@ def summarize(
         failures=_groups(failures),
         creates=_children((plan.name, plan.creates) for plan in plans),
         prunes=_children((plan.name, plan.prunes) for plan in plans),
+        releases=_children((plan.name, plan.releases) for plan in plans),
+        kept=_children((plan.name, plan.kept) for plan in plans),
         conflicts=_groups(conflicts),
         sampled=sampled,
         refusals=tuple(refusals),
@@ -179,6 +183,8 @@ def as_json(summary: Summary) -> Obj:
         ],
         "creates": [_children_json(g) for g in summary.creates],
         "prunes": [_children_json(g) for g in summary.prunes],
+        "releases": [_children_json(g) for g in summary.releases],
+        "kept": [_children_json(g) for g in summary.kept],
         "conflicts": [
             {"message": g.what[0], "parents": g.count, "examples": list(g.examples)}
             for g in summary.conflicts
@@ -216,7 +222,12 @@ def text(summary: Summary) -> str:
         lines += ["", "Would fail to render:"]
         for g in summary.failures:
             lines.append(f"  {': '.join(part for part in g.what if part)}: {_count(g)}")
-    for title, groups in (("would be created", summary.creates), ("would be pruned", summary.prunes)):
+    for title, groups in (
+        ("would be created", summary.creates),
+        ("would be pruned", summary.prunes),
+        ("would be let go, kept in the cluster (deletionPolicy Orphan)", summary.releases),
+        ("are no longer rendered and kept (Retain, createOnly)", summary.kept),
+    ):
         if groups:
             lines += ["", f"Children that {title}:"]
             lines += [

@@ -89,6 +89,7 @@ def _template_lines(template: Template) -> tuple[str, ...]:
     lines += [f"{kind} {name}".rstrip() for kind, name in spelled(template.text)] or ["(kind computed)"]
     lines += ["one per item"] if template.collection else []
     lines += [f"readyWhen: {rule.text}" for rule in template.ready_when]
+    lines += [str(template.lifecycle)] if str(template.lifecycle) else []  # Orphan, createOnly, ...
     return tuple(lines)
 
 

@@ -211,6 +211,25 @@ class Applier:
         uid, ref = self.parent["metadata"]["uid"], ChildId.of(child)
         return Write(contests=tuple(self.contention.restored(uid, ref, restored, self.clock())))
 
+    def prune_all(self, plan: planning.Plan) -> None:
+        """Delete the children ``plan`` prunes, and let go those it releases."""
+        for prune in plan.prunes:
+            self.prune(prune)
+        for release in plan.releases:
+            self.release(release)
+
+    def release(self, release: planning.Release) -> None:
+        """Let a child go (``Orphan``): take off what ties it to the parent, if it is still the
+        object the plan meant (its uid), and leave it be."""
+        prune = release.prune
+        res = self.writer.resource(prune.api_version, prune.kind)
+        try:
+            self.writer.patch_json(res, prune.name, prune.namespace or None, list(release.patch))
+        except (errors.NotFound, errors.Invalid):
+            return  # gone, or the uid's test failed: not the object we meant
+        said = f"Left {prune.kind} {prune.name} be: its deletionPolicy is Orphan"
+        self.host.recorder.emit(self.parent, events.NORMAL, "Released", said)
+
     def prune(self, prune: planning.Prune) -> None:
         """Delete a child no longer rendered, if it is still the object the plan meant (its uid)."""
         about = _child(prune.kind, prune.namespace, prune.name)

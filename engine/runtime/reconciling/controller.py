@@ -334,16 +334,15 @@ class KindController:
         return applied
 
     def _prune(self, planned: Planned, applied: applying.Applied, applier: applying.Applier) -> None:
-        """Step 6: delete what is no longer rendered, unless some name is in conflict."""
+        """Step 6: delete, or let go, what is no longer rendered, unless some name is in conflict."""
         if not applied.conflicts:
-            for prune in planned.plan.prunes:
-                applier.prune(prune)
+            applier.prune_all(planned.plan)
 
     def _report(self, key: str, parent: Obj, seen: Seen, planned: Planned, applied: applying.Applied) -> Exit:
         """Step 7: what the status says of the plan applied, read from what is observed now, and
         what the queue does next; or, before any status, another look at once."""
         plan, uid = planned.plan, parent["metadata"]["uid"]
-        if plan.applies or plan.prunes:  # our writes are in the cache: read them
+        if not plan.empty:  # our writes are in the cache: read them
             mine = planning.owned(self.host.children.of(uid, also=planned.desired), uid, seen.reach)
             seen = dataclasses.replace(seen, mine=mine)
         # A dependency this reconcile created may already be Current (a Namespace, a ConfigMap).

@@ -1,9 +1,10 @@
 """A parent's end: the finalizer, the clean-up it allows, and the ``deleteWhen`` rule.
 
 Children in the parent's namespace go with it through owner references.  Those beyond their
-reach (another namespace, cluster-scoped) are created only under Stencil's finalizer
-(``Deletion.hold``), so that once the parent is being deleted the engine can delete them
-itself (``Deletion.clean_up``) and then let the parent go.  And a kind may say when a
+reach (another namespace, cluster-scoped), and those their template orphans (``Orphan``, which
+carry no owner reference), are created only under Stencil's finalizer (``Deletion.hold``), so
+that once the parent is being deleted the engine can delete the former itself and let the
+latter go (``Deletion.clean_up``), and then let the parent go.  And a kind may say when a
 parent's work is done (``deleteWhen``): after its status is written, ``Deletion.when_done``
 deletes the parent if the rule holds.  This is the reconcile's deletion.go, as kro keeps it
 beside its instance controller.
@@ -15,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.decisions import planning, rules, status
-from engine.core.model import kinds, placement
+from engine.core.model import kinds, lifecycle, placement
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.reconciling import events
@@ -50,16 +51,11 @@ class Deletion:
         for resource in self.host.children.resources(kind):
             children, _ = self.host.kube.list(resource, label_selector=f"{placement.PARENT_UID_LABEL}={uid}")
             for child in planning.label_owned(children, uid, reach):
-                meta = child["metadata"]
-                applier.prune(
-                    planning.Prune(
-                        resource.api_version,
-                        resource.kind,
-                        meta.get("namespace") or "",
-                        meta["name"],
-                        meta["uid"],
-                    )
-                )
+                child = {"apiVersion": resource.api_version, "kind": resource.kind, **child}
+                if lifecycle.of(child).deletion == lifecycle.ORPHAN:  # let go, never deleted
+                    applier.release(planning.release_of(child, uid))
+                else:
+                    applier.prune(planning.prune_of(child))
         self._set_finalizer(parent, hold=False)
 
     def when_done(

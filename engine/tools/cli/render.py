@@ -175,4 +175,4 @@ def diff(
         click.echo(f"{change.action:<9} {change.child}{fields}")
         if change.diff:
             click.echo(change.diff, nl=False)
-    raise SystemExit(1 if any(c.action != "unchanged" for c in changes) else 0)
+    raise SystemExit(1 if any(c.action not in ("unchanged", "keep") for c in changes) else 0)

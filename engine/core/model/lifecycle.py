@@ -1,0 +1,120 @@
+"""A child's life beyond its render: what becomes of it when it is no longer rendered or its parent
+goes, whether it is ever updated, and which of its fields other writers keep.
+
+A ``templates:`` entry of kind.yaml may say, for its children:
+
+- ``deletionPolicy``: ``Delete`` (the default: deleted when no longer rendered, and with the
+  parent), ``Orphan`` (never deleted by the engine: no owner reference ties it to the parent, and
+  when it is no longer rendered or the parent goes, the engine lets it go, taking off its labels,
+  so that no later prune can find it), or ``Retain`` (kept when no longer rendered, still the
+  parent's, and deleted with it);
+- ``createOnly``: created once and never updated, nor pruned when its template changes or stops
+  rendering it (a generated password, a one-time Job); deleted with the parent unless orphaned;
+- ``applyOnce``: fields (``spec.replicas``, ``metadata.annotations["example.com/x"]``) applied when
+  the child is created and then left to other writers: never put back, never reported as
+  contested, and never removed by the engine's later applies, which carry what the server holds.
+
+Each child carries its template's policy in annotations (``annotations``), so that a child no
+longer rendered is pruned or let go as its template said when it was rendered, and ``planning``
+reads it back from the object (``of``): one place decides from what the object says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core.model.documents import Document
+
+DELETE, ORPHAN, RETAIN = "Delete", "Orphan", "Retain"
+POLICY_ANNOTATION = "stencil.dev/deletion-policy"
+CREATE_ONLY_ANNOTATION = "stencil.dev/create-only"
+APPLY_ONCE_ANNOTATION = "stencil.dev/apply-once"
+ANNOTATIONS = (POLICY_ANNOTATION, CREATE_ONLY_ANNOTATION, APPLY_ONCE_ANNOTATION)
+
+Path = tuple[str | int, ...]
+# One step of a field path: a name, a quoted key (``["example.com/x"]``) or a list index (``[0]``,
+# which parses, to be refused: a list is applied, or handed to other writers, whole).
+_STEP = re.compile(r'\.?([A-Za-z_][A-Za-z0-9_-]*)|\["([^"]+)"\]|\[(\d+)\]')
+# What identifies the object, or is the engine's own: never handed to another writer.
+_NOT_HANDED = ("apiVersion", "kind", "metadata.name", "metadata.namespace", "metadata.ownerReferences")
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    """What a template says of its children's life (see the module docstring)."""
+
+    deletion: str = DELETE
+    create_only: bool = False
+    apply_once: tuple[str, ...] = ()  # field paths as written
+
+    @property
+    def paths(self) -> tuple[Path, ...]:
+        return tuple(parse(text) for text in self.apply_once)
+
+    def annotations(self) -> dict[str, str]:
+        """What each child carries of it: nothing for the defaults."""
+        found = {}
+        if self.deletion != DELETE:
+            found[POLICY_ANNOTATION] = self.deletion
+        if self.create_only:
+            found[CREATE_ONLY_ANNOTATION] = "true"
+        if self.apply_once:
+            found[APPLY_ONCE_ANNOTATION] = ",".join(self.apply_once)
+        return found
+
+    def __str__(self) -> str:
+        """How plans, trees and graphs say it: ``Orphan, createOnly, applyOnce spec.replicas``."""
+        said = [self.deletion] if self.deletion != DELETE else []
+        said += ["createOnly"] if self.create_only else []
+        said += [f"applyOnce {', '.join(self.apply_once)}"] if self.apply_once else []
+        return ", ".join(said)
+
+
+def of(obj: Mapping[str, Any]) -> Lifecycle:
+    """The lifecycle an object carries (what its template said when it was rendered)."""
+    annotations = (obj.get("metadata") or {}).get("annotations") or {}
+    deletion = annotations.get(POLICY_ANNOTATION, DELETE)
+    paths = annotations.get(APPLY_ONCE_ANNOTATION, "")
+    return Lifecycle(
+        deletion if deletion in (DELETE, ORPHAN, RETAIN) else DELETE,
+        annotations.get(CREATE_ONLY_ANNOTATION) == "true",
+        tuple(p for p in _split(paths) if _parses(p)),
+    )
+
+
+def load_lifecycle(document: Document, entry: Mapping[str, Any], where: tuple[str | int, ...]) -> Lifecycle:
+    """The lifecycle of a ``templates:`` entry (the schema checked its shape); a path that is no
+    field path, or names what no other writer may keep, is an error at its place."""
+    paths = tuple(entry.get("applyOnce", ()))
+    for index, text in enumerate(paths):
+        at = (*where, "applyOnce", index)
+        if not _parses(text) or "," in text:
+            raise document.error(f'{text!r} is not a field path (spec.replicas, metadata.labels["x"])', at)
+        if any(isinstance(step, int) for step in parse(text)):
+            raise document.error(f"{text!r} names a list item: a list is applied whole, or handed whole", at)
+        if any(text == p or text.startswith(p + ".") for p in _NOT_HANDED):
+            raise document.error(f"{text!r} names the object or ties it to its parent: the engine's", at)
+    if entry.get("createOnly") and paths:
+        raise document.error("a createOnly child is applied once whole: applyOnce says nothing more", where)
+    return Lifecycle(entry.get("deletionPolicy", DELETE), bool(entry.get("createOnly", False)), paths)
+
+
+def parse(text: str) -> Path:
+    """``spec.containers[0]["x.y"]`` as ``("spec", "containers", 0, "x.y")``."""
+    path: list[str | int] = []
+    for match in _STEP.finditer(text):
+        name, key, index = match.groups()
+        path.append(int(index) if index is not None else (name if name is not None else key))
+    return tuple(path)
+
+
+def _parses(text: str) -> bool:
+    steps = list(_STEP.finditer(text))
+    return bool(steps) and "".join(m.group(0) for m in steps) == text and not text.startswith((".", "["))
+
+
+def _split(text: str) -> list[str]:
+    return [part for part in text.split(",") if part]
