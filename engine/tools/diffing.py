@@ -30,7 +30,7 @@ _VOLATILE_METADATA = ("managedFields", "resourceVersion", "generation", "creatio
 class Change:
     """One child: what would happen to it, and the diff of the live object to the new one."""
 
-    action: str  # "create", "update", "delete", "release", "keep", "conflict" or "unchanged"
+    action: str  # "create", "adopt", "update", "delete", "release", "keep", "conflict" or "unchanged"
     child: str  # "Deployment ns/name"
     diff: str = ""
     fields: tuple[str, ...] = ()  # for an update, the paths that change (``spec.replicas``)
@@ -115,12 +115,13 @@ def _preview_apply(kube: Kube, child: Obj, uid: str) -> Change:
     ref = ChildId.of(child)
     res = kube.resource(child["apiVersion"], child["kind"])
     live = kube.get(res, child["metadata"]["name"], child["metadata"].get("namespace"))
-    if live is not None and not planning.controlled_by(live, uid):
+    adopted = live is not None and not planning.controlled_by(live, uid) and planning.adoptable(child, live)
+    if live is not None and not planning.controlled_by(live, uid) and not adopted:
         return Change("conflict", f"{ref!s} already exists and is not controlled by this parent")
     after = kube.apply(child, dry_run=True)
     diff = _unified(live, after, ref)
-    if live is None:
-        return Change("create", str(ref), diff)
+    if live is None or adopted:
+        return Change("adopt" if adopted else "create", str(ref), diff)
     fields = tuple(planning.changed_fields(_shown(live), _shown(after)))
     return Change("update" if diff else "unchanged", str(ref), diff, fields)
 

@@ -134,3 +134,26 @@ def test_a_lifecycle_loads_from_kind_yaml(tmp_path: Path) -> None:
     (template,) = kinds.load_kind(folder).templates
     assert template.lifecycle.deletion == lifecycle.ORPHAN
     assert template.lifecycle.paths == (("data", "x"), ("metadata", "labels", "a.b/c"))
+
+
+@pytest.mark.parametrize(
+    ("adopt", "holder", "taken"),
+    [
+        (True, {}, True),
+        (False, {}, False),
+        (True, {"ownerReferences": [{"uid": "rs-1", "controller": True, "kind": "ReplicaSet"}]}, False),
+        (True, {"labels": {"stencil.dev/parent-uid": "uid-2"}}, False),
+    ],
+    ids=["no-ones", "not-adopting", "another-controllers", "another-parents-by-label"],
+)
+def test_only_an_adopting_template_takes_over_only_an_object_no_one_holds(
+    adopt: bool, holder: dict[str, Any], taken: bool
+) -> None:
+    child = _rendered(lifecycle.Lifecycle(adopt=adopt))
+    found = {"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": 9}}
+    found["metadata"] = {"name": "web", "namespace": "ns", "uid": "found-uid", **holder}
+    made = planning.plan([child], [found], "uid-1", REACH)
+    assert [a.adopt for a in made.applies] == ([True] if taken else [])
+    assert bool(made.conflicts) is not taken
+    if taken:
+        assert made.applies[0].obj["metadata"]["ownerReferences"][0]["uid"] == "uid-1"

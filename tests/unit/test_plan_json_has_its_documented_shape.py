@@ -27,6 +27,7 @@ def test_plan_json_has_its_documented_shape() -> None:
         ],
         "creates": [],
         "prunes": [],
+        "adopts": [],
         "releases": [{"kind": "ConfigMap", "children": 1, "parents": 1, "examples": ["ns/a-claim"]}],
         "kept": [{"kind": "Secret", "children": 1, "parents": 1, "examples": ["ns/a-password"]}],
         "conflicts": [],

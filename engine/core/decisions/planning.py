@@ -233,6 +233,7 @@ class Apply:
     obj: Obj  # what to send, hash annotation included
     create: bool  # not seen in the cache: created, so that a name held by another is not taken
     current: Obj | None = None  # the cached child it updates
+    adopt: bool = False  # ``current`` is no one's, and the template takes it over (``adoptable``)
 
 
 @dataclass(frozen=True)
@@ -293,7 +294,10 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach
             applies.append(Apply(with_hash(child), create=True))
             continue
         if not _owns(current, parent_uid, reach):
-            conflicts.append(Conflict(r, f"already exists {_held(current, reach)}"))
+            if adoptable(child, current):
+                applies.append(Apply(with_hash(child), create=False, current=current, adopt=True))
+            else:
+                conflicts.append(Conflict(r, f"already exists {_held(current, reach)}"))
             continue
         life = lifecycle.of(child)
         target = with_hash(lifecycles.without(child, life.paths))
@@ -317,6 +321,15 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach
     return Plan(
         tuple(applies), tuple(prunes), tuple(unchanged), tuple(conflicts), tuple(releases), tuple(kept)
     )
+
+
+def adoptable(child: Obj, current: Obj) -> bool:
+    """Whether ``current``, the object at ``child``'s name that this parent does not control, may
+    be taken over: ``child``'s template says ``adopt``, no controller holds it, and no parent by
+    Stencil's labels (another parent's child in another namespace, say).  It lies where ``child``
+    is placed, so within the parent's reach."""
+    labels = (current.get("metadata") or {}).get("labels") or {}
+    return lifecycle.of(child).adopt and controller_uid(current) is None and PARENT_UID_LABEL not in labels
 
 
 def prune_of(obj: Obj) -> Prune:

@@ -12,7 +12,10 @@ A ``templates:`` entry of kind.yaml may say, for its children:
   rendering it (a generated password, a one-time Job); deleted with the parent unless orphaned;
 - ``applyOnce``: fields (``spec.replicas``, ``metadata.annotations["example.com/x"]``) applied when
   the child is created and then left to other writers: never put back, never reported as
-  contested, and never removed by the engine's later applies, which carry what the server holds.
+  contested, and never removed by the engine's later applies, which carry what the server holds;
+- ``adopt``: an object of the child's name that no controller holds, and no other parent by
+  Stencil's labels, is taken over (``engine.core.decisions.planning.adoptable``) rather than
+  reported as a conflict; one another controller holds is never taken.
 
 Each child carries its template's policy in annotations (``annotations``), so that a child no
 longer rendered is pruned or let go as its template said when it was rendered, and ``planning``
@@ -32,7 +35,8 @@ DELETE, ORPHAN, RETAIN = "Delete", "Orphan", "Retain"
 POLICY_ANNOTATION = "stencil.dev/deletion-policy"
 CREATE_ONLY_ANNOTATION = "stencil.dev/create-only"
 APPLY_ONCE_ANNOTATION = "stencil.dev/apply-once"
-ANNOTATIONS = (POLICY_ANNOTATION, CREATE_ONLY_ANNOTATION, APPLY_ONCE_ANNOTATION)
+ADOPT_ANNOTATION = "stencil.dev/adopt"
+ANNOTATIONS = (POLICY_ANNOTATION, CREATE_ONLY_ANNOTATION, APPLY_ONCE_ANNOTATION, ADOPT_ANNOTATION)
 
 Path = tuple[str | int, ...]
 # One step of a field path: a name, a quoted key (``["example.com/x"]``) or a list index (``[0]``,
@@ -49,6 +53,7 @@ class Lifecycle:
     deletion: str = DELETE
     create_only: bool = False
     apply_once: tuple[str, ...] = ()  # field paths as written
+    adopt: bool = False
 
     @property
     def paths(self) -> tuple[Path, ...]:
@@ -63,6 +68,8 @@ class Lifecycle:
             found[CREATE_ONLY_ANNOTATION] = "true"
         if self.apply_once:
             found[APPLY_ONCE_ANNOTATION] = ",".join(self.apply_once)
+        if self.adopt:
+            found[ADOPT_ANNOTATION] = "true"
         return found
 
     def __str__(self) -> str:
@@ -70,6 +77,7 @@ class Lifecycle:
         said = [self.deletion] if self.deletion != DELETE else []
         said += ["createOnly"] if self.create_only else []
         said += [f"applyOnce {', '.join(self.apply_once)}"] if self.apply_once else []
+        said += ["adopt"] if self.adopt else []
         return ", ".join(said)
 
 
@@ -82,6 +90,7 @@ def of(obj: Mapping[str, Any]) -> Lifecycle:
         deletion if deletion in (DELETE, ORPHAN, RETAIN) else DELETE,
         annotations.get(CREATE_ONLY_ANNOTATION) == "true",
         tuple(p for p in _split(paths) if _parses(p)),
+        annotations.get(ADOPT_ANNOTATION) == "true",
     )
 
 
@@ -99,7 +108,8 @@ def load_lifecycle(document: Document, entry: Mapping[str, Any], where: tuple[st
             raise document.error(f"{text!r} names the object or ties it to its parent: the engine's", at)
     if entry.get("createOnly") and paths:
         raise document.error("a createOnly child is applied once whole: applyOnce says nothing more", where)
-    return Lifecycle(entry.get("deletionPolicy", DELETE), bool(entry.get("createOnly", False)), paths)
+    deletion, adopt = entry.get("deletionPolicy", DELETE), bool(entry.get("adopt", False))
+    return Lifecycle(deletion, bool(entry.get("createOnly", False)), paths, adopt)
 
 
 def parse(text: str) -> Path:

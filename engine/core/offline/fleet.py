@@ -72,12 +72,13 @@ class ParentPlan:
     conflicts: tuple[str, ...] = ()
     unchanged: int = 0
     applies: tuple[Obj, ...] = ()  # what a reconcile would send, hash annotation included
+    adopts: tuple[ChildId, ...] = ()  # taken over: no one's, and its template says ``adopt``
     releases: tuple[ChildId, ...] = ()  # no longer rendered, let go (``Orphan``)
     kept: tuple[ChildId, ...] = ()  # no longer rendered, kept (``Retain``, ``createOnly``)
 
     @property
     def changed(self) -> bool:
-        return bool(self.creates or self.updates or self.prunes or self.releases)
+        return bool(self.creates or self.adopts or self.updates or self.prunes or self.releases)
 
 
 def name_of(parent: Obj) -> str:
@@ -130,10 +131,11 @@ def plan_parent(
     return ParentPlan(
         name,
         creates=tuple(ChildId.of(apply.obj) for apply in plan.applies if apply.create),
+        adopts=tuple(ChildId.of(apply.obj) for apply in plan.applies if apply.adopt),
         updates=tuple(
             Update(ChildId.of(apply.obj), changed_fields(apply.current, apply.obj))
             for apply in plan.applies
-            if apply.current is not None
+            if apply.current is not None and not apply.adopt
         ),
         prunes=tuple(prune.child for prune in plan.prunes),
         conflicts=tuple(str(conflict) for conflict in plan.conflicts),

@@ -58,6 +58,7 @@ class Summary:
     failures: tuple[Group, ...] = ()  # what: (where, field, message)
     creates: tuple[Group, ...] = ()  # what: (child kind,); examples: children
     prunes: tuple[Group, ...] = ()
+    adopts: tuple[Group, ...] = ()  # no one's, taken over (adopt)
     releases: tuple[Group, ...] = ()  # no longer rendered, let go (Orphan)
     kept: tuple[Group, ...] = ()  # no longer rendered, kept (Retain, createOnly)
     conflicts: tuple[Group, ...] = ()  # what: (message,)
@@ -99,6 +100,7 @@ def summarize(
         failures=_groups(failures),
         creates=_children((plan.name, plan.creates) for plan in plans),
         prunes=_children((plan.name, plan.prunes) for plan in plans),
+        adopts=_children((plan.name, plan.adopts) for plan in plans),
         releases=_children((plan.name, plan.releases) for plan in plans),
         kept=_children((plan.name, plan.kept) for plan in plans),
         conflicts=_groups(conflicts),
@@ -183,6 +185,7 @@ def as_json(summary: Summary) -> Obj:
         ],
         "creates": [_children_json(g) for g in summary.creates],
         "prunes": [_children_json(g) for g in summary.prunes],
+        "adopts": [_children_json(g) for g in summary.adopts],
         "releases": [_children_json(g) for g in summary.releases],
         "kept": [_children_json(g) for g in summary.kept],
         "conflicts": [
@@ -224,6 +227,7 @@ def text(summary: Summary) -> str:
             lines.append(f"  {': '.join(part for part in g.what if part)}: {_count(g)}")
     for title, groups in (
         ("would be created", summary.creates),
+        ("would be adopted, no controller holding them (adopt)", summary.adopts),
         ("would be pruned", summary.prunes),
         ("would be let go, kept in the cluster (deletionPolicy Orphan)", summary.releases),
         ("are no longer rendered and kept (Retain, createOnly)", summary.kept),

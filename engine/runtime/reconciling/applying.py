@@ -154,7 +154,7 @@ class Applier:
         object this parent does not control."""
         child = sharding.owned(apply.obj, self.host.options.shard)  # sharded: labelled with its owner
         if not apply.create:
-            return self._update(child, apply.current)
+            return self._update(child, apply.current, adopted=apply.adopt)
         # Claim the name atomically: of two parents rendering one name, only one create-only
         # apply succeeds; the other gets AlreadyExists and must not apply over the winner.
         try:
@@ -166,6 +166,8 @@ class Applier:
             if existing is None:
                 raise  # deleted again since: the next reconcile creates it
             self.host.children.remember(existing)
+            if planning.adoptable(child, existing):
+                return self._update(child, existing, adopted=True)
             if not planning.controlled_by(existing, self.parent["metadata"]["uid"]):
                 why = f"already exists and is not controlled by this {self.parent['kind']}"
                 return Write(conflict=planning.Conflict(ChildId.of(child), why))
@@ -175,9 +177,10 @@ class Applier:
         self.host.counts.applied(self.controller)
         return Write(created=True)
 
-    def _update(self, child: Obj, current: Obj | None) -> Write:
-        """Server-side apply a child this parent controls; what it restored is recorded, and the
-        fields contested now come back.
+    def _update(self, child: Obj, current: Obj | None, *, adopted: bool = False) -> Write:
+        """Server-side apply a child this parent controls, or ``adopted`` (taken over, the owner
+        reference and every rendered field applied with force); what it restored is recorded, and
+        the fields contested now come back.
 
         The uid of the object the plan was made against goes along as a precondition: if
         that object was deleted and its name taken by another parent's child in between,
@@ -204,8 +207,8 @@ class Applier:
             return Write(conflict=planning.Conflict(ChildId.of(child), why))
         self.host.counts.applied(self.controller)
         fields = planning.drift(current, child) if current is not None else []
-        self._emit_written("Updated", [child], fields)
-        if current is None:
+        self._emit_written("Adopted" if adopted else "Updated", [child], fields)
+        if current is None or adopted:  # what an adoption takes over is no contest
             return Write()
         restored = {path: contention.value_at(child, path) for path in planning.restores(current, child)}
         uid, ref = self.parent["metadata"]["uid"], ChildId.of(child)
