@@ -8,11 +8,16 @@
 
 Which children are pruned, kept or let go is ``planning.plan``'s, and the patch that lets one go
 ``planning.release_patch``.
+
+A kind reconciled on a period (``reconcileEvery``) wakes each parent at its own phase of the period
+(``next_wake``), a hash of its key, so ten thousand parents made at once are spread over the
+period instead of waking together, and a parent woken by an event keeps its phase.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -52,3 +57,10 @@ def carrying(obj: Obj, current: Mapping[str, Any], paths: Sequence[lifecycle.Pat
 def handed(path: contention.Path, obj: Mapping[str, Any]) -> bool:
     """Whether ``path`` lies at or under a field ``obj``'s lifecycle hands to other writers."""
     return any(path[: len(given)] == given for given in lifecycle.of(obj).paths)
+
+
+def next_wake(key: str, period: float, now: float) -> float:
+    """Seconds from ``now`` until ``key``'s next turn of ``period``: the next time, after now, that
+    is its phase (a hash of the key, uniform over the period) plus a whole number of periods."""
+    phase = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") / 2**64 * period
+    return period - (now - phase) % period

@@ -44,7 +44,7 @@ from engine.core.model.folders import Partial as Partial
 from engine.core.model.folders import default_id, is_partial, partials_in, template_files
 from engine.core.model.folders import digest as digest
 from engine.core.model.folders import kind_folders as kind_folders
-from engine.core.model.lifecycle import Lifecycle, load_lifecycle
+from engine.core.model.lifecycle import Lifecycle, load_lifecycle, reconcile_every
 from engine.core.model.references import Reference
 
 EXAMPLES_DIR = "examples"
@@ -147,6 +147,7 @@ class Kind:
     crd: dict[str, Any] | None = field(default=None, compare=False)
     references: tuple[Reference, ...] = ()  # objects it reads but does not own
     read_as: str | None = None  # the ServiceAccount, of each parent's namespace, references are read as
+    every: float | None = None  # seconds between reconciles of each parent; None: only on events
     rollout: rollouts.Policy | None = None  # how a change reaches its parents; None: all at once
 
     @property
@@ -213,6 +214,7 @@ def load_kind(directory: Path) -> Kind:
         delete_when=delete_when,
         references=referenced,
         read_as=data.get("readAs"),
+        every=reconcile_every(document),
         rollout=rollouts.load(document),
         crd=simpleschema.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
     )

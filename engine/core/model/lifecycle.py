@@ -17,6 +17,10 @@ A ``templates:`` entry of kind.yaml may say, for its children:
   Stencil's labels, is taken over (``engine.core.decisions.planning.adoptable``) rather than
   reported as a conflict; one another controller holds is never taken.
 
+A kind may also ask for each parent to be reconciled again every so often, for what no watch
+tells of (the time, a state outside the cluster): kind.yaml's ``reconcileEvery`` (``30s``,
+``5m``, ``1h``), read by ``reconcile_every``.
+
 Each child carries its template's policy in annotations (``annotations``), so that a child no
 longer rendered is pruned or let go as its template said when it was rendered, and ``planning``
 reads it back from the object (``of``): one place decides from what the object says.
@@ -128,3 +132,18 @@ def _parses(text: str) -> bool:
 
 def _split(text: str) -> list[str]:
     return [part for part in text.split(",") if part]
+
+
+_DURATION = re.compile(r"^([1-9][0-9]*)(s|m|h)$")
+_SECONDS = {"s": 1, "m": 60, "h": 3600}
+
+
+def reconcile_every(document: Document) -> float | None:
+    """kind.yaml's ``reconcileEvery`` in seconds (the schema checked its form); None if not given."""
+    given = document.data.get("reconcileEvery")
+    if given is None:
+        return None
+    found = _DURATION.match(str(given))
+    if found is None:
+        raise document.error(f"{given!r} is not a duration such as 30s, 5m or 1h", ("reconcileEvery",))
+    return float(int(found.group(1)) * _SECONDS[found.group(2)])

@@ -1,20 +1,17 @@
 """The generic reconcile loop: one controller per kind.
 
-``KindController.reconcile`` is the whole of Stencil's behaviour and reads top to
-bottom, one call a step: load the parent from the cache, observe its children from the
-cache, render, plan, apply, prune, and write the status once.  Each step answers with a
-value (``Seen``, ``Planned``, ``applying.Applied``, ``reporting.Report``) that the next
-one reads.  The three decisions (``door.render``, ``planning.plan``,
-``status.derive_status``) are pure; this module only moves data between them and the API
-server, and decides what the queue does next (``KindController.process``).  The queue key
-is only ``namespace/name``: every reconcile re-reads everything it needs, so a missed or
-merged event costs nothing.
+``KindController.reconcile`` is the whole of Stencil's behaviour and reads top to bottom, one call a
+step: load the parent from the cache, observe its children from the cache, render, plan, apply, prune,
+and write the status once. Each step answers with a value (``Seen``, ``Planned``, ``applying.Applied``,
+``reporting.Report``) that the next one reads. The three decisions (``door.render``, ``planning.plan``,
+``status.derive_status``) are pure; this module only moves data between them and the API server, and
+decides what the queue does next (``KindController.process``). The queue key is only ``namespace/name``:
+every reconcile re-reads everything it needs, so a missed or merged event costs nothing.
 
-Beside it, in this package: the writes to children (``applying``), the status and its
-pacing (``reporting``), the finalizer and the deletions (``deletion``).  A controller knows
-of the engine around it only what ``host.Host`` says (the engine itself, kind loading and
-the workers' lifecycle, is ``engine.runtime.serving.manager``); the child caches and the
-routing of their events are ``children``.
+Beside it, in this package: the writes to children (``applying``), the status and its pacing
+(``reporting``), the finalizer and the deletions (``deletion``). A controller knows of the engine around
+it only what ``host.Host`` says (the engine itself, kind loading and the workers' lifecycle, is
+``engine.runtime.serving.manager``); the child caches and the routing of their events are ``children``.
 """
 
 from __future__ import annotations
@@ -27,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from engine.core import door
-from engine.core.decisions import conditions, contention, ordering, planning, refusing, status
+from engine.core.decisions import conditions, contention, lifecycles, ordering, planning, refusing, status
 from engine.core.model import budgets, dependencies, errors, kinds, seedkeys
 from engine.core.templating import rendering
 from engine.runtime.cluster import nesting
@@ -173,6 +170,8 @@ class KindController:
                 elif result.requeue_after is not None:
                     turn.outcome = "requeue_after"
                     self.queue.add_after(key, result.requeue_after)
+                elif self.kind is not None and self.kind.every:  # again on the kind's period, at its phase
+                    self.queue.add_after(key, lifecycles.next_wake(key, self.kind.every, self._clock()))
             except errors.StencilError as exc:
                 turn.failed(exc, terminal=exc.terminal)
                 log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": key})

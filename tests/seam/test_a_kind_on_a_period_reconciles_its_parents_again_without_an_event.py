@@ -1,0 +1,24 @@
+"""A kind with ``reconcileEvery`` has each parent queued again within the period after a
+reconcile, with no event to wake it; a kind without one waits for an event."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.seam._fake import FakeKube
+from tests.seam._harness import SPEC_VALUE_IN_CONFIG_MAP_A, engine_for, parent
+
+
+@pytest.mark.parametrize(("kind_yaml", "again"), [("reconcileEvery: 1s\n", True), ("", False)])
+def test_a_parent_is_queued_again_on_its_kinds_period(tmp_path: Path, kind_yaml: str, again: bool) -> None:
+    fake = FakeKube()
+    parent(fake, value="v")
+    with engine_for(fake, tmp_path, SPEC_VALUE_IN_CONFIG_MAP_A, kind_yaml) as controller:
+        while controller.queue.depth:  # the listing's own wake
+            key = controller.queue.get(timeout=1)
+            assert key is not None
+            controller.queue.done(key)
+        controller.process("ns/w")
+        assert (controller.queue.get(timeout=3.0) == "ns/w") is again
