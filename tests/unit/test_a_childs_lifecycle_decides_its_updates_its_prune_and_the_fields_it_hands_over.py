@@ -101,7 +101,7 @@ def test_letting_go_tests_the_uid_and_takes_off_the_labels_annotations_and_owner
     live = _live(_rendered(lifecycle.Lifecycle(lifecycle.ORPHAN)))
     live["metadata"]["ownerReferences"] = [{"uid": "someone-else"}, {"uid": "uid-1", "controller": True}]
     live["metadata"]["labels"]["team"] = "a"
-    patch = planning.release_patch(live, "uid-1")
+    patch = planning.release_of(live, "uid-1").patch
     assert patch[0] == {"op": "test", "path": "/metadata/uid", "value": "child-uid"}
     assert {"op": "remove", "path": "/metadata/ownerReferences/1"} in patch
     assert {"op": "remove", "path": "/metadata/ownerReferences/0"} not in patch
@@ -119,6 +119,9 @@ def test_letting_go_tests_the_uid_and_takes_off_the_labels_annotations_and_owner
         ("{file: cm.yaml, applyOnce: ['spec.ports[0]']}", "a list is applied whole"),
         ("{file: cm.yaml, createOnly: true, applyOnce: [data.x]}", "applied once whole"),
         ("{file: cm.yaml, deletionPolicy: Keep}", "deletionPolicy"),
+        ("{file: cm.yaml, updateStrategy: RollingRecreate}", "is for a collection"),
+        ("{file: cm.yaml, maxUnavailable: 2}", "bounds a RollingRecreate"),
+        ("{file: cm.yaml, createOnly: true, updateStrategy: Recreate}", "never updated"),
     ],
 )
 def test_a_lifecycle_mistake_is_refused_at_its_line(tmp_path: Path, entry: str, said: str) -> None:
@@ -157,3 +160,31 @@ def test_only_an_adopting_template_takes_over_only_an_object_no_one_holds(
     assert bool(made.conflicts) is not taken
     if taken:
         assert made.applies[0].obj["metadata"]["ownerReferences"][0]["uid"] == "uid-1"
+
+
+def _item(index: int, life: lifecycle.Lifecycle) -> dict[str, Any]:
+    annotations = life.annotations()
+    meta = {"name": f"item-{index}", "namespace": "ns", "annotations": annotations}
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": {"v": "2"}}
+
+
+def test_a_rolling_recreate_takes_the_last_items_first_within_its_budget() -> None:
+    rolling = lifecycle.Lifecycle(update=lifecycle.ROLLING_RECREATE, max_unavailable=2, collection="items")
+    desired = [_item(index, rolling) for index in range(4)]
+    owner = [{"uid": "uid-1", "controller": True}]
+    live = [
+        {**item, "data": {"v": "1"}, "metadata": {**item["metadata"], "uid": "u", "ownerReferences": owner}}
+        for item in desired[:3]
+    ]
+    made = planning.plan(desired, live, "uid-1", REACH)  # item-3 is missing: one down already
+    assert {r.name for _, r in made.unavailable} == {"item-3"}
+    refused = [a for a in made.applies if not a.create]
+    chosen = planning.recreations(made, refused)
+    assert [ChildId.of(a.obj).name for a in chosen] == ["item-2"]
+    recreate = lifecycle.Lifecycle(update=lifecycle.RECREATE)
+    each = [
+        {**live[index], "metadata": {**live[index]["metadata"], "annotations": recreate.annotations()}}
+        for index in range(2)
+    ]
+    plain = planning.plan([_item(index, recreate) for index in range(2)], each, "uid-1", REACH)
+    assert len(planning.recreations(plain, list(plain.applies))) == 2, "Recreate waits for no turn"

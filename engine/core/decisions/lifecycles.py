@@ -6,8 +6,8 @@
   so the engine never removes nor puts back a value it gave away, and no such field is ever
   reported as restored (``handed``).
 
-Which children are pruned, kept or let go is ``planning.plan``'s, and the patch that lets one go
-``planning.release_patch``.
+Which children are pruned, kept or let go is ``planning.plan``'s; the patch that lets one go is
+``release_patch``, and whether a child counts as up for a rolling recreate ``available``.
 
 A kind reconciled on a period (``reconcileEvery``) wakes each parent at its own phase of the period
 (``next_wake``), a hash of its key, so ten thousand parents made at once are spread over the
@@ -21,8 +21,15 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core.decisions import contention
+from engine.core.decisions import contention, health
 from engine.core.model import lifecycle
+from engine.core.model.placement import (
+    KIND_LABEL,
+    MANAGED_BY_LABEL,
+    PARENT_NAME_LABEL,
+    PARENT_NAMESPACE_LABEL,
+    PARENT_UID_LABEL,
+)
 
 Obj = dict[str, Any]
 
@@ -64,3 +71,36 @@ def next_wake(key: str, period: float, now: float) -> float:
     is its phase (a hash of the key, uniform over the period) plus a whole number of periods."""
     phase = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") / 2**64 * period
     return period - (now - phase) % period
+
+
+def available(current: Obj | None) -> bool:
+    """Whether a child counts as up for a RollingRecreate: there, not going, and Current."""
+    if current is None or (current.get("metadata") or {}).get("deletionTimestamp"):
+        return False
+    return health.assess(current).status == health.CURRENT
+
+
+# What ties a child to its parent, which letting it go takes off.
+_TIES = (MANAGED_BY_LABEL, KIND_LABEL, PARENT_NAME_LABEL, PARENT_NAMESPACE_LABEL, PARENT_UID_LABEL)
+_STENCILS = (*lifecycle.ANNOTATIONS, PARENT_NAME_LABEL)
+
+
+def release_patch(obj: Mapping[str, Any], parent_uid: str, hashed: str) -> list[dict[str, Any]]:
+    """The JSON patch that lets ``obj`` go from the parent ``parent_uid``: its uid tested, then
+    Stencil's labels and annotations and the parent's owner reference removed, so that no later
+    prune, nor any other parent, finds it; ``hashed``, the annotation of the applied hash, too."""
+    meta = obj.get("metadata") or {}
+    ops: list[dict[str, Any]] = [{"op": "test", "path": "/metadata/uid", "value": meta.get("uid")}]
+    for index, owner in reversed(list(enumerate(meta.get("ownerReferences") or ()))):
+        if owner.get("uid") == parent_uid:
+            at = f"/metadata/ownerReferences/{index}"
+            ops += [{"op": "test", "path": f"{at}/uid", "value": parent_uid}, {"op": "remove", "path": at}]
+    for field, keys in (("labels", _TIES), ("annotations", (*_STENCILS, hashed))):
+        present = meta.get(field) or {}
+        ops += [{"op": "remove", "path": f"/metadata/{field}/{_pointer(k)}"} for k in keys if k in present]
+    return ops
+
+
+def _pointer(key: str) -> str:
+    """A key as one step of a JSON pointer (RFC 6901)."""
+    return key.replace("~", "~0").replace("/", "~1")

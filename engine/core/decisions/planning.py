@@ -17,7 +17,7 @@ quiet and safe:
   this parent are pruned, each with its uid as a delete precondition.
 * **A child's lifecycle is its own.**  A child its template makes ``createOnly`` is never
   updated; one no longer rendered is pruned, kept (``Retain``, ``createOnly``) or let go
-  (``Orphan``: ``releases``, ``release_patch``) as the lifecycle it carries says; fields it
+  (``Orphan``: ``releases``, ``lifecycles.release_patch``) as the lifecycle it carries says; fields it
   hands to other writers (``applyOnce``) are left out of its hash and carried as the server
   holds them (``engine.core.decisions.lifecycles``).
 * **Namespaces are a boundary.**  A parent's children and related objects lie only
@@ -45,7 +45,6 @@ from engine.core.model import lifecycle
 from engine.core.model.identity import ChildId
 from engine.core.model.placement import (
     KIND_LABEL,
-    MANAGED_BY_LABEL,
     PARENT_NAME_LABEL,
     PARENT_NAMESPACE_LABEL,
     PARENT_UID_LABEL,
@@ -254,7 +253,7 @@ class Release:
     """A child no longer rendered that its lifecycle says to let go (``Orphan``), not delete."""
 
     prune: Prune
-    patch: tuple[dict[str, Any], ...]  # ``release_patch``
+    patch: tuple[dict[str, Any], ...]  # ``lifecycles.release_patch``
 
     @property
     def child(self) -> ChildId:
@@ -269,6 +268,10 @@ class Plan:
     conflicts: tuple[Conflict, ...] = ()  # children whose name another controller holds
     releases: tuple[Release, ...] = ()  # children no longer rendered that are let go
     kept: tuple[ChildId, ...] = ()  # children no longer rendered that their lifecycle keeps
+    terminating: tuple[ChildId, ...] = ()  # children being deleted: waited for, not applied
+    # Of the children of each RollingRecreate collection (by template), those missing, going or not
+    # Current: what counts against its maxUnavailable (``recreations``).
+    unavailable: frozenset[tuple[str, ChildId]] = frozenset()
 
     @property
     def empty(self) -> bool:
@@ -287,11 +290,19 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach
     applies: list[Apply] = []
     unchanged: list[ChildId] = []
     conflicts: list[Conflict] = []
+    terminating: list[ChildId] = []
+    unavailable: set[tuple[str, ChildId]] = set()
     for child in desired:
         r = ChildId.of(child)
         current = by_ref.get(r)
+        life = lifecycle.of(child)
+        if life.update == lifecycle.ROLLING_RECREATE and not lifecycles.available(current):
+            unavailable.add((life.collection, r))
         if current is None:
             applies.append(Apply(with_hash(child), create=True))
+            continue
+        if (current.get("metadata") or {}).get("deletionTimestamp"):
+            terminating.append(r)  # going: created again once gone, its deletion wakes the parent
             continue
         if not _owns(current, parent_uid, reach):
             if adoptable(child, current):
@@ -299,7 +310,6 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach
             else:
                 conflicts.append(Conflict(r, f"already exists {_held(current, reach)}"))
             continue
-        life = lifecycle.of(child)
         target = with_hash(lifecycles.without(child, life.paths))
         if life.create_only or converged(current, target):
             unchanged.append(r)
@@ -319,8 +329,35 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach
         else:
             prunes.append(prune_of(o))
     return Plan(
-        tuple(applies), tuple(prunes), tuple(unchanged), tuple(conflicts), tuple(releases), tuple(kept)
+        tuple(applies),
+        tuple(prunes),
+        tuple(unchanged),
+        tuple(conflicts),
+        tuple(releases),
+        tuple(kept),
+        tuple(terminating),
+        frozenset(unavailable),
     )
+
+
+def recreations(plan: Plan, refused: Sequence[Apply]) -> list[Apply]:
+    """Which of the ``refused`` updates (the server refused them as invalid, and their template
+    recreates) to delete now: every ``Recreate`` child, and of each ``RollingRecreate``
+    collection the last items first, while fewer than its ``maxUnavailable`` are down."""
+    order = {ChildId.of(apply.obj): index for index, apply in enumerate(plan.applies)}
+    chosen, down = [], {}
+    for apply in sorted(refused, key=lambda a: -order.get(ChildId.of(a.obj), 0)):
+        life = lifecycle.of(apply.obj)
+        if life.update == lifecycle.RECREATE:
+            chosen.append(apply)
+        elif life.update == lifecycle.ROLLING_RECREATE:
+            group = life.collection
+            if group not in down:
+                down[group] = sum(1 for of, _ in plan.unavailable if of == group)
+            if down[group] < life.max_unavailable:
+                down[group] += 1
+                chosen.append(apply)
+    return chosen
 
 
 def adoptable(child: Obj, current: Obj) -> bool:
@@ -339,34 +376,8 @@ def prune_of(obj: Obj) -> Prune:
 
 
 def release_of(obj: Obj, parent_uid: str) -> Release:
-    """Letting ``obj`` go from the parent ``parent_uid`` (``release_patch``), by its uid."""
-    return Release(prune_of(obj), tuple(release_patch(obj, parent_uid)))
-
-
-# What ties a child to its parent, which letting it go takes off.
-_TIES = (MANAGED_BY_LABEL, KIND_LABEL, PARENT_NAME_LABEL, PARENT_NAMESPACE_LABEL, PARENT_UID_LABEL)
-_STENCILS = (*lifecycle.ANNOTATIONS, HASH_ANNOTATION, PARENT_NAME_LABEL)
-
-
-def release_patch(obj: Obj, parent_uid: str) -> list[dict[str, Any]]:
-    """The JSON patch that lets ``obj`` go from the parent ``parent_uid``: its uid tested, then
-    Stencil's labels and annotations and the parent's owner reference removed, so that no later
-    prune, nor any other parent, finds it."""
-    meta = obj.get("metadata") or {}
-    ops: list[dict[str, Any]] = [{"op": "test", "path": "/metadata/uid", "value": meta.get("uid")}]
-    for index, owner in reversed(list(enumerate(meta.get("ownerReferences") or ()))):
-        if owner.get("uid") == parent_uid:
-            at = f"/metadata/ownerReferences/{index}"
-            ops += [{"op": "test", "path": f"{at}/uid", "value": parent_uid}, {"op": "remove", "path": at}]
-    for field, keys in (("labels", _TIES), ("annotations", _STENCILS)):
-        present = meta.get(field) or {}
-        ops += [{"op": "remove", "path": f"/metadata/{field}/{_pointer(k)}"} for k in keys if k in present]
-    return ops
-
-
-def _pointer(key: str) -> str:
-    """A key as one step of a JSON pointer (RFC 6901)."""
-    return key.replace("~", "~0").replace("/", "~1")
+    """Letting ``obj`` go from the parent ``parent_uid`` (``lifecycles.release_patch``), by its uid."""
+    return Release(prune_of(obj), tuple(lifecycles.release_patch(obj, parent_uid, HASH_ANNOTATION)))
 
 
 def _held(obj: Obj, reach: Reach) -> str:

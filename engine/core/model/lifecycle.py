@@ -15,7 +15,12 @@ A ``templates:`` entry of kind.yaml may say, for its children:
   contested, and never removed by the engine's later applies, which carry what the server holds;
 - ``adopt``: an object of the child's name that no controller holds, and no other parent by
   Stencil's labels, is taken over (``engine.core.decisions.planning.adoptable``) rather than
-  reported as a conflict; one another controller holds is never taken.
+  reported as a conflict; one another controller holds is never taken;
+- ``updateStrategy``: what an update the API server refuses as invalid (an immutable field, a
+  Pod's spec) leads to: ``InPlace`` (the default: refused, and said), ``Recreate`` (deleted,
+  waited for until gone, created again) or, for a collection, ``RollingRecreate`` (the same, the
+  last items first, while at most ``maxUnavailable`` of the collection's children are missing,
+  going or not ready).
 
 A kind may also ask for each parent to be reconciled again every so often, for what no watch
 tells of (the time, a state outside the cluster): kind.yaml's ``reconcileEvery`` (``30s``,
@@ -34,13 +39,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.model.documents import Document
+from engine.core.model.folders import default_id
 
 DELETE, ORPHAN, RETAIN = "Delete", "Orphan", "Retain"
 POLICY_ANNOTATION = "stencil.dev/deletion-policy"
 CREATE_ONLY_ANNOTATION = "stencil.dev/create-only"
 APPLY_ONCE_ANNOTATION = "stencil.dev/apply-once"
 ADOPT_ANNOTATION = "stencil.dev/adopt"
-ANNOTATIONS = (POLICY_ANNOTATION, CREATE_ONLY_ANNOTATION, APPLY_ONCE_ANNOTATION, ADOPT_ANNOTATION)
+# "Recreate", or "RollingRecreate;<maxUnavailable>;<template id>": the collection it is counted in.
+UPDATE_ANNOTATION = "stencil.dev/update-strategy"
+ANNOTATIONS = (
+    POLICY_ANNOTATION,
+    CREATE_ONLY_ANNOTATION,
+    APPLY_ONCE_ANNOTATION,
+    ADOPT_ANNOTATION,
+    UPDATE_ANNOTATION,
+)
+IN_PLACE, RECREATE, ROLLING_RECREATE = "InPlace", "Recreate", "RollingRecreate"
 
 Path = tuple[str | int, ...]
 # One step of a field path: a name, a quoted key (``["example.com/x"]``) or a list index (``[0]``,
@@ -58,6 +73,9 @@ class Lifecycle:
     create_only: bool = False
     apply_once: tuple[str, ...] = ()  # field paths as written
     adopt: bool = False
+    update: str = IN_PLACE
+    max_unavailable: int = 1  # RollingRecreate: of the collection, at most this many down at once
+    collection: str = ""  # RollingRecreate: the template whose children count together
 
     @property
     def paths(self) -> tuple[Path, ...]:
@@ -74,6 +92,10 @@ class Lifecycle:
             found[APPLY_ONCE_ANNOTATION] = ",".join(self.apply_once)
         if self.adopt:
             found[ADOPT_ANNOTATION] = "true"
+        if self.update == RECREATE:
+            found[UPDATE_ANNOTATION] = RECREATE
+        elif self.update == ROLLING_RECREATE:
+            found[UPDATE_ANNOTATION] = f"{ROLLING_RECREATE};{self.max_unavailable};{self.collection}"
         return found
 
     def __str__(self) -> str:
@@ -82,6 +104,7 @@ class Lifecycle:
         said += ["createOnly"] if self.create_only else []
         said += [f"applyOnce {', '.join(self.apply_once)}"] if self.apply_once else []
         said += ["adopt"] if self.adopt else []
+        said += [self.update] if self.update != IN_PLACE else []
         return ", ".join(said)
 
 
@@ -95,7 +118,17 @@ def of(obj: Mapping[str, Any]) -> Lifecycle:
         annotations.get(CREATE_ONLY_ANNOTATION) == "true",
         tuple(p for p in _split(paths) if _parses(p)),
         annotations.get(ADOPT_ANNOTATION) == "true",
+        *_update_of(annotations.get(UPDATE_ANNOTATION, "")),
     )
+
+
+def _update_of(text: str) -> tuple[str, int, str]:
+    """An update strategy annotation read back: the strategy, its bound and its collection."""
+    strategy, _, rest = text.partition(";")
+    bound, _, collection = rest.partition(";")
+    if strategy == ROLLING_RECREATE and bound.isdigit() and int(bound) >= 1:
+        return ROLLING_RECREATE, int(bound), collection
+    return (RECREATE, 1, "") if strategy == RECREATE else (IN_PLACE, 1, "")
 
 
 def load_lifecycle(document: Document, entry: Mapping[str, Any], where: tuple[str | int, ...]) -> Lifecycle:
@@ -113,7 +146,20 @@ def load_lifecycle(document: Document, entry: Mapping[str, Any], where: tuple[st
     if entry.get("createOnly") and paths:
         raise document.error("a createOnly child is applied once whole: applyOnce says nothing more", where)
     deletion, adopt = entry.get("deletionPolicy", DELETE), bool(entry.get("adopt", False))
-    return Lifecycle(deletion, bool(entry.get("createOnly", False)), paths, adopt)
+    update, bound = entry.get("updateStrategy", IN_PLACE), entry.get("maxUnavailable")
+    if update != IN_PLACE and entry.get("createOnly"):
+        raise document.error("a createOnly child is never updated: it has no updateStrategy", where)
+    if update == ROLLING_RECREATE and not entry.get("collection"):
+        raise document.error(
+            "RollingRecreate is for a collection; one child is recreated with Recreate", where
+        )
+    if bound is not None and update != ROLLING_RECREATE:
+        raise document.error("maxUnavailable bounds a RollingRecreate, and this template has none", where)
+    collection = entry.get("id") or default_id(entry["file"]) if update == ROLLING_RECREATE else ""
+    life = Lifecycle(
+        deletion, bool(entry.get("createOnly", False)), paths, adopt, update, bound or 1, collection
+    )
+    return life
 
 
 def parse(text: str) -> Path:

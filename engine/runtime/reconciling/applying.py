@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from engine.core.decisions import contention, planning, refusing, sharding
-from engine.core.model import errors
+from engine.core.model import errors, lifecycle
 from engine.core.model.identity import ChildId
 from engine.runtime.cluster.kube import FIELD_MANAGER, Obj
 from engine.runtime.cluster.seam import Api
@@ -38,6 +38,9 @@ class Write:
     noop: bool = False  # nothing written: the object the name holds says it already
 
 
+RECREATE_RECHECK = 1.0  # seconds: how soon a recreation waiting for its turn is looked at again
+
+
 @dataclass(frozen=True)
 class Applied:
     """A plan's applies: names held by others, fields contested, children created, and the
@@ -49,6 +52,9 @@ class Applied:
     created: tuple[Obj, ...] = ()
     error: errors.StencilError | None = None
     wrote: bool = False  # some child was created or updated
+    # A recreation waits for its turn (``planning.recreations``): look again this soon, for the
+    # creation of the one before may wake nobody (a ConfigMap is up at once, its event our own).
+    again_in: float | None = None
 
 
 class Applier:
@@ -80,6 +86,7 @@ class Applier:
         conflicts = {conflict.child: conflict for conflict in plan.conflicts}
         contests: list[contention.Contest] = []
         created: list[Obj] = []
+        recreate: list[planning.Apply] = []  # refused as invalid, and their template recreates
         uid, wrote = self.parent["metadata"]["uid"], False
         try:
             for apply in plan.applies:
@@ -98,6 +105,9 @@ class Applier:
                     except errors.ApiError as exc:
                         if not refusing.permanent(exc):
                             raise
+                        if _recreates(apply, exc):
+                            recreate.append(apply)
+                            continue
                         refusal = self._refused(child, version, exc)
                         return Applied(conflicts, tuple(contests), tuple(created), refusal)
                     conflict = write.conflict is not None
@@ -109,12 +119,31 @@ class Applier:
                     created.append(apply.obj)
                 if write.conflict:
                     conflicts[write.conflict.child] = write.conflict
+            now = planning.recreations(plan, recreate)  # the others wait for their turn
+            for apply in now:
+                wrote = self._recreate(apply) or wrote
         except errors.ApiError as exc:
             return Applied(conflicts, tuple(contests), tuple(created), exc)
         except Exception:
             self.announce(Applied(conflicts, created=tuple(created)))
             raise
-        return Applied(conflicts, tuple(contests), tuple(created), wrote=wrote)
+        again_in = RECREATE_RECHECK if len(now) < len(recreate) else None
+        return Applied(conflicts, tuple(contests), tuple(created), wrote=wrote, again_in=again_in)
+
+    def _recreate(self, apply: planning.Apply) -> bool:
+        """Delete a child the server will not update in place, for it to be created again once it
+        is gone (its deletion wakes the parent); whether this call deleted it."""
+        assert apply.current is not None
+        prune = planning.prune_of({**apply.current, **{k: apply.obj[k] for k in ("apiVersion", "kind")}})
+        res = self.writer.resource(prune.api_version, prune.kind)
+        try:
+            if not self.writer.delete(res, prune.name, prune.namespace or None, uid=prune.uid):
+                return False
+        except errors.Conflict:
+            return False  # not the object the plan meant
+        said = f"Deleted {prune.kind} {prune.name} to create it again: it cannot be updated in place"
+        self.host.recorder.emit(self.parent, events.NORMAL, "Recreating", said)
+        return True
 
     def announce(self, applied: Applied) -> None:
         """One event says what the applies created, however many."""
@@ -260,6 +289,13 @@ class Applier:
             more = f" and {len(fields) - 5} more" if len(fields) > 5 else ""
             message += ": " + ", ".join(fields[:5]) + more
         self.host.recorder.emit(self.parent, events.NORMAL, verb, message)
+
+
+def _recreates(apply: planning.Apply, refusal: errors.ApiError) -> bool:
+    """Whether a refused update is one its template recreates: refused as invalid (an immutable
+    field), and not ``InPlace``."""
+    update = lifecycle.of(apply.obj).update
+    return apply.current is not None and isinstance(refusal, errors.Invalid) and update != lifecycle.IN_PLACE
 
 
 def _child(kind: str, namespace: str | None, name: str) -> dict[str, tracing.Attribute]:

@@ -356,8 +356,8 @@ class KindController:
         self._log(key, planned, applied)
         if applied.contests:  # restore the contested fields when their back-off ends
             after = Result(requeue_after=min(c.retry_in for c in applied.contests))
-        else:  # a name held by an object outside Stencil's caches: its deletion wakes nobody
-            after = Result(requeue_after=CONFLICT_RECHECK if applied.conflicts else None)
+        else:  # a name held outside Stencil's caches (its deletion wakes nobody), a recreation's turn
+            after = Result(requeue_after=CONFLICT_RECHECK if applied.conflicts else applied.again_in)
         return Exit(parent, seen, planned.outcome(applied), result=after, may_wait=True)
 
     def _echo(self, uid: str, kind: kinds.Kind | None, applied: applying.Applied) -> bool:
