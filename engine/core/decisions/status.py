@@ -13,7 +13,7 @@ Conditions form one ``ConditionSet`` with ``Ready`` at the root:
     ├── TemplatesRendered   the kind loaded and every template rendered
     ├── ChildrenApplied     every child was applied; no name held by someone else
     ├── ChildrenReady       every rendered child exists and is ready (readyWhen, else kstatus)
-    └── <custom>…           one per ``conditions:`` rule of kind.yaml
+    └── <custom>…           one per ``conditions:`` rule of kind.yaml (but ``gatesReady: false``)
 
 A step that did not run is ``Unknown`` rather than a stale ``True``: when the
 templates fail, nothing claims the children were applied or are ready.  A child
@@ -24,7 +24,8 @@ conflict or a failed apply, which say more.  A field that another writer keeps
 changing back (``engine.core.decisions.contention``) makes ``ChildrenApplied`` False with
 reason ``ContestedField``, naming the field and the other writer.
 ``Ready`` carries the reason and message of the first dependent that is False
-(else Unknown), so ``kubectl get`` shows why a parent is not ready.
+(else Unknown), so ``kubectl get`` shows why a parent is not ready.  A custom condition with
+``gatesReady: false`` only informs: it is kept beside ``Ready``, which does not wait for it.
 
 Beside the root, ``Reconciling`` or ``Stalled`` says the same verdict to kstatus and
 Argo CD (``engine.core.decisions.progress``); ``STALLS`` names, once, the reasons
@@ -112,10 +113,11 @@ def derive_status(
     generation = generation if isinstance(generation, int) else None
     usable = _usable(kind.conditions)
 
+    gating = tuple(rule.type for rule in usable if rule.gates_ready)
     condition_set = conditions.ConditionSet(
         READY,
-        (TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY, *(rule.type for rule in usable)),
-        beside=progress.TYPES,
+        (TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY, *gating),
+        beside=(*progress.TYPES, *(rule.type for rule in usable if not rule.gates_ready)),
     )
     manager = condition_set.manage(conditions.of(parent), generation=generation, now=now)
     read = rules.Read(observed, related, now, outcome.origins, outcome.references)

@@ -99,6 +99,7 @@ class ConditionRule:
     status: Expression
     reason: Expression | None = None
     message: Expression | None = None
+    gates_ready: bool = True  # False: it informs, and Ready does not wait for it (``gatesReady``)
 
 
 @dataclass(frozen=True)
@@ -426,9 +427,9 @@ def _check_child_ids(templates: Sequence[Template], rules: Sequence[Expression])
             raise KindError(problem, file=rule.file, line=rule.line, field=rule.field)
 
 
-def _conditions(document: Document, rules: list[dict[str, str]]) -> tuple[ConditionRule, ...]:
+def _conditions(document: Document, rules: list[dict[str, Any]]) -> tuple[ConditionRule, ...]:
     seen: set[str] = set()
-    conditions = []
+    found = []
     for index, rule in enumerate(rules):
         where = ("status", "conditions", index)
         if rule["type"] in seen:
@@ -437,10 +438,9 @@ def _conditions(document: Document, rules: list[dict[str, str]]) -> tuple[Condit
         optional = {
             key: document.expression(rule[key], (*where, key)) for key in ("reason", "message") if key in rule
         }
-        conditions.append(
-            ConditionRule(rule["type"], document.expression(rule["status"], (*where, "status")), **optional)
-        )
-    return tuple(conditions)
+        value = document.expression(rule["status"], (*where, "status"))
+        found.append(ConditionRule(rule["type"], value, **optional, gates_ready=rule.get("gatesReady", True)))
+    return tuple(found)
 
 
 @functools.cache
