@@ -9,6 +9,10 @@
 Which children are pruned, kept or let go is ``planning.plan``'s; the patch that lets one go is
 ``release_patch``, and whether a child counts as up for a rolling recreate ``available``.
 
+A parent of a kind with an ordered teardown goes in steps (``teardown_step``): its orphans are
+let go, then its children are deleted a stage at a time, the last made first, each stage waited
+for until gone; past the kind's timeout, whatever is left goes at once.
+
 A kind reconciled on a period (``reconcileEvery``) wakes each parent at its own phase of the period
 (``next_wake``), a hash of its key, so ten thousand parents made at once are spread over the
 period instead of waking together, and a parent woken by an event keeps its phase.
@@ -17,8 +21,10 @@ period instead of waking together, and a parent woken by an event keeps its phas
 from __future__ import annotations
 
 import copy
+import datetime
 import hashlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.core.decisions import contention, health
@@ -104,3 +110,43 @@ def release_patch(obj: Mapping[str, Any], parent_uid: str, hashed: str) -> list[
 def _pointer(key: str) -> str:
     """A key as one step of a JSON pointer (RFC 6901)."""
     return key.replace("~", "~0").replace("/", "~1")
+
+
+@dataclass(frozen=True)
+class TeardownStep:
+    """What one look at a deleted parent's remaining children does in an ordered teardown."""
+
+    deletes: tuple[Obj, ...] = ()  # children to delete now
+    releases: tuple[Obj, ...] = ()  # orphans to let go now
+    waiting: tuple[Obj, ...] = ()  # the stage being torn down: gone before the next begins
+    done: bool = False  # nothing left to wait for: the parent may go
+    timed_out: bool = False
+
+
+def teardown_step(children: Sequence[Obj], since: str | None, now: str, timeout: float) -> TeardownStep:
+    """The next step for the parent's remaining ``children`` (owned, as listed), its deletion begun
+    at ``since`` (RFC 3339) and ``now``: orphans let go; then the highest stage still there deleted
+    (those not already going) and waited for; past ``timeout`` seconds, every child at once."""
+    releases = tuple(c for c in children if lifecycle.of(c).deletion == lifecycle.ORPHAN)
+    rest = [c for c in children if lifecycle.of(c).deletion != lifecycle.ORPHAN]
+    if not rest:
+        return TeardownStep(releases=releases, done=True)
+    if since is not None and _seconds(now) - _seconds(since) > timeout:
+        return TeardownStep(tuple(c for c in rest if not _going(c)), releases, done=True, timed_out=True)
+    top = max(_stage(c) for c in rest)
+    stage = tuple(c for c in rest if _stage(c) == top)
+    return TeardownStep(tuple(c for c in stage if not _going(c)), releases, waiting=stage)
+
+
+def _stage(obj: Mapping[str, Any]) -> int:
+    """The child's teardown stage; one made before the kind's teardown was ordered goes last."""
+    given = str(((obj.get("metadata") or {}).get("annotations") or {}).get(lifecycle.TEARDOWN_ANNOTATION, ""))
+    return int(given) if given.isdigit() else -1
+
+
+def _going(obj: Mapping[str, Any]) -> bool:
+    return bool((obj.get("metadata") or {}).get("deletionTimestamp"))
+
+
+def _seconds(timestamp: str) -> float:
+    return datetime.datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp()

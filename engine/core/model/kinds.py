@@ -34,7 +34,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from engine.core.model import dependencies, documents, expressions, references, rollouts, shapes, simpleschema
+from engine.core.model import (
+    dependencies,
+    documents,
+    expressions,
+    references,
+    rollouts,
+    shapes,
+    simpleschema,
+    statusrules,
+)
 from engine.core.model.apis import group_of, unownable_parent
 from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
@@ -44,8 +53,10 @@ from engine.core.model.folders import Partial as Partial
 from engine.core.model.folders import default_id, is_partial, partials_in, template_files
 from engine.core.model.folders import digest as digest
 from engine.core.model.folders import kind_folders as kind_folders
-from engine.core.model.lifecycle import Lifecycle, load_lifecycle, reconcile_every
+from engine.core.model.lifecycle import Lifecycle, Teardown, load_lifecycle, load_teardown, reconcile_every
 from engine.core.model.references import Reference
+from engine.core.model.statusrules import ConditionRule as ConditionRule
+from engine.core.model.statusrules import FieldRule as FieldRule
 
 EXAMPLES_DIR = "examples"
 
@@ -91,25 +102,6 @@ class Template:
 Source: TypeAlias = Template | Partial
 
 
-@dataclass(frozen=True)
-class ConditionRule:
-    """A custom condition of the parent, computed from the parent and its children."""
-
-    type: str
-    status: Expression
-    reason: Expression | None = None
-    message: Expression | None = None
-    gates_ready: bool = True  # False: it informs, and Ready does not wait for it (``gatesReady``)
-
-
-@dataclass(frozen=True)
-class FieldRule:
-    """A status field of the parent: ``status.<name>`` = value of the expression."""
-
-    name: str
-    value: Expression
-
-
 MAX_CHILDREN = 2000  # children a parent may have unless the engine (--max-children) or the kind says fewer
 
 
@@ -149,6 +141,7 @@ class Kind:
     references: tuple[Reference, ...] = ()  # objects it reads but does not own
     read_as: str | None = None  # the ServiceAccount, of each parent's namespace, references are read as
     every: float | None = None  # seconds between reconciles of each parent; None: only on events
+    teardown: Teardown | None = None  # children deleted in stages when the parent is; None: at once
     rollout: rollouts.Policy | None = None  # how a change reaches its parents; None: all at once
 
     @property
@@ -183,11 +176,7 @@ def load_kind(directory: Path) -> Kind:
     placement = data.get("placement", {})
     status = data.get("status", {})
     templates = _templates(directory, document)
-    conditions = _conditions(document, status.get("conditions", []))
-    fields = tuple(
-        FieldRule(name, document.expression(value, ("status", "fields", name)))
-        for name, value in status.get("fields", {}).items()
-    )
+    conditions, fields = statusrules.load(document, status)
     delete_when = document.expression(data["deleteWhen"], ("deleteWhen",)) if "deleteWhen" in data else None
     rules = [rule for c in conditions for rule in (c.status, c.reason, c.message) if rule is not None]
     read = [*rules, *(f.value for f in fields), *([delete_when] if delete_when else [])]
@@ -216,6 +205,7 @@ def load_kind(directory: Path) -> Kind:
         references=referenced,
         read_as=data.get("readAs"),
         every=reconcile_every(document),
+        teardown=load_teardown(document, {t.id: t.waits_for for t in templates}),
         rollout=rollouts.load(document),
         crd=simpleschema.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
     )
@@ -425,22 +415,6 @@ def _check_child_ids(templates: Sequence[Template], rules: Sequence[Expression])
         problem = problem or shapes.misread(rule, templates)
         if problem:
             raise KindError(problem, file=rule.file, line=rule.line, field=rule.field)
-
-
-def _conditions(document: Document, rules: list[dict[str, Any]]) -> tuple[ConditionRule, ...]:
-    seen: set[str] = set()
-    found = []
-    for index, rule in enumerate(rules):
-        where = ("status", "conditions", index)
-        if rule["type"] in seen:
-            raise document.error(f"condition {rule['type']} is declared twice", (*where, "type"))
-        seen.add(rule["type"])
-        optional = {
-            key: document.expression(rule[key], (*where, key)) for key in ("reason", "message") if key in rule
-        }
-        value = document.expression(rule["status"], (*where, "status"))
-        found.append(ConditionRule(rule["type"], value, **optional, gates_ready=rule.get("gatesReady", True)))
-    return tuple(found)
 
 
 @functools.cache

@@ -24,7 +24,10 @@ A ``templates:`` entry of kind.yaml may say, for its children:
 
 A kind may also ask for each parent to be reconciled again every so often, for what no watch
 tells of (the time, a state outside the cluster): kind.yaml's ``reconcileEvery`` (``30s``,
-``5m``, ``1h``), read by ``reconcile_every``.
+``5m``, ``1h``), read by ``reconcile_every``.  And it may ask for an ordered teardown
+(``teardown``): when a parent is deleted, its children go in the reverse of the order they were
+made in (``after:`` and ``children.<id>`` reads), each stage waited for until gone, under the
+parent's finalizer, for at most ``timeout``; each child carries its stage (``TEARDOWN_ANNOTATION``).
 
 Each child carries its template's policy in annotations (``annotations``), so that a child no
 longer rendered is pruned or let go as its template said when it was rendered, and ``planning``
@@ -34,7 +37,7 @@ reads it back from the object (``of``): one place decides from what the object s
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,14 +51,17 @@ APPLY_ONCE_ANNOTATION = "stencil.dev/apply-once"
 ADOPT_ANNOTATION = "stencil.dev/adopt"
 # "Recreate", or "RollingRecreate;<maxUnavailable>;<template id>": the collection it is counted in.
 UPDATE_ANNOTATION = "stencil.dev/update-strategy"
+TEARDOWN_ANNOTATION = "stencil.dev/teardown-stage"  # a child of a kind with an ordered teardown
 ANNOTATIONS = (
     POLICY_ANNOTATION,
     CREATE_ONLY_ANNOTATION,
     APPLY_ONCE_ANNOTATION,
     ADOPT_ANNOTATION,
     UPDATE_ANNOTATION,
+    TEARDOWN_ANNOTATION,
 )
 IN_PLACE, RECREATE, ROLLING_RECREATE = "InPlace", "Recreate", "RollingRecreate"
+TEARDOWN_TIMEOUT = 600.0  # seconds an ordered teardown waits, unless kind.yaml says
 
 Path = tuple[str | int, ...]
 # One step of a field path: a name, a quoted key (``["example.com/x"]``) or a list index (``[0]``,
@@ -193,3 +199,39 @@ def reconcile_every(document: Document) -> float | None:
     if found is None:
         raise document.error(f"{given!r} is not a duration such as 30s, 5m or 1h", ("reconcileEvery",))
     return float(int(found.group(1)) * _SECONDS[found.group(2)])
+
+
+@dataclass(frozen=True)
+class Teardown:
+    """An ordered teardown: each template's stage (the last made go first), and how long it waits."""
+
+    stages: tuple[tuple[str, int], ...]  # (template id, stage): 0 for those made first
+    timeout: float = TEARDOWN_TIMEOUT
+
+    def stage_of(self, template_id: str) -> int:
+        return dict(self.stages).get(template_id, 0)
+
+
+def load_teardown(document: Document, waits: Mapping[str, Sequence[str]]) -> Teardown | None:
+    """kind.yaml's ``teardown`` over templates that wait for others as ``waits`` says (id: the ids
+    it waits for; the loader refused cycles); None if the kind asks for none."""
+    given = document.data.get("teardown")
+    if not given or not given.get("ordered", False):
+        return None
+    timeout = TEARDOWN_TIMEOUT
+    if "timeout" in given:
+        found = _DURATION.match(str(given["timeout"]))
+        if found is None:
+            problem = f"{given['timeout']!r} is not a duration such as 30s, 5m or 1h"
+            raise document.error(problem, ("teardown", "timeout"))
+        timeout = float(int(found.group(1)) * _SECONDS[found.group(2)])
+    stages: dict[str, int] = {}
+
+    def stage(template_id: str) -> int:
+        if template_id not in stages:
+            stages[template_id] = 1 + max(
+                (stage(i) for i in waits.get(template_id, ()) if i in waits), default=-1
+            )
+        return stages[template_id]
+
+    return Teardown(tuple((template_id, stage(template_id)) for template_id in waits), timeout)

@@ -240,7 +240,10 @@ def place(
     # A lifecycle is the template entry's to say, never a rendered annotation's (a CR value's).
     written = {k: v for k, v in metadata.get("annotations", {}).items() if k not in lifecycle.ANNOTATIONS}
     placed_meta.pop("annotations", None)
-    if stamped := {**written, **owner.annotations(), **template.lifecycle.annotations()}:
+    stamped = {**written, **owner.annotations(), **template.lifecycle.annotations()}
+    if kind.teardown is not None:  # which stage of an ordered teardown it goes in
+        stamped[lifecycle.TEARDOWN_ANNOTATION] = str(kind.teardown.stage_of(template.id))
+    if stamped:
         placed_meta["annotations"] = stamped
     if owned and template.lifecycle.deletion != lifecycle.ORPHAN:  # an orphan is tied by labels alone
         placed_meta["ownerReferences"] = [owner.reference()]

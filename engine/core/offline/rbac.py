@@ -163,9 +163,9 @@ def derive_rules(
         parent_verbs: tuple[str, ...] = PARENT_VERBS
         if kind.delete_when:
             parent_verbs = (*parent_verbs, "delete")
-        # A child beyond owner references' reach (another namespace, cluster-scoped) is held by
-        # a finalizer on the parent, set by patch; the examples show whether the kind makes one.
-        if planning.needs_finalizer(rendered_children(kind, defaults)):
+        # A child beyond owner references' reach (another namespace, cluster-scoped), or an ordered
+        # teardown, holds a finalizer on the parent, set by patch; the examples show the former.
+        if kind.teardown is not None or planning.needs_finalizer(rendered_children(kind, defaults)):
             parent_verbs = (*parent_verbs, "patch")
         grants += [
             (group, plural, parent_verbs),

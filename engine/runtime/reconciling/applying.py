@@ -262,13 +262,14 @@ class Applier:
         said = f"Left {prune.kind} {prune.name} be: its deletionPolicy is Orphan"
         self.host.recorder.emit(self.parent, events.NORMAL, "Released", said)
 
-    def prune(self, prune: planning.Prune) -> None:
-        """Delete a child no longer rendered, if it is still the object the plan meant (its uid)."""
+    def prune(self, prune: planning.Prune, why: str = "no longer rendered") -> None:
+        """Delete a child no longer rendered (or as ``why`` says), if it is still the object the plan
+        meant (its uid)."""
         about = _child(prune.kind, prune.namespace, prune.name)
         with self.host.options.tracer.span("prune", **about) as span:
-            span.set(noop=not self._delete(prune))
+            span.set(noop=not self._delete(prune, why))
 
-    def _delete(self, prune: planning.Prune) -> bool:
+    def _delete(self, prune: planning.Prune, why: str) -> bool:
         """``prune``'s deletion; whether this call deleted it."""
         res = self.writer.resource(prune.api_version, prune.kind)
         try:
@@ -278,7 +279,7 @@ class Applier:
             return False  # the uid precondition failed: that object is not the one we meant
         self.host.counts.pruned(self.controller)
         self.host.recorder.emit(
-            self.parent, events.NORMAL, "Pruned", f"Deleted {prune.kind} {prune.name}: no longer rendered"
+            self.parent, events.NORMAL, "Pruned", f"Deleted {prune.kind} {prune.name}: {why}"
         )
         return True
 

@@ -207,8 +207,7 @@ class KindController:
         if (arriving := self.handover.arriving(parent, self.kind)) is not None:  # its children not all cached
             return arriving
         if parent["metadata"].get("deletionTimestamp"):  # its children beyond owner references go first
-            self.deletion.clean_up(parent, self.kind, self._applier(parent), self._reach(parent))
-            return Result()
+            return self.deletion.clean_up(parent, self.kind, self._applier(parent), self._reach(parent))
         # 2. Observe its children and related objects from the cache, within its reach.
         seen = self._observe(parent)
         # 3.-6. Render, plan, apply and prune; 7. the status, written once, whatever the outcome.
@@ -232,7 +231,7 @@ class KindController:
         if not self._caches_complete(key, desired):  # a missing listing would look like missing children
             return Exit(parent, seen, result=Result(requeue_after=CACHE_WAIT))
         seen = self._observe_again(parent, seen, desired)
-        parent = self.deletion.hold(parent, desired)  # under a finalizer if children lie beyond its namespace
+        parent = self.deletion.hold(parent, desired, self.kind)  # a finalizer: children beyond its namespace
         # 4. Plan what to apply and prune against the cache, the children the ordering lets through.
         planned = self._plan(parent, rendered, seen)
         # 5. Apply every child that is missing or drifted; a name another object holds is a conflict.

@@ -12,16 +12,19 @@ beside its instance controller.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core.decisions import planning, rules, status
+from engine.core.decisions import conditions, lifecycles, planning, rules, status
 from engine.core.model import kinds, lifecycle, placement
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.reconciling import events
 from engine.runtime.reconciling.applying import Applier
-from engine.runtime.reconciling.host import Host
+from engine.runtime.reconciling.host import Host, Result
+
+TEARDOWN_RECHECK = 1.0  # seconds between looks at the stage an ordered teardown waits for
 
 
 class Deletion:
@@ -32,31 +35,63 @@ class Deletion:
         self.resource = resource
         self.parents = parents
 
-    def hold(self, parent: Obj, desired: Sequence[Obj]) -> Obj:
+    def hold(self, parent: Obj, desired: Sequence[Obj], kind: kinds.Kind | None) -> Obj:
         """The parent under Stencil's finalizer if some desired child lies beyond owner
-        references' reach; the parent as it is now."""
-        if not planning.needs_finalizer(desired):
+        references' reach, or its kind tears children down in order; the parent as it is now."""
+        if not planning.needs_finalizer(desired) and (kind is None or kind.teardown is None):
             return parent
         return self._set_finalizer(parent, hold=True)
 
-    def clean_up(self, parent: Obj, kind: kinds.Kind | None, applier: Applier, reach: planning.Reach) -> None:
-        """A parent being deleted: delete the children garbage collection cannot, then let it go.
+    def clean_up(
+        self, parent: Obj, kind: kinds.Kind | None, applier: Applier, reach: planning.Reach
+    ) -> Result:
+        """A parent being deleted: delete the children garbage collection cannot (or, in an
+        ordered teardown, every child a stage at a time), then let it go.
 
         They are found by listing, not from the cache, since a child in another namespace
         may lie outside what this engine watches; a rare request on a rare event.
         """
         if planning.FINALIZER not in (parent["metadata"].get("finalizers") or ()):
-            return
+            return Result()
         uid = parent["metadata"]["uid"]
+        listed = []
         for resource in self.host.children.resources(kind):
             children, _ = self.host.kube.list(resource, label_selector=f"{placement.PARENT_UID_LABEL}={uid}")
-            for child in planning.label_owned(children, uid, reach):
-                child = {"apiVersion": resource.api_version, "kind": resource.kind, **child}
-                if lifecycle.of(child).deletion == lifecycle.ORPHAN:  # let go, never deleted
-                    applier.release(planning.release_of(child, uid))
-                else:
-                    applier.prune(planning.prune_of(child))
+            listed += [
+                {"apiVersion": resource.api_version, "kind": resource.kind, **child} for child in children
+            ]
+        if kind is not None and kind.teardown is not None:
+            return self._tear_down(parent, kind.teardown, applier, planning.owned(listed, uid, reach))
+        for child in planning.label_owned(listed, uid, reach):
+            if lifecycle.of(child).deletion == lifecycle.ORPHAN:  # let go, never deleted
+                applier.release(planning.release_of(child, uid))
+            else:
+                applier.prune(planning.prune_of(child))
         self._set_finalizer(parent, hold=False)
+        return Result()
+
+    def _tear_down(
+        self, parent: Obj, teardown: lifecycle.Teardown, applier: Applier, children: Sequence[Obj]
+    ) -> Result:
+        """One step of an ordered teardown (``lifecycles.teardown_step``): the parent goes once its
+        children have, or once the kind's timeout has passed; until then it is looked at again."""
+        since = parent["metadata"].get("deletionTimestamp")
+        step = lifecycles.teardown_step(children, since, conditions.timestamp(_utcnow()), teardown.timeout)
+        uid = parent["metadata"]["uid"]
+        for child in step.releases:
+            applier.release(planning.release_of(child, uid))
+        for child in step.deletes:
+            applier.prune(planning.prune_of(child), why="torn down in order")
+        if step.timed_out:
+            said = f"after {teardown.timeout:.0f} s, deleted what was left at once: {_named(children)}"
+            self.host.recorder.emit(parent, events.WARNING, "TeardownTimedOut", said)
+        if step.done:
+            self._set_finalizer(parent, hold=False)
+            return Result()
+        if step.deletes:
+            said = f"waiting for {_named(step.waiting)} to go before the children made before them"
+            self.host.recorder.emit(parent, events.NORMAL, "TearingDown", said)
+        return Result(requeue_after=TEARDOWN_RECHECK)
 
     def when_done(
         self,
@@ -89,3 +124,13 @@ class Deletion:
         written = self.host.kube.patch_json(self.resource, meta["name"], meta.get("namespace"), ops)
         self.parents.observe(written)
         return written
+
+
+def _utcnow() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
+
+
+def _named(children: Sequence[Obj]) -> str:
+    """The children as an event says them: ``ConfigMap app, Deployment web`` (at most five)."""
+    names = [f"{c['kind']} {c['metadata']['name']}" for c in children]
+    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
