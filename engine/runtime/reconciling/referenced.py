@@ -138,10 +138,10 @@ class Referenced:
             reader = referencing.reader(kind, parent, *self._read_as)
             try:
                 found = referencing.targets(kind, parent, self._kube.is_namespaced, reader)
-                for target in found:
-                    self._refuse_unread(kind, target)
             except errors.StencilError as error:
                 refusal = error
+            # The server's trouble asking (unreachable, 429) is raised, for the queue to retry.
+            refusal = refusal or next(filter(None, (self._unread(kind, t) for t in found)), None)
         self.forget(queue, key, keep=() if refusal else found)
         if refusal is not None:
             return referencing.Resolved(refusal=refusal)
@@ -170,15 +170,14 @@ class Referenced:
         for _, informers in readers:
             informers.stop_all()
 
-    def _refuse_unread(self, kind: kinds.Kind, target: referencing.Target) -> None:
-        """Raise ``ReferenceForbidden`` if ``target``'s reader may not read where it looks."""
+    def _unread(self, kind: kinds.Kind, target: referencing.Target) -> errors.StencilError | None:
+        """``ReferenceForbidden`` if ``target``'s reader may not read where it looks, else None."""
         try:
             resource = self._kube.resource(target.where.api_version, target.where.kind)
         except errors.NotFound:
-            return  # nothing to read: the reference is missing
+            return None  # nothing to read: the reference is missing
         verb = self._access.refused(target.reader, READ_VERBS, resource, target.where.namespace)
-        if verb is not None:
-            raise referencing.forbidden(kind, target, verb)
+        return None if verb is None else referencing.forbidden(kind, target, verb)
 
     def _lookup(self, target: referencing.Target, deadline: float) -> list[Obj]:
         source = self._source(target)
