@@ -16,6 +16,10 @@ The arrows, each from what comes first to what follows it:
   template; a reference no template reads points at the parent (its status rules read it);
 * ``observes``: the related kinds (``observe:``) the parent's status rules read;
 * a dotted arrow from the parent to each template: the parent owns what it makes.
+
+Each box also says the lifecycle its template gives its children (``model.lifecycle``: a
+deletion policy, ``createOnly``, ``applyOnce``, ``adopt``, an update strategy) and, for a kind
+with an ordered teardown, its stage; the parent's box, the kind's period and teardown.
 """
 
 from __future__ import annotations
@@ -45,11 +49,12 @@ def reference_key(reference_id: str) -> str:
 
 def picture(kind: Kind) -> Picture:
     """The kind as boxes and arrows: the parent, one box a template, a reference or an observed kind."""
-    nodes = [Node(PARENT, (kind.kind, kind.api_version), "parent")]
+    nodes = [Node(PARENT, (kind.kind, kind.api_version, *_parent_lines(kind)), "parent")]
     edges: list[Edge] = []
     by_id = {template.id: template for template in kind.templates}
     for template in kind.templates:
-        nodes.append(Node(template_key(template.id), _template_lines(template)))
+        stage = () if kind.teardown is None else (f"teardown stage {kind.teardown.stage_of(template.id)}",)
+        nodes.append(Node(template_key(template.id), (*_template_lines(template), *stage)))
         edges.append(Edge(PARENT, template_key(template.id), style="dotted"))
         reads = {read.id for read in template.reads}
         for needed in template.waits_for:
@@ -82,6 +87,14 @@ def picture(kind: Kind) -> Picture:
         nodes.append(Node(key, (observed, api_version, "labelled with the parent's uid"), "related"))
         edges.append(Edge(key, PARENT, "observes", "dashed"))
     return Picture(kind.kind, tuple(nodes), tuple(edges))
+
+
+def _parent_lines(kind: Kind) -> tuple[str, ...]:
+    """What the kind says of its parents' life: a period, an ordered teardown."""
+    lines = [f"reconciled every {kind.every:.0f} s"] if kind.every else []
+    if kind.teardown is not None:
+        lines.append(f"ordered teardown, at most {kind.teardown.timeout:.0f} s")
+    return tuple(lines)
 
 
 def _template_lines(template: Template) -> tuple[str, ...]:
