@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.core.decisions import conditions
+from engine.core.decisions import conditions, contention
 from engine.core.model import apis, documents, kinds
 from engine.core.model.errors import KindError, StencilError
 from engine.core.offline import admission, fixtures, linting, preview, rbac
@@ -376,6 +376,21 @@ def _coverage(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> l
     )
 
 
+def _handed(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    """An ``applyOnce`` field that no child its template renders for the examples holds hands
+    nothing to other writers: a misspelt path, most likely (its real field stays the engine's)."""
+    found = []
+    kind_yaml = str(known.kind.directory / kinds.KIND_FILE)
+    for template in known.kind.templates:
+        made = [located.child for located in known.traced.located if located.template.id == template.id]
+        life = template.lifecycle
+        for text, path in zip(life.apply_once, life.paths, strict=True) if made else ():
+            if all(contention.value_at(child, path) is None for child in made):
+                said = f"applyOnce {text}: no child of {template.id} that the examples render holds it"
+                found.append(Finding(kind_yaml, life.line, None, "warning", said, "apply-once"))
+    return found
+
+
 def _given(known: _Known, where: str) -> Sequence[dict[str, Any]]:
     """What the references of the parent read at ``where`` find: its fixtures and ``--observed``."""
     return known.worlds.get(where, ())
@@ -394,6 +409,7 @@ _CHECKS: tuple[Check, ...] = (
     _relations,
     _long_names,
     _coverage,
+    _handed,
 )
 
 

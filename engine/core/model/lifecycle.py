@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.model.documents import Document
@@ -82,6 +82,7 @@ class Lifecycle:
     update: str = IN_PLACE
     max_unavailable: int = 1  # RollingRecreate: of the collection, at most this many down at once
     collection: str = ""  # RollingRecreate: the template whose children count together
+    line: int = field(default=0, compare=False)  # of its templates: entry in kind.yaml, for a message
 
     @property
     def paths(self) -> tuple[Path, ...]:
@@ -162,10 +163,8 @@ def load_lifecycle(document: Document, entry: Mapping[str, Any], where: tuple[st
     if bound is not None and update != ROLLING_RECREATE:
         raise document.error("maxUnavailable bounds a RollingRecreate, and this template has none", where)
     collection = entry.get("id") or default_id(entry["file"]) if update == ROLLING_RECREATE else ""
-    life = Lifecycle(
-        deletion, bool(entry.get("createOnly", False)), paths, adopt, update, bound or 1, collection
-    )
-    return life
+    create_only, line = bool(entry.get("createOnly", False)), document.line_of(where)
+    return Lifecycle(deletion, create_only, paths, adopt, update, bound or 1, collection, line)
 
 
 def parse(text: str) -> Path:
