@@ -71,6 +71,7 @@ class FakeKube:
         self.waiting: Callable[[float], None] = time.sleep  # how a request's timeout passes
         # Lists and watches of metadata alone answer ``PartialObjectMetadata`` of meta.k8s.io/v1.
         self.partial_metadata = False
+        self.open_watches: dict[str, int] = {}  # by plural: the watches a client holds open now
         self._versions = itertools.count(100)
         self._log: list[tuple[int, str, Obj]] = []  # (resourceVersion, event type, object)
         self._changed = threading.Condition()
@@ -202,6 +203,34 @@ class FakeKube:
 
         if on_open is not None:
             on_open(close)
+        with self._changed:
+            self.open_watches[res.plural] = self.open_watches.get(res.plural, 0) + 1
+        try:
+            yield from self._watched(
+                res,
+                resource_version,
+                namespace,
+                label_selector,
+                timeout_seconds,
+                closed,
+                initial_events,
+                metadata_only,
+            )
+        finally:
+            with self._changed:
+                self.open_watches[res.plural] -= 1
+
+    def _watched(
+        self,
+        res: Resource,
+        resource_version: str,
+        namespace: str | None,
+        label_selector: str | None,
+        timeout_seconds: int,
+        closed: threading.Event,
+        initial_events: bool,
+        metadata_only: bool,
+    ) -> Iterator[tuple[str, Obj]]:
         since = int(resource_version) if resource_version else 0
         partial = metadata_only and self.partial_metadata
         if initial_events:

@@ -101,3 +101,18 @@ def test_a_selector_fetches_only_the_objects_it_matches(fake: FakeKube, referenc
     wait_until(lambda: referenced.cached_bytes() < held, timeout=10, what="the unmatched object dropped")
     resolved = referenced.read(kind, refs.parent(), queue, "shop/echo")
     assert [obj["metadata"]["name"] for obj in resolved.values["team"]] == ["shared"]
+
+
+def test_a_watch_no_parent_reads_through_is_stopped(fake: FakeKube, referenced: Referenced) -> None:
+    """Each namespace's watch, made as its reader, lives as long as a parent reads through it: a
+    tenant that makes namespaces and parents and deletes them leaves no watch behind."""
+    kind, queue = refs.kind(refs.reference()), WorkQueue()
+    before = fake.open_watches.get("configmaps", 0)
+    for namespace in ("shop", "other"):
+        parent = {**refs.parent(configName="shared"), "metadata": {"name": "echo", "namespace": namespace}}
+        referenced.read(kind, parent, queue, f"{namespace}/echo")
+    wait_until(lambda: fake.open_watches.get("configmaps", 0) == before + 2, timeout=10, what="two watches")
+    referenced.forget(queue, "shop/echo")
+    wait_until(lambda: fake.open_watches.get("configmaps", 0) == before + 1, timeout=10, what="one stopped")
+    referenced.forget(queue, "other/echo")
+    wait_until(lambda: fake.open_watches.get("configmaps", 0) == before, timeout=10, what="both stopped")

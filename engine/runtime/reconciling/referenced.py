@@ -195,14 +195,11 @@ class Referenced:
         of every one there; None if the server does not serve that kind."""
         gvk = (target.where.api_version, target.where.kind)
         key = (target.reader, gvk, target.where.namespace)
-        source = self._fetched.get(key)
-        if source is not None:
-            return source
         try:
-            resource = self._kube.resource(*gvk)
+            resource = self._kube.resource(*gvk)  # discovery's answer is kept: no request
         except errors.NotFound:
             return None
-        with self._lock:
+        with self._lock:  # so that no watch is retired between finding it and reading it (``_retire``)
             source = self._fetched.get(key)
             if source is None:
                 client, informers = self._reader(target.reader)
@@ -231,9 +228,31 @@ class Referenced:
             return True
         return any(t.reader == reader and t.matches(obj) for t in self._by_selector.wanted())
 
+    def _retire(self) -> None:
+        """Stop each watch made as a reader that no parent reads through any longer (its namespace
+        emptied of such parents, or gone): each is a connection and a thread, and a tenant may make
+        namespaces at will.  A parent reading there again makes a new one."""
+        with self._lock:
+            wanted = {(reader, (w.api_version, w.kind), w.namespace) for reader, w in self._by_name.wanted()}
+            wanted |= {
+                (t.reader, (t.where.api_version, t.where.kind), t.where.namespace)
+                for t in self._by_selector.wanted()
+            }
+            idle = [key for key in self._fetched if key not in wanted]
+            for reader, gvk, namespace in idle:
+                del self._fetched[(reader, gvk, namespace)]
+                informers = self._readers[reader][1]
+                scope = (namespace,) if namespace else ()
+                informers.remove_across(
+                    self._kube.resource(*gvk), scope, metadata_only=True, transform=as_index_keeps
+                )
+                if not len(informers):
+                    del self._readers[reader]
+
     def _release(self, unnamed: set[Named], unselected: Sequence[referencing.Target]) -> None:
         """Drop the objects held for names or selectors no parent reads any longer, unless a
-        parent still reads them otherwise."""
+        parent still reads them otherwise; and the watches no parent reads through."""
+        self._retire()
         with self._lock:
             sources = list(self._fetched.items())
         for (reader, _, _), source in sources:
