@@ -107,10 +107,18 @@ def gate(rendered: Sequence[tuple[Template, Obj]], observed: Sequence[Obj], now:
     held: dict[str, tuple[list[ChildId], tuple[Blocker, ...]]] = {}
     for template, child in rendered:
         exists = ChildId.of(child) in by_identity
-        blockers = () if exists else tuple(b for dep in template.waits_for if (b := blocker(dep)) is not None)
+        waits = [dep for dep in template.waits_for if dep in template.after or _gates(templates.get(dep))]
+        blockers = () if exists else tuple(b for dep in waits if (b := blocker(dep)) is not None)
         if not blockers:
             ready.append(child)
             continue
         names, _ = held.setdefault(template.id, ([], blockers))
         names.append(ChildId.of(child))
     return Gate(tuple(ready), tuple(Waiting(tid, tuple(names), why) for tid, (names, why) in held.items()))
+
+
+def _gates(template: Template | None) -> bool:
+    """Whether a template read through ``children.<id>`` is waited for: unless its readiness only
+    informs (``gatesReady: false``), whose children are read as they are."""
+    return template is None or template.gates_ready
+

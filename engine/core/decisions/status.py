@@ -114,10 +114,14 @@ def derive_status(
     usable = _usable(kind.conditions)
 
     gating = tuple(rule.type for rule in usable if rule.gates_ready)
+    informing = (
+        *(rule.type for rule in usable if not rule.gates_ready),
+        *(t.ready_condition for t in kind.templates if not t.gates_ready),
+    )
     condition_set = conditions.ConditionSet(
         READY,
         (TEMPLATES_RENDERED, CHILDREN_APPLIED, CHILDREN_READY, *gating),
-        beside=(*progress.TYPES, *(rule.type for rule in usable if not rule.gates_ready)),
+        beside=(*progress.TYPES, *informing),
     )
     manager = condition_set.manage(conditions.of(parent), generation=generation, now=now)
     read = rules.Read(observed, related, now, outcome.origins, outcome.references)
@@ -273,6 +277,12 @@ def _mark_children(
         manager.mark_unknown(
             CHILDREN_READY, "NotRendered", "the children are unknown: the templates did not render"
         )
+    if outcome.missing or outcome.kind_error is not None or outcome.render_error is not None:
+        for template in kind.templates:
+            if not template.gates_ready:
+                manager.mark_unknown(
+                    template.ready_condition, "NotRendered", "not known: nothing was rendered"
+                )
 
 
 def _mark_waiting_for_references(
@@ -334,17 +344,31 @@ def _mark_children_ready(
     for child in outcome.desired:
         by_template.setdefault(made_by.get(child, ""), []).append(child)
     templates = {template.id: template for template in kind.templates}
-    blocking = [
-        unready
-        for template_id, children in by_template.items()
-        for unready in readiness.unready(templates.get(template_id), template_id, children, by_identity, now)
-    ]
-    if not blocking:
-        manager.mark_true(CHILDREN_READY, "AllReady", f"{_children(len(outcome.desired))} ready")
-    elif any(unready.failed for unready in blocking):
-        manager.mark_false(CHILDREN_READY, CHILD_FAILED, _joined(blocking))
+    blocking = []
+    for template_id, children in by_template.items():
+        template = templates.get(template_id)
+        unready = readiness.unready(template, template_id, children, by_identity, now)
+        if template is None or template.gates_ready:
+            blocking += unready
+        else:  # it only informs, in a condition of its own
+            _mark_readiness(manager, template.ready_condition, unready, len(children))
+    for template in kind.templates:
+        if not template.gates_ready and template.id not in by_template:  # rendered none now
+            _mark_readiness(manager, template.ready_condition, (), 0)
+    _mark_readiness(manager, CHILDREN_READY, blocking, len(outcome.desired))
+
+
+def _mark_readiness(
+    manager: conditions.ConditionManager, type_: str, unready: Sequence[readiness.Unready], made: int
+) -> None:
+    """``ChildrenReady``, or the condition a template whose readiness only informs says it in:
+    True, or why not (a child failed, or is not ready yet)."""
+    if not unready:
+        manager.mark_true(type_, "AllReady", f"{_children(made)} ready")
+    elif any(u.failed for u in unready):
+        manager.mark_false(type_, CHILD_FAILED, _joined(unready))
     else:
-        manager.mark_false(CHILDREN_READY, "ChildrenNotReady", _joined(blocking))
+        manager.mark_false(type_, "ChildrenNotReady", _joined(unready))
 
 
 def _mark_custom(

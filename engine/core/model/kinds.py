@@ -81,12 +81,21 @@ class Template:
     collection: bool = False  # renders one child per item: children.<id> is always a list
     ready_when: tuple[Expression, ...] = ()  # all must hold for its children to be ready
     lifecycle: Lifecycle = field(default_factory=Lifecycle)  # its children's deletion, createOnly, applyOnce
+    # False: its children's readiness only informs (its own condition, ``ready_condition``): Ready
+    # does not wait for them, nor does a template that reads them (``after:`` still does).
+    gates_ready: bool = True
     reads: tuple[dependencies.Read, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         if not self.id:
             object.__setattr__(self, "id", default_id(self.path.name))
         object.__setattr__(self, "reads", dependencies.reads_in(self.text))
+
+    @property
+    def ready_condition(self) -> str:
+        """The condition its children's readiness is said in when it does not gate Ready:
+        ``cache-primary``'s is ``CachePrimaryReady``."""
+        return "".join(part.capitalize() for part in self.id.split("-")) + "Ready"
 
     @property
     def waits_for(self) -> tuple[str, ...]:
@@ -177,6 +186,8 @@ def load_kind(directory: Path) -> Kind:
     status = data.get("status", {})
     templates = _templates(directory, document)
     conditions, fields = statusrules.load(document, status)
+    informing = [(i, t.ready_condition) for i, t in enumerate(templates) if not t.gates_ready]
+    statusrules.check_informing(document, informing, conditions)
     delete_when = document.expression(data["deleteWhen"], ("deleteWhen",)) if "deleteWhen" in data else None
     rules = [rule for c in conditions for rule in (c.status, c.reason, c.message) if rule is not None]
     read = [*rules, *(f.value for f in fields), *([delete_when] if delete_when else [])]
@@ -285,7 +296,9 @@ def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
         ready = entry.get("readyWhen", [])
         rules = shapes.ready_when(document, ready, (*where, "readyWhen"), collection=collection)
         after, life = tuple(entry.get("after", ())), load_lifecycle(document, entry, where)
-        template = Template(path, "", entry.get("id", ""), after, collection, rules, life)
+        template = Template(
+            path, "", entry.get("id", ""), after, collection, rules, life, entry.get("gatesReady", True)
+        )
         if any(t.path == path for t in templates):
             raise document.error(f"{entry['file']!r} is listed twice", where)
         templates.append(_read(template))

@@ -4,12 +4,13 @@
 given, for its reason and message; a condition with ``gatesReady: false`` only informs, and
 ``Ready`` does not wait for it (``engine.core.decisions.status``).  ``status.fields`` are
 ``status.<name>``, each the value of its rule.  Every rule is an expression compiled at load,
-so a typo is an error at its line; a condition type declared twice is one too.
+so a typo is an error at its line; a condition type declared twice is one too, and so is one that
+a template whose readiness only informs says its readiness in (``check_informing``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,3 +62,21 @@ def _conditions(document: Document, rules: list[dict[str, Any]]) -> tuple[Condit
         value = document.expression(rule["status"], (*where, "status"))
         found.append(ConditionRule(rule["type"], value, **optional, gates_ready=rule.get("gatesReady", True)))
     return tuple(found)
+
+
+ENGINE_TYPES = ("Ready", "TemplatesRendered", "ChildrenApplied", "ChildrenReady", "Reconciling", "Stalled")
+
+
+def check_informing(
+    document: Document, informing: Sequence[tuple[int, str]], conditions: Sequence[ConditionRule]
+) -> None:
+    """A template whose readiness only informs (``gatesReady: false``; ``informing``: its index in
+    ``templates:`` and its condition's type) says it in a condition of its own, which may be
+    neither one of the engine's nor a custom condition of kind.yaml."""
+    custom = {rule.type for rule in conditions}
+    for index, type_ in informing:
+        if type_ in ENGINE_TYPES or type_ in custom:
+            whose = "the engine's own" if type_ in ENGINE_TYPES else "a condition of status.conditions too"
+            raise document.error(
+                f"its readiness would be said as {type_}, which is {whose}", ("templates", index)
+            )
