@@ -69,6 +69,24 @@ def condition_is(
     return probe
 
 
+def event_said(
+    kube: Kube, namespace: str, reason: str, text: str = "", about: str = ""
+) -> Callable[[], bool]:
+    """A probe: an Event of ``reason`` in ``namespace`` says ``text`` (about the object ``about``).
+    The engine sends its events from a thread of their own, so a test waits for one."""
+
+    def probe() -> bool:
+        events = kube.list(kube.resource("v1", "Event"), namespace)[0]
+        return any(
+            e["reason"] == reason
+            and text in e["message"]
+            and (not about or e["involvedObject"]["name"] == about)
+            for e in events
+        )
+
+    return probe
+
+
 def idle(engine: manager.Engine) -> bool:
     """No parent key waits in any controller's queue and none is being reconciled.
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
-from tests.integration._engine import condition_is, eventually, running_engine
+from tests.integration._engine import condition_is, event_said, eventually, running_engine
 from tests.integration._widgets import configmap, widget, write_kind
 
 HOLD = "tests.stencil.dev/hold"
@@ -59,10 +59,7 @@ def test_the_last_made_goes_first_and_the_timeout_ends_the_wait(
         assert kube.get(widgets, "a", namespace) is not None, "the parent went before its children"
         _hold(kube, "a-db", namespace, on=False)
         eventually(lambda: _gone(kube, widgets, "a", namespace), what="the parent gone")
-        said = [
-            e for e in kube.list(kube.resource("v1", "Event"), namespace)[0] if e["reason"] == "TearingDown"
-        ]
-        assert any("ConfigMap a-app" in event["message"] for event in said), said
+        eventually(event_said(kube, namespace, "TearingDown", "ConfigMap a-app"), what="TearingDown")
 
     with running_engine(kube, write_kind(tmp_path / "timed", FILES, _kind_yaml("3s")), namespace):
         manifests.apply_all(kube, [widget("b")], namespace)
@@ -70,8 +67,7 @@ def test_the_last_made_goes_first_and_the_timeout_ends_the_wait(
         _hold(kube, "b-app", namespace, on=True)
         kube.delete(widgets, "b", namespace)
         eventually(lambda: _gone(kube, widgets, "b", namespace), timeout=30, what="b gone at its timeout")
-        events = kube.list(kube.resource("v1", "Event"), namespace)[0]
-        assert any(e["reason"] == "TeardownTimedOut" and e["involvedObject"]["name"] == "b" for e in events)
+        eventually(event_said(kube, namespace, "TeardownTimedOut", about="b"), what="TeardownTimedOut")
         assert _going(kube, "b-app", namespace) is not None  # its own finalizer holds it, not the parent
         _hold(kube, "b-app", namespace, on=False)
         eventually(lambda: _gone(kube, configmaps, "b-app", namespace), what="b-app gone")

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
-from tests.integration._engine import condition_is, conditions, eventually, running_engine
+from tests.integration._engine import condition_is, conditions, event_said, eventually, running_engine
 from tests.integration._widgets import widget, write_kind
 
 KIND_YAML = """\
@@ -58,8 +58,7 @@ def test_only_what_no_one_holds_is_adopted(
             == kube.get(widgets, "a", namespace)["metadata"]["uid"]
         )
         assert adopted["data"]["owner"] == "a" and adopted["data"]["theirs"] == "kept", adopted["data"]
-        events = kube.list(kube.resource("v1", "Event"), namespace)[0]
-        assert any(e["reason"] == "Adopted" and "loose" in e["message"] for e in events)
+        eventually(event_said(kube, namespace, "Adopted", "loose"), what="the Adopted event")
         assert kube.get(configmaps, "loose", other_namespace)["data"]["owner"] == "someone"
 
         for name, config in (("b", "held"), ("c", "labelled")):
