@@ -54,6 +54,8 @@ def without(obj: Obj, paths: Sequence[lifecycle.Path]) -> Obj:
 
 def carrying(obj: Obj, current: Mapping[str, Any], paths: Sequence[lifecycle.Path]) -> Obj:
     """``obj`` holding at each of ``paths`` what ``current`` (the server's object) holds there."""
+    if not paths:
+        return obj
     found = copy.deepcopy(obj)
     for path in paths:
         value = contention.value_at(current, path)

@@ -118,6 +118,8 @@ class Lifecycle:
 def of(obj: Mapping[str, Any]) -> Lifecycle:
     """The lifecycle an object carries (what its template said when it was rendered)."""
     annotations = (obj.get("metadata") or {}).get("annotations") or {}
+    if not any(key in annotations for key in _OWN):  # most children: read on every plan, at once
+        return _DEFAULT
     deletion = annotations.get(POLICY_ANNOTATION, DELETE)
     paths = annotations.get(APPLY_ONCE_ANNOTATION, "")
     return Lifecycle(
@@ -127,6 +129,10 @@ def of(obj: Mapping[str, Any]) -> Lifecycle:
         annotations.get(ADOPT_ANNOTATION) == "true",
         *_update_of(annotations.get(UPDATE_ANNOTATION, "")),
     )
+
+
+_DEFAULT = Lifecycle()
+_OWN = (POLICY_ANNOTATION, CREATE_ONLY_ANNOTATION, APPLY_ONCE_ANNOTATION, ADOPT_ANNOTATION, UPDATE_ANNOTATION)
 
 
 def _update_of(text: str) -> tuple[str, int, str]:
