@@ -344,6 +344,8 @@ def recreations(plan: Plan, refused: Sequence[Apply]) -> list[Apply]:
     """Which of the ``refused`` updates (the server refused them as invalid, and their template
     recreates) to delete now: every ``Recreate`` child, and of each ``RollingRecreate``
     collection the last items first, while fewer than its ``maxUnavailable`` are down."""
+    if not refused:  # every apply of a reconcile asks
+        return []
     order = {ChildId.of(apply.obj): index for index, apply in enumerate(plan.applies)}
     chosen, down = [], {}
     for apply in sorted(refused, key=lambda a: -order.get(ChildId.of(a.obj), 0)):
