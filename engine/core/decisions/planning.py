@@ -268,7 +268,6 @@ class Plan:
     conflicts: tuple[Conflict, ...] = ()  # children whose name another controller holds
     releases: tuple[Release, ...] = ()  # children no longer rendered that are let go
     kept: tuple[ChildId, ...] = ()  # children no longer rendered that their lifecycle keeps
-    terminating: tuple[ChildId, ...] = ()  # children being deleted: waited for, not applied
     # Of the children of each RollingRecreate collection (by template), those missing, going or not
     # Current: what counts against its maxUnavailable (``recreations``).
     unavailable: frozenset[tuple[str, ChildId]] = frozenset()
@@ -290,7 +289,6 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach
     applies: list[Apply] = []
     unchanged: list[ChildId] = []
     conflicts: list[Conflict] = []
-    terminating: list[ChildId] = []
     unavailable: set[tuple[str, ChildId]] = set()
     for child in desired:
         r = ChildId.of(child)
@@ -302,8 +300,7 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach
             applies.append(Apply(with_hash(child), create=True))
             continue
         if (current.get("metadata") or {}).get("deletionTimestamp"):
-            terminating.append(r)  # going: created again once gone, its deletion wakes the parent
-            continue
+            continue  # going: waited for, and created again once gone (its deletion wakes the parent)
         if not _owns(current, parent_uid, reach):
             if adoptable(child, current):
                 applies.append(Apply(with_hash(child), create=False, current=current, adopt=True))
@@ -335,7 +332,6 @@ def plan(desired: Sequence[Obj], observed: Sequence[Obj], parent_uid: str, reach
         tuple(conflicts),
         tuple(releases),
         tuple(kept),
-        tuple(terminating),
         frozenset(unavailable),
     )
 

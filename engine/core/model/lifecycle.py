@@ -41,6 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.model import rollouts
 from engine.core.model.documents import Document
 from engine.core.model.folders import default_id
 
@@ -132,7 +133,7 @@ def of(obj: Mapping[str, Any]) -> Lifecycle:
 
 
 _DEFAULT = Lifecycle()
-_OWN = (POLICY_ANNOTATION, CREATE_ONLY_ANNOTATION, APPLY_ONCE_ANNOTATION, ADOPT_ANNOTATION, UPDATE_ANNOTATION)
+_OWN = tuple(key for key in ANNOTATIONS if key != TEARDOWN_ANNOTATION)  # a template's, not its kind's
 
 
 def _update_of(text: str) -> tuple[str, int, str]:
@@ -191,19 +192,18 @@ def _split(text: str) -> list[str]:
     return [part for part in text.split(",") if part]
 
 
-_DURATION = re.compile(r"^([1-9][0-9]*)(s|m|h)$")
-_SECONDS = {"s": 1, "m": 60, "h": 3600}
+def _seconds(document: Document, given: Any, where: tuple[str, ...]) -> float:
+    """A duration of kind.yaml (the schema checked its form) in seconds, as a rollout's is read."""
+    seconds = rollouts.duration(str(given))
+    if not seconds:
+        raise document.error(f"{given!r} is not a duration such as 30s, 5m or 1h", where)
+    return seconds
 
 
 def reconcile_every(document: Document) -> float | None:
-    """kind.yaml's ``reconcileEvery`` in seconds (the schema checked its form); None if not given."""
+    """kind.yaml's ``reconcileEvery`` in seconds; None if not given."""
     given = document.data.get("reconcileEvery")
-    if given is None:
-        return None
-    found = _DURATION.match(str(given))
-    if found is None:
-        raise document.error(f"{given!r} is not a duration such as 30s, 5m or 1h", ("reconcileEvery",))
-    return float(int(found.group(1)) * _SECONDS[found.group(2)])
+    return None if given is None else _seconds(document, given, ("reconcileEvery",))
 
 
 @dataclass(frozen=True)
@@ -223,13 +223,11 @@ def load_teardown(document: Document, waits: Mapping[str, Sequence[str]]) -> Tea
     given = document.data.get("teardown")
     if not given or not given.get("ordered", False):
         return None
-    timeout = TEARDOWN_TIMEOUT
-    if "timeout" in given:
-        found = _DURATION.match(str(given["timeout"]))
-        if found is None:
-            problem = f"{given['timeout']!r} is not a duration such as 30s, 5m or 1h"
-            raise document.error(problem, ("teardown", "timeout"))
-        timeout = float(int(found.group(1)) * _SECONDS[found.group(2)])
+    timeout = (
+        _seconds(document, given["timeout"], ("teardown", "timeout"))
+        if "timeout" in given
+        else TEARDOWN_TIMEOUT
+    )
     stages: dict[str, int] = {}
 
     def stage(template_id: str) -> int:
