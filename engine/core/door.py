@@ -11,7 +11,8 @@ else than live.  Here it is done once:
   found by ``lookup`` (the engine's caches live, the objects given offline), with the
   required ones missing and a reference the parent may not make (refused);
 - ``render(kind, parent, observed, resolved)``: the children, each with the line that
-  wrote it (``rendering.Located``); nothing while a required reference is missing,
+  wrote it (``rendering.Located``), and apart from them the patches of objects the kind
+  does not own (``engine.core.model.patches``); nothing while a required reference is missing,
   which the caller waits for (live) or reports (offline);
 - ``offline(kind, parent, observed, fixtures)``: both, from objects as ``kubectl get -o
   yaml`` prints them, read as a cluster holds them: an object that names no namespace is
@@ -50,6 +51,8 @@ class Rendered:
 
     located: tuple[rendering.Located, ...]
     references: referencing.Resolved = referencing.NOTHING
+    # What its patch templates set on objects it does not own (``engine.core.model.patches``).
+    patches: tuple[rendering.Located, ...] = ()
 
     @property
     def children(self) -> list[Obj]:
@@ -118,7 +121,8 @@ def render(
         references=resolved.values,
         trace=trace,
     )
-    return Rendered(tuple(located), resolved)
+    children = tuple(one for one in located if not one.template.patch)
+    return Rendered(children, resolved, tuple(one for one in located if one.template.patch))
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from typing import Any
 import jsonpatch
 
 from engine.core.model import errors
-from engine.runtime.cluster.kube import Resource
+from engine.runtime.cluster.kube import FIELD_MANAGER, Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import INITIAL_EVENTS_END
 
@@ -264,6 +264,7 @@ class FakeKube:
         subresource: str | None = None,
         dry_run: bool = False,
         create_only: bool = False,
+        manager: str = FIELD_MANAGER,
     ) -> Obj:
         meta = obj["metadata"]
         self.calls.append(("APPLY", self._describe(obj["kind"], meta.get("namespace"), meta["name"])))

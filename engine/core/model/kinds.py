@@ -84,6 +84,8 @@ class Template:
     # False: its children's readiness only informs (its own condition, ``ready_condition``): Ready
     # does not wait for them, nor does a template that reads them (``after:`` still does).
     gates_ready: bool = True
+    # True: it names fields of objects the kind does not own, applied as the parent's (``patches``).
+    patch: bool = False
     reads: tuple[dependencies.Read, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -297,8 +299,9 @@ def _templates(directory: Path, document: Document) -> tuple[Template, ...]:
         rules = shapes.ready_when(document, ready, (*where, "readyWhen"), collection=collection)
         after, life = tuple(entry.get("after", ())), load_lifecycle(document, entry, where)
         template = Template(
-            path, "", entry.get("id", ""), after, collection, rules, life, entry.get("gatesReady", True)
-        )
+            path, "", entry.get("id", ""), after, collection, rules, life, entry.get("gatesReady", True),
+            entry.get("patch", False),
+        )  # fmt: skip
         if any(t.path == path for t in templates):
             raise document.error(f"{entry['file']!r} is listed twice", where)
         templates.append(_read(template))
@@ -383,6 +386,14 @@ def _check_waits(templates: Sequence[Template], document: Document, *, listed: b
             if read.id not in ids:
                 message = f"children.{read.id}: no template has the id {read.id!r} (ids: {known})"
                 raise KindError(message, file=str(template.path), line=read.line)
+    patched = {t.id for t in templates if t.patch}  # a patch makes no child to wait for or read
+    for index, template in enumerate(templates):
+        if (waited := next((i for i, n in enumerate(template.after) if n in patched), None)) is not None:
+            problem = f"{template.after[waited]!r} is a patch: it makes no child to wait for"
+            raise _located(document, ("templates", index, "after", waited), problem)
+        if misread := next((r for r in template.reads if r.id in patched), None):
+            problem = f"children.{misread.id}: {misread.id!r} is a patch, no child: read it with references:"
+            raise KindError(problem, file=str(template.path), line=misread.line)
     waits = {t.id: t.waits_for for t in templates}
     for index, template in enumerate(templates):
         cycle = dependencies.cycle_from(template.id, waits)
@@ -416,7 +427,7 @@ def _cycle(
 def _check_child_ids(templates: Sequence[Template], rules: Sequence[Expression]) -> None:
     """A rule that reads ``children.<id>`` of no template is a typo, and one that reads a
     collection as one child (or one child as a list) is wrong for every count: say so at load."""
-    ids = {t.id for t in templates}
+    ids = {t.id for t in templates if not t.patch}
     for rule in rules:
         unknown = sorted(expressions.child_ids_read(rule) - ids)
         known = ", ".join(sorted(ids))

@@ -148,6 +148,9 @@ def _update_of(text: str) -> tuple[str, int, str]:
 def load_lifecycle(document: Document, entry: Mapping[str, Any], where: tuple[str | int, ...]) -> Lifecycle:
     """The lifecycle of a ``templates:`` entry (the schema checked its shape); a path that is no
     field path, or names what no other writer may keep, is an error at its place."""
+    if entry.get("patch") and (extra := sorted(set(entry) - {"file", "id", "collection", "patch"})):
+        problem = "a patch template takes only file, id and collection: it makes no child"
+        raise document.error(problem, (*where, extra[0]))
     paths = tuple(entry.get("applyOnce", ()))
     for index, text in enumerate(paths):
         at = (*where, "applyOnce", index)

@@ -101,9 +101,16 @@ def literal_child_kinds(template_text: str) -> set[tuple[str, str]]:
 
 
 def spelled_child_kinds(kind: kinds.Kind) -> set[tuple[str, str]]:
-    """The ``(apiVersion, kind)`` pairs the kind's templates and partials spell out
+    """The ``(apiVersion, kind)`` pairs the kind's templates (but its patches) and partials spell out
     (``literal_child_kinds``)."""
-    return {pair for source in kind.sources for pair in literal_child_kinds(source.text)}
+    sources = [s for s in kind.sources if not (isinstance(s, kinds.Template) and s.patch)]
+    return {pair for source in sources for pair in literal_child_kinds(source.text)}
+
+
+def spelled_patch_kinds(kind: kinds.Kind) -> set[tuple[str, str]]:
+    """The ``(apiVersion, kind)`` pairs the kind's patch templates spell out: what it may patch."""
+    patching = [t for t in kind.templates if t.patch]
+    return {pair for template in patching for pair in literal_child_kinds(template.text)}
 
 
 def off_limits(namespace: str, patterns: tuple[str, ...]) -> str | None:
@@ -217,7 +224,7 @@ def place(
 
     ``child_kinds`` are the ``(apiVersion, kind)`` pairs the kind may write; any other is refused."""
     file = str(template.path)
-    metadata = _checked_metadata(document, file)
+    metadata = checked_metadata(document, file)
     api_version, child_kind, name = document["apiVersion"], document["kind"], metadata["name"]
     what = f"{child_kind} {name!r}"
 
@@ -225,12 +232,10 @@ def place(
         return PlacementError(f"{what}: {message}", file=file, field=field)
 
     _refuse_unwritable(api_version, child_kind, metadata, kind.placement, child_kinds, refuse)
-    namespace: str | None = metadata.get("namespace") or None  # "" means none given, as kubectl reads it
-    if is_namespaced(api_version, child_kind):
-        namespace, owned = _namespace_of(namespace, owner, kind.placement, refuse)
-    else:
-        _refuse_cluster_scoped(api_version, child_kind, name, namespace, kind.placement, refuse)
-        owned = owner.namespace is None  # a namespaced owner cannot own a cluster-scoped object
+    namespace = namespace_of(api_version, child_kind, metadata, owner, kind.placement, is_namespaced, refuse)
+    # Owner references cannot cross namespaces, nor a namespaced owner own a cluster-scoped object:
+    # such children are tied to the parent by labels only.
+    owned = owner.namespace is None or namespace == owner.namespace
 
     placed_meta: dict[str, Any] = {"name": name}
     if namespace is not None:
@@ -251,7 +256,7 @@ def place(
     return {"apiVersion": api_version, "kind": child_kind, "metadata": placed_meta, **rest}
 
 
-def _checked_metadata(document: Any, file: str) -> dict[str, Any]:
+def checked_metadata(document: Any, file: str) -> dict[str, Any]:
     """The rendered document's metadata, once the document has the shape of an object a
     template may write: apiVersion, kind, a valid name and namespace, none of the fields
     Stencil or the API server set."""
@@ -346,10 +351,28 @@ def _refuse_cluster_scoped(
         _refuse_off_limits(name, placement.off_limits, refuse, "metadata.name")
 
 
+def namespace_of(
+    api_version: str,
+    kind: str,
+    metadata: Mapping[str, Any],
+    owner: Owner,
+    placement: kinds.Placement,
+    is_namespaced: Callable[[str, str], bool],
+    refuse: Callable[..., PlacementError],
+) -> str | None:
+    """Where an object the parent writes lies (None: cluster-scoped), once its placement allows it:
+    the parent's namespace unless it names one ``placement.namespaces`` allows, never one off limits."""
+    namespace: str | None = metadata.get("namespace") or None  # "" means none given, as kubectl reads it
+    if is_namespaced(api_version, kind):
+        return _namespace_of(namespace, owner, placement, refuse)
+    _refuse_cluster_scoped(api_version, kind, metadata["name"], namespace, placement, refuse)
+    return None
+
+
 def _namespace_of(
     namespace: str | None, owner: Owner, placement: kinds.Placement, refuse: Callable[..., PlacementError]
-) -> tuple[str, bool]:
-    """A namespaced child's namespace, and whether its parent can own it by an owner reference."""
+) -> str:
+    """A namespaced child's namespace."""
     if namespace is None:
         if owner.namespace is None:
             raise refuse(
@@ -369,8 +392,7 @@ def _namespace_of(
             "metadata.namespace",
         )
     _refuse_off_limits(namespace, placement.off_limits, refuse, "metadata.namespace")
-    # Owner references cannot cross namespaces; such children are tied to the parent by labels only.
-    return namespace, owner.namespace is None or namespace == owner.namespace
+    return namespace
 
 
 def _refuse_off_limits(

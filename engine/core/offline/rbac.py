@@ -64,6 +64,7 @@ STATUS_VERBS = ("get", "patch", "update")
 FINALIZER_VERBS = ("update",)
 CHILD_VERBS = ("create", "delete", "get", "list", "patch", "watch")
 CACHE_VERBS = ("get", "list", "watch")  # children a kind applies as its own ServiceAccount
+PATCH_VERBS = ("get", "patch")  # objects a kind patches but does not own: read, then applied
 EVENT_VERBS = ("create", "patch")
 
 
@@ -165,7 +166,9 @@ def derive_rules(
             parent_verbs = (*parent_verbs, "delete")
         # A child beyond owner references' reach (another namespace, cluster-scoped), or an ordered
         # teardown, holds a finalizer on the parent, set by patch; the examples show the former.
-        if kind.teardown is not None or planning.needs_finalizer(rendered_children(kind, defaults)):
+        # A kind that patches objects it does not own records them on the parent, under the finalizer.
+        patching = rendering.allowed_patch_kinds(kind)
+        if kind.teardown or patching or planning.needs_finalizer(rendered_children(kind, defaults)):
             parent_verbs = (*parent_verbs, "patch")
         grants += [
             (group, plural, parent_verbs),
@@ -180,6 +183,9 @@ def derive_rules(
         for api_version, child in sorted(child_kinds(kind, defaults)):
             child_group, child_plural = resources(api_version, child)
             grants.append((child_group, child_plural, verbs))
+        if not kind.service_account:  # else its own account patches them
+            for api_version, patched in sorted(patching):
+                grants.append((*resources(api_version, patched), PATCH_VERBS))
         # Related objects are only read, for the caches; referenced ones are read as an account.
         for api_version, related in kind.observe:
             related_group, related_plural = resources(api_version, related)

@@ -45,7 +45,7 @@ from typing import Any, TypedDict, Unpack
 
 import yaml
 
-from engine.core.model import apis, confidential, dependencies, kinds, placement, shapes
+from engine.core.model import apis, confidential, dependencies, kinds, patches, placement, shapes
 from engine.core.model.documents import FieldPath, load_all
 from engine.core.model.errors import NotServed, RenderError, StencilError, TooManyChildren
 from engine.core.model.identity import ChildId
@@ -79,7 +79,8 @@ def render(
     Raises ``RenderError`` (or ``PlacementError``) naming the template, line and
     CR field involved.
     """
-    return [located.child for located in render_located(kind, parent, observed, **options)]
+    located = render_located(kind, parent, observed, **options)
+    return [one.child for one in located if not one.template.patch]
 
 
 def render_located(
@@ -202,7 +203,11 @@ def _render(
                     raise RenderError(_NOT_A_COLLECTION.format(template.name))
                 if len(seen) == limit:
                     raise TooManyChildren(_TOO_MANY.format(limit))
-                child = placement.place(document, owner, kind, scope, template, child_kinds)
+                if template.patch:
+                    may = allowed_patch_kinds(kind)
+                    child = patches.place(document, owner, kind, scope, str(template.path), may)
+                else:
+                    child = placement.place(document, owner, kind, scope, template, child_kinds)
             except RenderError as error:
                 raise places.at_template_line(error, output, position) from error
             child_id = ChildId.of(child)
@@ -293,6 +298,12 @@ def allowed_child_kinds(kind: kinds.Kind) -> frozenset[tuple[str, str]]:
         return child_kinds(kind)
     except (StencilError, OSError, ValueError, yaml.YAMLError):
         return frozenset(placement.spelled_child_kinds(kind))
+
+
+@functools.lru_cache(maxsize=256)
+def allowed_patch_kinds(kind: kinds.Kind) -> frozenset[tuple[str, str]]:
+    """The kinds ``kind`` may patch: those its patch templates spell out, which ``stencil rbac`` grants."""
+    return frozenset(placement.spelled_patch_kinds(kind))
 
 
 # -- one template -----------------------------------------------------------------------

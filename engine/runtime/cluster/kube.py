@@ -11,7 +11,9 @@ Resources are found by discovery (``apiVersion`` + ``kind`` -> plural and scope)
 never by generated API classes.
 
 Every write Stencil makes uses the single field manager ``FIELD_MANAGER``, set
-here and nowhere else: changing it would orphan the fields owned on every object.
+here and nowhere else: changing it would orphan the fields owned on every object.  The one
+exception is a parent's patch of an object it does not own, applied as the parent's own
+manager (``engine.core.model.patches``), so that its fields are the parent's alone.
 """
 
 from __future__ import annotations
@@ -364,9 +366,10 @@ class Kube:
         subresource: str | None = None,
         dry_run: bool = False,
         create_only: bool = False,
+        manager: str = FIELD_MANAGER,
     ) -> Obj:
-        """Server-side apply ``obj`` as ``FIELD_MANAGER``; with ``dry_run`` the server only says
-        what the object would become.
+        """Server-side apply ``obj`` as ``manager`` (the engine's ``FIELD_MANAGER`` unless a parent's
+        patch says its own); with ``dry_run`` the server only says what the object would become.
 
         ``create_only`` makes the apply a claim of the name: it creates the object if there is
         none, and raises ``AlreadyExists`` if there is one, in one atomic request.  The apply
@@ -379,7 +382,7 @@ class Kube:
         meta = obj["metadata"]
         if create_only:
             obj = {**obj, "metadata": {**meta, "resourceVersion": CREATE_ONLY_VERSION}}
-        query = {"fieldManager": FIELD_MANAGER, "force": "true" if force else "false"}
+        query = {"fieldManager": manager, "force": "true" if force else "false"}
         if dry_run:
             query["dryRun"] = "All"
         try:

@@ -13,7 +13,7 @@ import builtins
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
-from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.kube import FIELD_MANAGER, Obj, Resource
 
 
 class ListWatcher(Protocol):
@@ -87,6 +87,7 @@ class Api(ListWatcher, Protocol):
         subresource: str | None = None,
         dry_run: bool = False,
         create_only: bool = False,
+        manager: str = FIELD_MANAGER,
     ) -> Obj: ...
 
     def patch_json(self, res: Resource, name: str, namespace: str | None, ops: Sequence[Obj]) -> Obj: ...

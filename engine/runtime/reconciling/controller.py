@@ -21,18 +21,17 @@ import datetime
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from engine.core import door
 from engine.core.decisions import conditions, contention, lifecycles, ordering, planning, refusing, status
 from engine.core.model import budgets, dependencies, errors, kinds, seedkeys
-from engine.core.templating import rendering
 from engine.runtime.cluster import nesting
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED
-from engine.runtime.reconciling import applying, events, handover, reporting, rollouts
+from engine.runtime.reconciling import applying, events, handover, patching, reporting, rollouts, steps
 from engine.runtime.reconciling.deletion import Deletion
 from engine.runtime.reconciling.host import Host, key_of
 from engine.runtime.reconciling.host import Result as Result  # what a reconcile asks of the queue
@@ -207,7 +206,8 @@ class KindController:
         if (arriving := self.handover.arriving(parent, self.kind)) is not None:  # its children not all cached
             return arriving
         if parent["metadata"].get("deletionTimestamp"):  # its children beyond owner references go first
-            return self.deletion.clean_up(parent, self.kind, self._applier(parent), self._reach(parent))
+            applier, reach = self._applier(parent), self._reach(parent)
+            return self.deletion.clean_up(parent, self.kind, applier, reach, self._patcher())
         # 2. Observe its children and related objects from the cache, within its reach.
         seen = self._observe(parent)
         # 3.-6. Render, plan, apply and prune; 7. the status, written once, whatever the outcome.
@@ -227,13 +227,13 @@ class KindController:
         rendered = self._render(seen.revision.kind or self.kind, parent, seen)
         if isinstance(rendered, Exit):
             return rendered
-        desired = [child for _, child in rendered]
+        desired = rendered.children
         if not self._caches_complete(key, desired):  # a missing listing would look like missing children
             return Exit(parent, seen, result=Result(requeue_after=CACHE_WAIT))
         seen = self._observe_again(parent, seen, desired)
         parent = self.deletion.hold(parent, desired, self.kind)  # a finalizer: children beyond its namespace
         # 4. Plan what to apply and prune against the cache, the children the ordering lets through.
-        planned = self._plan(parent, rendered, seen)
+        planned = self._plan(parent, rendered.pairs, seen)
         # 5. Apply every child that is missing or drifted; a name another object holds is a conflict.
         applier = self._applier(parent)
         applied = self._apply(key, parent, planned, applier)
@@ -241,6 +241,12 @@ class KindController:
             return Exit(parent, seen, planned.outcome(applied), error=applied.error)
         # 6. Prune only after every apply succeeded, and only children this parent controls.
         self._prune(planned, applied, applier)
+        # 6'. Patch the fields it names of objects it does not own, as the parent's own field manager.
+        try:
+            parent = self._patcher().converge(parent, rendered.patches)
+        except errors.StencilError as exc:  # a missing target, a field another writer holds: retried
+            self.host.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
+            return Exit(parent, seen, status.Outcome(render_error=exc), error=exc)
         # 7. What the status says of it all, from what is observed now.
         return self._report(key, parent, seen, planned, applied)
 
@@ -285,7 +291,7 @@ class KindController:
         observed = planning.within(read, seen.reach)
         return dataclasses.replace(seen, observed=observed, mine=planning.owned(observed, uid, seen.reach))
 
-    def _render(self, kind: kinds.Kind, parent: Obj, seen: Seen) -> list[tuple[kinds.Template, Obj]] | Exit:
+    def _render(self, kind: kinds.Kind, parent: Obj, seen: Seen) -> door.Rendered | Exit:
         """Step 3: each desired child with its template; a refusal ends the reconcile, said on the
         status and raised.  While a required reference is missing, that is said instead."""
         try:
@@ -298,11 +304,11 @@ class KindController:
                 span.set(children=len(rendered.located))
             if rendered.waiting:  # its creation wakes the parent
                 return Exit(parent, seen, rendered.outcome())
-            _refuse_unserved(rendered.located, self.host.kube)
+            steps.refuse_unserved(rendered.located, self.host.kube)
         except errors.StencilError as exc:
             self.host.recorder.emit(parent, events.WARNING, exc.reason, str(exc))
             return Exit(parent, seen, status.Outcome(render_error=exc), error=exc)
-        return rendered.pairs
+        return rendered
 
     def _plan(self, parent: Obj, rendered: list[tuple[kinds.Template, Obj]], seen: Seen) -> Planned:
         """Step 4: what differs from the cache, what to prune, what belongs to someone else.  A child
@@ -379,7 +385,7 @@ class KindController:
         """Write the parent's status (``reporting``); once the parent says it, delete the parent
         if the kind's ``deleteWhen`` rule holds (``deletion``).  When to reconcile again, or None."""
         assert self.kind is not None or self.broken is not None
-        kind = seen.revision.kind or self.kind or _placeholder(self.broken)
+        kind = seen.revision.kind or self.kind or steps.placeholder(self.broken)
         now = _now()
         outcome = dataclasses.replace(
             outcome, references=seen.referenced.values, revision=seen.revision.number
@@ -421,27 +427,14 @@ class KindController:
             return self.host.kube
         return self.host.kube.impersonating(f"system:serviceaccount:{account[0]}:{account[1]}")
 
+    def _patcher(self) -> patching.Patcher:
+        return patching.Patcher(self.kind, self.host.kube, self.writer, self.resource, self.parents)
+
     def _applier(self, parent: Obj) -> applying.Applier:
         memory = (self._contention, self._refusals)
         return applying.Applier(self.host, self.name, self.writer, parent, *memory, self._clock)
 
 
-def _refuse_unserved(located: Sequence[rendering.Located], kube: Api) -> None:
-    """A child of a kind the server does not serve is said at the line of its apiVersion, rather
-    than waited for as a cache that never fills or refused at apply time."""
-    for child in located:
-        try:
-            kube.resource(child.child["apiVersion"], child.child["kind"])
-        except errors.NotFound:
-            raise rendering.not_served(child) from None
-
-
 def _releases(planned: Planned, seen: Seen) -> bool:
     """Whether the ordering, decided again on what is seen now, lets a child through that it held back."""
     return len(ordering.gate(planned.rendered, seen.mine, _now()).ready) > len(planned.gate.ready)
-
-
-def _placeholder(broken: kinds.BrokenKind | None) -> kinds.Kind:
-    """A kind with no templates or rules, standing in for a broken one when deriving status."""
-    assert broken is not None and broken.api_version and broken.kind
-    return kinds.Kind(broken.name, broken.directory, broken.api_version, broken.kind, templates=())

@@ -4,10 +4,11 @@ Children in the parent's namespace go with it through owner references.  Those b
 reach (another namespace, cluster-scoped), and those their template orphans (``Orphan``, which
 carry no owner reference), are created only under Stencil's finalizer (``Deletion.hold``), so
 that once the parent is being deleted the engine can delete the former itself and let the
-latter go (``Deletion.clean_up``), and then let the parent go.  And a kind may say when a
-parent's work is done (``deleteWhen``): after its status is written, ``Deletion.when_done``
-deletes the parent if the rule holds.  This is the reconcile's deletion.go, as kro keeps it
-beside its instance controller.
+latter go (``Deletion.clean_up``), and then let the parent go; a kind that patches objects it
+does not own holds the finalizer too, to take its fields off them first (``patching``).  And a
+kind may say when a parent's work is done (``deleteWhen``): after its status is written,
+``Deletion.when_done`` deletes the parent if the rule holds.  This is the reconcile's deletion.go,
+as kro keeps it beside its instance controller.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.reconciling import events
 from engine.runtime.reconciling.applying import Applier
 from engine.runtime.reconciling.host import Host, Result
+from engine.runtime.reconciling.patching import Patcher
 
 TEARDOWN_RECHECK = 1.0  # seconds between looks at the stage an ordered teardown waits for
 
@@ -38,12 +40,12 @@ class Deletion:
     def hold(self, parent: Obj, desired: Sequence[Obj], kind: kinds.Kind | None) -> Obj:
         """The parent under Stencil's finalizer if some desired child lies beyond owner
         references' reach, or its kind tears children down in order; the parent as it is now."""
-        if not planning.needs_finalizer(desired) and (kind is None or kind.teardown is None):
+        if not planning.needs_finalizer(desired) and (kind is None or not _holds(kind)):
             return parent
         return self._set_finalizer(parent, hold=True)
 
     def clean_up(
-        self, parent: Obj, kind: kinds.Kind | None, applier: Applier, reach: planning.Reach
+        self, parent: Obj, kind: kinds.Kind | None, applier: Applier, reach: planning.Reach, patcher: Patcher
     ) -> Result:
         """A parent being deleted: delete the children garbage collection cannot (or, in an
         ordered teardown, every child a stage at a time), then let it go.
@@ -53,6 +55,7 @@ class Deletion:
         """
         if planning.FINALIZER not in (parent["metadata"].get("finalizers") or ()):
             return Result()
+        parent = patcher.release(parent)  # what its patches set on objects it does not own goes first
         uid = parent["metadata"]["uid"]
         listed = []
         for resource in self.host.children.resources(kind):
@@ -124,6 +127,12 @@ class Deletion:
         written = self.host.kube.patch_json(self.resource, meta["name"], meta.get("namespace"), ops)
         self.parents.observe(written)
         return written
+
+
+def _holds(kind: kinds.Kind) -> bool:
+    """Whether the kind's parents are deleted under the finalizer whatever their children: an ordered
+    teardown, or patches of objects it does not own to take off."""
+    return kind.teardown is not None or any(template.patch for template in kind.templates)
 
 
 def _utcnow() -> datetime.datetime:

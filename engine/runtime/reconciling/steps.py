@@ -11,12 +11,15 @@ place whatever the outcome (Flux's deferred status patch).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.core.decisions import ordering, planning, referencing, status
-from engine.core.model import kinds
+from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
+from engine.core.templating import rendering
 from engine.runtime.cluster.kube import Obj
+from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import applying, rollouts
 from engine.runtime.reconciling.host import Result
 
@@ -71,3 +74,19 @@ class Exit:
     error: Exception | None = None
     result: Result = field(default_factory=Result)
     may_wait: bool = False  # a status that only says how far things got may wait (``reporting``)
+
+
+def refuse_unserved(located: Sequence[rendering.Located], kube: Api) -> None:
+    """A child of a kind the server does not serve is said at the line of its apiVersion, rather
+    than waited for as a cache that never fills or refused at apply time."""
+    for child in located:
+        try:
+            kube.resource(child.child["apiVersion"], child.child["kind"])
+        except errors.NotFound:
+            raise rendering.not_served(child) from None
+
+
+def placeholder(broken: kinds.BrokenKind | None) -> kinds.Kind:
+    """A kind with no templates or rules, standing in for a broken one when deriving status."""
+    assert broken is not None and broken.api_version and broken.kind
+    return kinds.Kind(broken.name, broken.directory, broken.api_version, broken.kind, templates=())
