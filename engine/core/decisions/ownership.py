@@ -30,6 +30,8 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from engine.core.model.patches import MANAGER_PREFIX
+
 # The one field manager of every write the engine makes (changing it would orphan the
 # fields of every object it manages).
 FIELD_MANAGER = "stencil"
@@ -43,13 +45,19 @@ _IDENTITY = ("name", "namespace", "uid", "resourceVersion", "generateName")
 
 def kept(obj: dict[str, Any]) -> dict[str, Any]:
     """``obj`` with its ``managedFields`` cut down, in place, to the engine's own applied set:
-    one entry holding ``fieldsV1`` alone, or none (an empty list) when the engine applied nothing."""
+    one entry holding ``fieldsV1`` alone, or none (an empty list) when the engine applied nothing;
+    and the sets of the parents' patch managers, if any."""
     meta = obj.get("metadata")
     if not isinstance(meta, dict) or meta.get("managedFields") is None:
         return obj
     fields = applied(obj)
     entry = {"manager": FIELD_MANAGER, "operation": "Apply", "fieldsV1": fields}
-    meta["managedFields"] = [entry] if fields else []
+    patched = [  # what a decorator's patch holds of the object it decorates (``patches.held``)
+        {"manager": e["manager"], "operation": "Apply", "fieldsV1": e.get("fieldsV1") or {}}
+        for e in meta["managedFields"]
+        if isinstance(e, Mapping) and str(e.get("manager", "")).startswith(MANAGER_PREFIX)
+    ]
+    meta["managedFields"] = ([entry] if fields else []) + patched
     return obj
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from engine.core.model import (
+    decorators,
     dependencies,
     documents,
     expressions,
@@ -154,6 +155,7 @@ class Kind:
     every: float | None = None  # seconds between reconciles of each parent; None: only on events
     teardown: Teardown | None = None  # children deleted in stages when the parent is; None: at once
     rollout: rollouts.Policy | None = None  # how a change reaches its parents; None: all at once
+    decorates: decorators.Decorates | None = None  # the existing objects it selects as parents (a decorator)
 
     @property
     def sources(self) -> tuple[Source, ...]:
@@ -181,8 +183,8 @@ def load_kind(directory: Path) -> Kind:
     document = Document.read(directory / KIND_FILE)
     document.validate(_schema())
     data = document.data
-    parent = data["parent"]
-    if problem := unownable_parent(parent["apiVersion"], parent["kind"]):
+    parent, decorates = data["parent"], decorators.load(document)  # a decorator's parent is any kind
+    if not decorates and (problem := unownable_parent(parent["apiVersion"], parent["kind"])):
         raise _located(document, ("parent", "apiVersion"), problem)
     placement = data.get("placement", {})
     status = data.get("status", {})
@@ -193,7 +195,7 @@ def load_kind(directory: Path) -> Kind:
     delete_when = document.expression(data["deleteWhen"], ("deleteWhen",)) if "deleteWhen" in data else None
     rules = [rule for c in conditions for rule in (c.status, c.reason, c.message) if rule is not None]
     read = [*rules, *(f.value for f in fields), *([delete_when] if delete_when else [])]
-    _check_child_ids(templates, read)
+    shapes.check_child_ids(templates, read)
     referenced = references.load(document, read)
     return Kind(
         name=directory.name,
@@ -202,7 +204,8 @@ def load_kind(directory: Path) -> Kind:
         kind=parent["kind"],
         templates=templates,
         placement=Placement(
-            namespaces=tuple(placement.get("namespaces", ())),
+            # A decorator's namespaces are where it selects; its children are in each object's own.
+            namespaces=() if decorates else tuple(placement.get("namespaces", ())),
             cluster_scoped=placement.get("clusterScoped", False),
             rbac=placement.get("rbac", False),
             max_children=placement.get("maxChildren"),
@@ -220,6 +223,7 @@ def load_kind(directory: Path) -> Kind:
         every=reconcile_every(document),
         teardown=load_teardown(document, {t.id: t.waits_for for t in templates}),
         rollout=rollouts.load(document),
+        decorates=decorates,
         crd=simpleschema.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
     )
 
@@ -422,23 +426,6 @@ def _cycle(
         return KindError(message, file=str(template.path), line=read.line, field=f"children.{read.id}")
     assert index is not None  # only kind.yaml's after: makes an edge that is no read
     return _located(document, ("templates", index, "after"), message)
-
-
-def _check_child_ids(templates: Sequence[Template], rules: Sequence[Expression]) -> None:
-    """A rule that reads ``children.<id>`` of no template is a typo, and one that reads a
-    collection as one child (or one child as a list) is wrong for every count: say so at load."""
-    ids = {t.id for t in templates if not t.patch}
-    for rule in rules:
-        unknown = sorted(expressions.child_ids_read(rule) - ids)
-        known = ", ".join(sorted(ids))
-        problem = (
-            f"children.{unknown[0]}: no template has the id {unknown[0]!r} (ids: {known})"
-            if unknown
-            else None
-        )
-        problem = problem or shapes.misread(rule, templates)
-        if problem:
-            raise KindError(problem, file=rule.file, line=rule.line, field=rule.field)
 
 
 @functools.cache

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping
 from typing import Any
 
 from engine.core.model import kinds, placement
@@ -103,6 +103,15 @@ def place(
                 raise refuse(problem, f"metadata.{key}")
     if "status" in document:
         raise refuse("a patch never writes an object's status", "status")
+    if kind.decorates is not None:  # a decorator patches the labels and annotations of its object alone
+        fields = sorted(k for k in document if k not in ("apiVersion", "kind", "metadata"))
+        if fields:
+            raise refuse(f"{fields[0]}: a decorator patches only labels and annotations", fields[0])
+        named = ChildId.of(
+            {**document, "metadata": {**metadata, "namespace": metadata.get("namespace") or owner.namespace}}
+        )
+        if named != ChildId.at(owner.api_version, owner.kind, owner.namespace or "", owner.name):
+            raise refuse("a decorator patches only the object it decorates", "metadata.name")
     namespace = placement.namespace_of(
         api_version, target_kind, metadata, owner, kind.placement, is_namespaced, refuse
     )
@@ -172,5 +181,19 @@ def record_patch(parent: Mapping[str, Any], entries: Mapping[str, str]) -> list[
     return [test, {"op": "add", "path": path, "value": value}]
 
 
-def ids(patches: Sequence[Mapping[str, Any]]) -> list[ChildId]:
-    return [ChildId.of(patch) for patch in patches]
+def named(patch: Mapping[str, Any] | None) -> set[tuple[str, str]]:
+    """The labels and annotations a decorator's patch sets, as ``(labels|annotations, key)``."""
+    meta = (patch or {}).get("metadata") or {}
+    return {(section, str(k)) for section in ("labels", "annotations") for k in meta.get(section) or {}}
+
+
+def held(obj: Mapping[str, Any], manager_: str) -> set[tuple[str, str]]:
+    """The labels and annotations ``manager_`` holds on ``obj``, as its managedFields say."""
+    entries = (obj.get("metadata") or {}).get("managedFields") or ()
+    found: set[tuple[str, str]] = set()
+    for entry in entries:
+        if isinstance(entry, Mapping) and entry.get("manager") == manager_:
+            meta = (entry.get("fieldsV1") or {}).get("f:metadata") or {}
+            for section in ("labels", "annotations"):
+                found |= {(section, k[2:]) for k in meta.get(f"f:{section}") or {} if k.startswith("f:")}
+    return found

@@ -64,6 +64,9 @@ class Shaped(Protocol):
     @property
     def collection(self) -> bool: ...
 
+    @property
+    def patch(self) -> bool: ...
+
 
 def children_by_id(templates: Iterable[Shaped], made: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
     """``children.<id>`` for every template: a collection's observed children as a list (empty
@@ -166,3 +169,20 @@ def _free_names(text: str) -> set[str]:
         return set(meta.find_undeclared_variables(expressions.ENVIRONMENT.parse("{{ " + text + " }}")))
     except (TemplateSyntaxError, RecursionError):
         return set()
+
+
+def check_child_ids(templates: Sequence[Shaped], rules: Sequence[Expression]) -> None:
+    """A rule that reads ``children.<id>`` of no template is a typo, and one that reads a
+    collection as one child (or one child as a list) is wrong for every count: say so at load."""
+    ids = {t.id for t in templates if not t.patch}
+    for rule in rules:
+        unknown = sorted(expressions.child_ids_read(rule) - ids)
+        known = ", ".join(sorted(ids))
+        problem = (
+            f"children.{unknown[0]}: no template has the id {unknown[0]!r} (ids: {known})"
+            if unknown
+            else None
+        )
+        problem = problem or misread(rule, templates)
+        if problem:
+            raise KindError(problem, file=rule.file, line=rule.line, field=rule.field)

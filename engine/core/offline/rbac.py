@@ -170,11 +170,9 @@ def derive_rules(
         patching = rendering.allowed_patch_kinds(kind)
         if kind.teardown or patching or planning.needs_finalizer(rendered_children(kind, defaults)):
             parent_verbs = (*parent_verbs, "patch")
-        grants += [
-            (group, plural, parent_verbs),
-            (group, f"{plural}/status", STATUS_VERBS),
-            (group, f"{plural}/finalizers", FINALIZER_VERBS),
-        ]
+        grants += [(group, plural, parent_verbs), (group, f"{plural}/finalizers", FINALIZER_VERBS)]
+        if kind.decorates is None:  # a decorator never writes the status of what it decorates
+            grants.append((group, f"{plural}/status", STATUS_VERBS))
         # A kind that applies as its own ServiceAccount leaves the engine only the reads its
         # cache needs, and the right to act as that account.
         verbs = CACHE_VERBS if kind.service_account else CHILD_VERBS
@@ -329,6 +327,8 @@ def user_roles(kinds: Iterable[Kind], resources: Resources) -> list[dict[str, An
     chart's ``files/user-roles.yaml`` (hack/sync-chart) and ``user_clusterroles`` read this one list."""
     found = []
     for kind in sorted(kinds, key=lambda k: k.name):
+        if kind.decorates is not None:  # its parents are objects of a kind it does not serve
+            continue
         group, plural = resources(kind.api_version, kind.kind)
         for role, verbs in USER_VERBS.items():
             rules = [

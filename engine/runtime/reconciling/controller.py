@@ -31,7 +31,16 @@ from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED
-from engine.runtime.reconciling import applying, events, handover, patching, reporting, rollouts, steps
+from engine.runtime.reconciling import (
+    applying,
+    decorating,
+    events,
+    handover,
+    patching,
+    reporting,
+    rollouts,
+    steps,
+)
 from engine.runtime.reconciling.deletion import Deletion
 from engine.runtime.reconciling.host import Host, key_of
 from engine.runtime.reconciling.host import Result as Result  # what a reconcile asks of the queue
@@ -69,10 +78,11 @@ class KindController:
         # A parent came or went: the rollout's counts change (a no-op until the rollout is made,
         # since the parents' informer may already call back as it is ensured).
         self._counted_anew: Callable[[], None] = lambda: None
+        self.watched = decorating.watched(kind, host)  # a decorator's: where and what it selects
         self.parents: Across = host.informers.ensure_across(
             resource,
-            options.namespaces,
-            label_selector=host.parent_selector,
+            self.watched[0],
+            label_selector=self.watched[1],
             on_event=self._on_parent_event,
             own_writes=False,  # a parent's own status write would only wake it again
             resync_period=options.resync,
@@ -92,6 +102,7 @@ class KindController:
         )
         self.handover = handover.Handover(host, self.name, resource, self.parents, lambda: self.writer)
         self._counted_anew = self.rollout.counted_anew
+        self.decorations = decorating.Decorations(host)
 
     # -- wiring -------------------------------------------------------------
 
@@ -109,6 +120,8 @@ class KindController:
             self.queue.forget(key_of(obj))  # its failures and hold, kept for nothing once it is gone
             self.host.children.wait_for_names(self.queue, key_of(obj), ())
             self.host.children.referenced.forget(self.queue, key_of(obj))
+            if self.kind is not None and self.kind.decorates is not None:  # its children are pruned
+                self.queue.add(self.decorations.left(obj))
             return
         self.queue.add(key_of(obj))
 
@@ -200,6 +213,8 @@ class KindController:
         namespace, _, name = key.partition("/")
         # 1. Load the parent from the cache; a deleted parent's children go with it (owner references).
         parent = self.parents.get(namespace or None, name)
+        if self.kind is not None and self.kind.decorates and not decorating.selected(self.kind, parent):
+            return self.decorations.undecorate(key, parent, self._applier, self._patcher())
         if parent is None or not self.handover.ours(parent):  # sharded: another replica's, or handed over now
             return Result()
         self.host.options.tracer.annotate(uid=parent["metadata"]["uid"])
@@ -255,7 +270,7 @@ class KindController:
         status that only says how far things got may wait), then the parent deleted if its
         ``deleteWhen`` holds; then the error raised, or what the queue does next."""
         again = None
-        if end.outcome is not None:
+        if end.outcome is not None and (self.kind is None or self.kind.decorates is None):  # never theirs
             again = self._write_status_then_delete_when_done(
                 end.parent, end.seen, end.outcome, progress_may_wait=end.may_wait
             )
@@ -352,7 +367,7 @@ class KindController:
         # A dependency this reconcile created may already be Current (a Namespace, a ConfigMap).
         # Its watch event carries the version cached from the create's answer and wakes nobody,
         # and such an object sends no later one: decide the gate again now, not at the resync.
-        if planned.gate.waiting and plan.applies and _releases(planned, seen):
+        if planned.gate.waiting and plan.applies and steps.releases(planned, seen, _now()):
             return Exit(parent, seen, result=Result(requeue_after=0.0))
         if self._echo(uid, seen.revision.kind or self.kind, applied):  # templates read what it wrote
             return Exit(parent, seen, result=Result(requeue_after=0.0))
@@ -433,8 +448,3 @@ class KindController:
     def _applier(self, parent: Obj) -> applying.Applier:
         memory = (self._contention, self._refusals)
         return applying.Applier(self.host, self.name, self.writer, parent, *memory, self._clock)
-
-
-def _releases(planned: Planned, seen: Seen) -> bool:
-    """Whether the ordering, decided again on what is seen now, lets a child through that it held back."""
-    return len(ordering.gate(planned.rendered, seen.mine, _now()).ready) > len(planned.gate.ready)

@@ -40,6 +40,8 @@ class Deletion:
     def hold(self, parent: Obj, desired: Sequence[Obj], kind: kinds.Kind | None) -> Obj:
         """The parent under Stencil's finalizer if some desired child lies beyond owner
         references' reach, or its kind tears children down in order; the parent as it is now."""
+        if kind is not None and kind.decorates is not None:  # never on an object it decorates
+            return parent
         if not planning.needs_finalizer(desired) and (kind is None or not _holds(kind)):
             return parent
         return self._set_finalizer(parent, hold=True)

@@ -5,8 +5,9 @@ the objects they name, and takes off what it set and no longer renders; ``Patche
 off everything when the parent is deleted.  The rules (placement, the manager's name, the record on
 the parent, when a target already holds a patch) are ``engine.core.model.patches``; this module only
 reads and writes.  Each target is read before it is written, so that nothing is sent while it holds
-the patch already and nothing is created: an apply that finds the object gone would create one, and
-the object it made is deleted again at once.
+the patch already and nothing is created: an apply merges with what others wrote meanwhile, but one
+that finds the object gone creates it (the server ignores a resourceVersion on create), so an object
+whose uid is not the one read is deleted again at once.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class Patcher:
         """Apply each of ``wanted`` that its target does not hold, then remove what the parent set and
         no longer renders; the parent as it is now.  A missing target or a field another writer holds
         is raised (``PatchTargetMissing``, ``PatchConflict``) at the template's line."""
+        if self.kind is not None and self.kind.decorates is not None:
+            return self._decorate(self.kind, parent, wanted)
         recorded = patches.record(parent)
         if self.kind is None or (not wanted and not recorded):
             return parent
@@ -67,6 +70,37 @@ class Patcher:
             self._remove(self.kind, parent, k, manager)
         return self._record(parent, {})
 
+    # -- a decorator's: the object it decorates, its labels and annotations alone --------
+
+    def _decorate(self, kind: kinds.Kind, obj: Obj, wanted: Sequence[rendering.Located]) -> Obj:
+        """Apply the patch of the decorated object ``obj`` unless it holds it; no record is kept on the
+        object: what the patch manager holds there, as the cache keeps it, says what to take off."""
+        manager = patches.manager(kind.name, obj)
+        patch = wanted[0].child if wanted else None
+        holds = patch is None or patches.holds(obj, patch)
+        if holds and patches.held(obj, manager) == patches.named(patch):
+            return obj
+        self._set(obj, patch or _nothing(obj), manager)
+        return obj
+
+    def undecorate(self, obj: Obj, *, cached: bool) -> None:
+        """Take off what the decorator's patch set on ``obj``, no longer decorated (as last cached: read
+        again unless it is still in the cache)."""
+        if self.kind is None or not patches.held(obj, manager := patches.manager(self.kind.name, obj)):
+            return
+        if not cached:
+            meta = obj["metadata"]
+            found = self.writer.get(self.resource, meta["name"], meta.get("namespace"))
+            if found is None or found["metadata"].get("uid") != meta.get("uid"):
+                return
+            obj = found
+        self._set(obj, _nothing(obj), manager)
+
+    def _set(self, obj: Obj, patch: Obj, manager: str) -> None:
+        written = self.writer.apply(patch, force=False, manager=manager)
+        self._undo_creation(self.resource, obj, written, ChildId.of(obj))
+        self.parents.observe(written)
+
     # -- one target ---------------------------------------------------------------
 
     def _apply(self, kind: kinds.Kind, one: rendering.Located, manager: str, *, same: bool) -> None:
@@ -83,14 +117,12 @@ class Patcher:
             )
         if same and patches.holds(target, patch):
             return
-        version = target["metadata"]["resourceVersion"]
-        body = {**patch, "metadata": {**meta, "resourceVersion": version}}
         try:
-            written = self.writer.apply(body, force=False, manager=manager)
+            written = self.writer.apply(patch, force=False, manager=manager)
         except errors.Conflict as exc:
             held = [c for c in (exc.body.get("details") or {}).get("causes") or () if _by_another(c)]
             if not held:
-                raise  # the object changed since it was read: read it again, later
+                raise
             fields = "; ".join(str(c.get("message") or c.get("field")) for c in held)
             raise patches.PatchConflict(
                 f"{target_id}: another writer holds what the patch sets ({fields}); a patch never takes "
@@ -115,9 +147,7 @@ class Patcher:
             return
         if not any(m.get("manager") == manager for m in target["metadata"].get("managedFields") or ()):
             return  # nothing of it is the parent's
-        version = target["metadata"]["resourceVersion"]
-        body = {**named, "metadata": {**meta, "resourceVersion": version}}
-        written = self.writer.apply(body, force=False, manager=manager)  # sets nothing: what it set goes
+        written = self.writer.apply(named, force=False, manager=manager)  # sets nothing: what it set goes
         self._undo_creation(resource, target, written, ChildId.of(named))
 
     def _placeable(self, kind: kinds.Kind, parent: Obj, named: Obj) -> bool:
@@ -150,3 +180,10 @@ class Patcher:
 
 def _by_another(cause: dict[str, object]) -> bool:
     return cause.get("reason") == "FieldManagerConflict"
+
+
+def _nothing(obj: Obj) -> Obj:
+    """A patch of ``obj`` that sets nothing: applied, what its manager held comes off."""
+    meta = obj["metadata"]
+    named = {"name": meta["name"], **({"namespace": meta["namespace"]} if meta.get("namespace") else {})}
+    return {"apiVersion": obj.get("apiVersion"), "kind": obj.get("kind"), "metadata": named}

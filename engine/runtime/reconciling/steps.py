@@ -90,3 +90,8 @@ def placeholder(broken: kinds.BrokenKind | None) -> kinds.Kind:
     """A kind with no templates or rules, standing in for a broken one when deriving status."""
     assert broken is not None and broken.api_version and broken.kind
     return kinds.Kind(broken.name, broken.directory, broken.api_version, broken.kind, templates=())
+
+
+def releases(planned: Planned, seen: Seen, now: str) -> bool:
+    """Whether the ordering, decided again on what is seen now, lets a child through that it held back."""
+    return len(ordering.gate(planned.rendered, seen.mine, now).ready) > len(planned.gate.ready)

@@ -30,7 +30,7 @@ from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED, Informer
-from engine.runtime.reconciling import children, events, memory
+from engine.runtime.reconciling import children, decorating, events, memory
 from engine.runtime.reconciling.controller import UID_INDEX, KindController
 from engine.runtime.reconciling.host import Counts
 from engine.runtime.reconciling.options import (
@@ -132,20 +132,7 @@ class Engine:
             self.children.watch_related(kind)
         for gvk in [g for g in self.controllers if g not in seen]:
             log.info("kind for %s removed; no longer reconciling it", gvk[1])
-            removed = self.controllers.pop(gvk)
-            self._unpruned.discard(gvk)
-            self._held.discard(gvk)  # served again, it is held again first
-            self._forget_everyone(removed.resource)
-            removed.stop()
-            self.informers.remove_across(
-                removed.resource, self.options.namespaces, label_selector=self.parent_selector
-            )
-            self.informers.remove_across(
-                removed.resource,
-                self.options.namespaces,
-                metadata_only=True,
-                transform=as_sharder_keeps,
-            )
+            self._retire(gvk)
         if complete:  # otherwise the next pass loads again, whatever the files say
             self._digests = digests
             self._fingerprint = fingerprint
@@ -189,9 +176,26 @@ class Engine:
         bounds = dataclasses.replace(kind.placement, off_limits=self.options.off_limits, max_children=fewer)
         return dataclasses.replace(kind, placement=bounds)
 
+    def _retire(self, gvk: tuple[str, str]) -> None:
+        """Stop reconciling the parents of ``gvk`` and stop watching them."""
+        removed = self.controllers.pop(gvk)
+        self._unpruned.discard(gvk)
+        self._held.discard(gvk)  # served again, it is held again first
+        self._forget_everyone(removed.resource)
+        removed.stop()
+        namespaces, selector = removed.watched  # a decorator's, or every parent of the shard
+        self.informers.remove_across(removed.resource, namespaces, label_selector=selector)
+        self.informers.remove_across(
+            removed.resource, self.options.namespaces, metadata_only=True, transform=as_sharder_keeps
+        )
+
     def _serve(self, gvk: tuple[str, str], kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> bool:
-        """Start or update the controller for a parent kind; False if its API is not there yet."""
+        """Start or update the controller for a parent kind; False if its API is not there yet.  A
+        decorator that selects anew is served by a new controller, watching what it selects now."""
         current = self.controllers.get(gvk)
+        if current is not None and current.watched != decorating.watched(kind, self):
+            self._retire(gvk)
+            current = None
         if current is not None:
             if current.kind != kind or current.broken != broken:
                 current.replace(kind, broken)

@@ -93,6 +93,11 @@ def render(
                     if refused := crds.unserved(rendered.located):
                         raise refused[0]  # as the engine would say it live, at the apiVersion's line
                     output.extend(rendered.children)
+                    for one in rendered.patches:  # not objects to apply: fields set on existing ones
+                        file, line = one.where(("metadata", "name"))
+                        fields = yamlwriting.dump_all([one.child]).strip().replace("\n", "\n    ")
+                        said = f"note: {file}:{line}: patches an existing object:\n    {fields}"
+                        click.echo(said, err=True)
             except errors.StencilError as error:
                 name = parent["metadata"]["name"]
                 raise click.ClickException(
