@@ -10,6 +10,7 @@ def test_plan_json_has_its_documented_shape() -> None:
             updates=(fleet.Update(child, ("spec.replicas",)),),
             releases=(ChildId.at("v1", "ConfigMap", "ns", "a-claim"),),
             kept=(ChildId.at("v1", "Secret", "ns", "a-password"),),
+            patches=(ChildId.at("v1", "Namespace", "", "team-a"),),
         ),
         fleet.ParentPlan("ns/b", failure=fleet.Failure("t.yaml:3", "spec.x", "boom", "RenderFailed")),
     ]
@@ -30,6 +31,7 @@ def test_plan_json_has_its_documented_shape() -> None:
         "adopts": [],
         "releases": [{"kind": "ConfigMap", "children": 1, "parents": 1, "examples": ["ns/a-claim"]}],
         "kept": [{"kind": "Secret", "children": 1, "parents": 1, "examples": ["ns/a-password"]}],
+        "patches": [{"kind": "Namespace", "children": 1, "parents": 1, "examples": ["team-a"]}],
         "conflicts": [],
         "dryRun": {
             "sampled": 1,

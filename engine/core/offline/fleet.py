@@ -75,6 +75,7 @@ class ParentPlan:
     adopts: tuple[ChildId, ...] = ()  # taken over: no one's, and its template says ``adopt``
     releases: tuple[ChildId, ...] = ()  # no longer rendered, let go (``Orphan``)
     kept: tuple[ChildId, ...] = ()  # no longer rendered, kept (``Retain``, ``createOnly``)
+    patches: tuple[ChildId, ...] = ()  # objects it does not own whose named fields it sets (``patch``)
 
     @property
     def changed(self) -> bool:
@@ -119,7 +120,7 @@ def plan_parent(
         made = door.render(kind, parent, mine, resolved, is_namespaced=is_namespaced)
         if made.waiting:  # the engine would render, apply and prune nothing until it is there
             raise errors.RenderError(str(resolved.missing[0]), reason=referencing.REFERENCE_NOT_FOUND)
-        desired = made.children
+        desired, patched = made.children, tuple(ChildId.of(one.child) for one in made.patches)
     except errors.StencilError as error:
         return ParentPlan(name, failure=Failure.of(error))
     seen = {ChildId.of(obj): obj for obj in observed}
@@ -143,6 +144,7 @@ def plan_parent(
         applies=tuple(apply.obj for apply in plan.applies),
         releases=tuple(release.child for release in plan.releases),
         kept=plan.kept,
+        patches=patched,
     )
 
 

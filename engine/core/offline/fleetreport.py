@@ -61,6 +61,7 @@ class Summary:
     adopts: tuple[Group, ...] = ()  # no one's, taken over (adopt)
     releases: tuple[Group, ...] = ()  # no longer rendered, let go (Orphan)
     kept: tuple[Group, ...] = ()  # no longer rendered, kept (Retain, createOnly)
+    patches: tuple[Group, ...] = ()  # not owned, the fields a patch template names set on them
     conflicts: tuple[Group, ...] = ()  # what: (message,)
     sampled: int | None = None  # applies a server dry run was asked about; None: no server
     refusals: tuple[Refusal, ...] = ()
@@ -103,6 +104,7 @@ def summarize(
         adopts=_children((plan.name, plan.adopts) for plan in plans),
         releases=_children((plan.name, plan.releases) for plan in plans),
         kept=_children((plan.name, plan.kept) for plan in plans),
+        patches=_children((plan.name, plan.patches) for plan in plans),
         conflicts=_groups(conflicts),
         sampled=sampled,
         refusals=tuple(refusals),
@@ -188,6 +190,7 @@ def as_json(summary: Summary) -> Obj:
         "adopts": [_children_json(g) for g in summary.adopts],
         "releases": [_children_json(g) for g in summary.releases],
         "kept": [_children_json(g) for g in summary.kept],
+        "patches": [_children_json(g) for g in summary.patches],
         "conflicts": [
             {"message": g.what[0], "parents": g.count, "examples": list(g.examples)}
             for g in summary.conflicts
@@ -231,6 +234,7 @@ def text(summary: Summary) -> str:
         ("would be pruned", summary.prunes),
         ("would be let go, kept in the cluster (deletionPolicy Orphan)", summary.releases),
         ("are no longer rendered and kept (Retain, createOnly)", summary.kept),
+        ("are not owned, the fields their patch names set on them (patch)", summary.patches),
     ):
         if groups:
             lines += ["", f"Children that {title}:"]

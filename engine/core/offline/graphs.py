@@ -90,8 +90,11 @@ def picture(kind: Kind) -> Picture:
 
 
 def _parent_lines(kind: Kind) -> tuple[str, ...]:
-    """What the kind says of its parents' life: a period, an ordered teardown."""
+    """What the kind says of its parents' life: a period, an ordered teardown; what a decorator selects."""
     lines = [f"reconciled every {kind.every:.0f} s"] if kind.every else []
+    if kind.decorates is not None:  # existing objects it selects, not a CRD of its own
+        selector = ", ".join(r.as_selector() for r in (*kind.decorates.labels, *kind.decorates.annotations))
+        lines.append(f"decorates those selected ({selector}) in {', '.join(kind.decorates.namespaces)}")
     if kind.teardown is not None:
         lines.append(f"ordered teardown, at most {kind.teardown.timeout:.0f} s")
     return tuple(lines)
@@ -103,6 +106,7 @@ def _template_lines(template: Template) -> tuple[str, ...]:
     lines += ["one per item"] if template.collection else []
     lines += [f"readyWhen: {rule.text}" for rule in template.ready_when]
     lines += [str(template.lifecycle)] if str(template.lifecycle) else []  # Orphan, createOnly, ...
+    lines += ["patch of an object not owned"] if template.patch else []
     return tuple(lines)
 
 
