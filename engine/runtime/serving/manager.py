@@ -192,6 +192,9 @@ class Engine:
     def _serve(self, gvk: tuple[str, str], kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> bool:
         """Start or update the controller for a parent kind; False if its API is not there yet.  A
         decorator that selects anew is served by a new controller, watching what it selects now."""
+        if kind is not None and kind.decorates is not None and self.options.shard:
+            log.warning("a sharded engine does not serve decorators: %s is not served", kind.name)
+            return True
         current = self.controllers.get(gvk)
         if current is not None and current.watched != decorating.watched(kind, self):
             self._retire(gvk)

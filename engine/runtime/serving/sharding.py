@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from engine.core.decisions import sharding
-from engine.core.model import errors
+from engine.core.model import errors, kinds
 from engine.runtime.cluster.informers import Across, InformerSet
 from engine.runtime.cluster.kube import Kube, Obj, Resource
 from engine.runtime.cluster.seam import Api
@@ -93,6 +93,9 @@ class ServedKind(Protocol):
 
     @property
     def resource(self) -> Resource: ...
+
+    @property
+    def kind(self) -> kinds.Kind | None: ...
 
 
 class Served(Protocol):
@@ -219,6 +222,8 @@ class Sharder:
         for gvk, controller in list(self.engine.controllers.items()):
             if not self._serves(gvk):
                 continue  # another engine holds the kind: its sharder labels the parents
+            if controller.kind is not None and controller.kind.decorates is not None:
+                continue  # a decorator's parents are others' objects: never labelled for a shard
             resource = controller.resource
             everything = self.engine.informers.ensure_across(
                 resource,
