@@ -2,11 +2,12 @@
 selectors select, in the namespaces its placement names, gets a child owned by it and a label set as
 the decorator's own field manager, beside the labels others keep.  One outside those namespaces is
 never touched, whatever its labels say; one that stops matching has its child pruned and the label
-taken off; one deleted takes its child with it.  Nothing is ever written to what it selects but
-that label: no status, no finalizer, no record."""
+taken off.  Nothing is ever written to what it selects but that label (no status, no finalizer, no
+record), and once set, nothing more."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,12 @@ def test_a_decorator_attaches_only_to_what_it_selects_where_it_may(
         assert {m["manager"] for m in decorated["metadata"]["managedFields"]} >= {
             "stencil-patch/copier/" + namespace + "/source"
         }
+        # Decorated, it is written no more: what the decorator holds is read from the cache.
+        time.sleep(2)
+        assert (
+            kube.get(configmaps, "source", namespace)["metadata"]["resourceVersion"]
+            == decorated["metadata"]["resourceVersion"]
+        )
         # Outside the namespaces its placement names, and without the annotation: never touched.
         assert kube.get(configmaps, "copied", other_namespace) is None
         assert "decorated" not in kube.get(configmaps, "source", other_namespace)["metadata"]["labels"]

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine.core import door
-from engine.core.model import kinds
+from engine.core.decisions import ownership
+from engine.core.model import kinds, patches
 from engine.core.model.errors import KindError, PlacementError
 from engine.core.offline import rbac
 
@@ -138,3 +139,21 @@ def test_rbac_grants_a_decorator_no_status_and_no_user_role(tmp_path: Path) -> N
     assert "statefulsets/status" not in granted, rules
     assert set(granted["statefulsets"]) == {"get", "list", "watch", "patch"}, rules
     assert rbac.user_roles([kind], resources) == []
+
+
+def test_the_cache_keeps_what_a_patch_manager_holds_so_a_decorated_object_is_not_read_again() -> None:
+    mine = {"f:metadata": {"f:labels": {"f:exposed": {}}}}
+    obj = _statefulset(
+        managedFields=[
+            {"manager": "kube-controller-manager", "operation": "Update", "fieldsV1": {"f:spec": {}}},
+            {"manager": "stencil-patch/expose/shop/web", "operation": "Apply", "fieldsV1": mine, "time": "t"},
+        ]
+    )
+
+    kept = ownership.kept(obj)
+
+    assert kept["metadata"]["managedFields"] == [
+        {"manager": "stencil-patch/expose/shop/web", "operation": "Apply", "fieldsV1": mine}
+    ]
+    assert patches.held(kept, "stencil-patch/expose/shop/web") == {("labels", "exposed")}
+    assert patches.held(kept, "stencil-patch/expose/shop/other") == set()

@@ -82,12 +82,17 @@ class Decorates:
         return all(requirement.holds(found) for requirement, found in wanted)
 
 
+def decorates(parent: Mapping[str, Any]) -> bool:
+    """Whether kind.yaml's ``parent:`` makes the kind a decorator: it has a selector."""
+    return "selector" in parent or "annotationSelector" in parent
+
+
 def load(document: Document) -> Decorates | None:
     """The selection of a decorator's kind.yaml; None for a kind serving parents of its own.  What a
     decorator cannot say is an error at its field."""
     data = document.data
     parent = data["parent"]
-    if "selector" not in parent and "annotationSelector" not in parent:
+    if not decorates(parent):
         return None
     for key, why in _NOT_FOR_DECORATORS.items():
         if key in data:

@@ -274,7 +274,8 @@ def _parent_of(directory: Path) -> tuple[str | None, str | None]:
         document.validate(parent_schema, ("parent",))
     except (KindError, KeyError, TypeError):
         return None, None
-    owned = not unownable_parent(parent["apiVersion"], parent["kind"])  # else its objects are not to mark
+    # A kind built in, or a decorator's (objects it does not serve): its objects are not to mark.
+    owned = not unownable_parent(parent["apiVersion"], parent["kind"]) and not decorators.decorates(parent)
     return (parent["apiVersion"], parent["kind"]) if owned else (None, None)
 
 
