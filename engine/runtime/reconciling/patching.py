@@ -140,9 +140,15 @@ class Patcher:
         if named is None or not self._placeable(kind, parent, named):
             log.warning("a patch record names what the parent may not patch", extra={"entry": entry})
             return
-        resource = self.writer.resource(named["apiVersion"], named["kind"])
         meta = named["metadata"]
-        target = self.writer.get(resource, meta["name"], meta.get("namespace"))
+        try:
+            resource = self.writer.resource(named["apiVersion"], named["kind"])
+            target = self.writer.get(resource, meta["name"], meta.get("namespace"))
+        except errors.ApiError as exc:  # a kind no longer served, or no longer the kind's to read
+            if exc.status not in (403, 404):
+                raise
+            log.warning("a patched object can no longer be read: %s", exc, extra={"entry": entry})
+            return
         if target is None:
             return
         if not any(m.get("manager") == manager for m in target["metadata"].get("managedFields") or ()):
