@@ -2,14 +2,16 @@
 the parent's own field manager: a label on a Namespace someone else made, whose other labels stay
 theirs.  A field the template stops naming comes off; a field another parent holds with another
 value is a conflict, never taken; a missing object is waited for, never created; an object outside
-the parent's reach is refused; and when the parent is deleted every field it set comes off, and
-nothing else of the object changes."""
+the parent's reach is refused; a record a tenant forged touches nothing; and when the parent is
+deleted every field it set comes off, and nothing else of the object changes."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+from engine.core.model import patches
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, conditions, eventually, running_engine
@@ -120,6 +122,29 @@ def test_a_patch_sets_only_the_fields_it_names_and_takes_them_off(
         )
         assert _reason(kube, widgets, "d", namespace) == "PlacementRefused"
         assert not kube.get(configmaps, "settings", other_namespace)["metadata"].get("labels")
+
+        # A tenant's forged record names what a could never patch: it is dropped, nothing touched.
+        forged = {
+            f"v1/Namespace//{other_namespace}": "x",
+            f"v1/ConfigMap/{other_namespace}/settings": "x",
+            "v1/Namespace//kube-system": "x",
+            f"v1/Secret/{namespace}/anything": "x",
+        }
+        body = {
+            "metadata": {"annotations": {patches.ANNOTATION: json.dumps(forged)}},
+            "spec": {"value": "blue2"},
+        }
+        kube.request("PATCH", widgets.path(namespace, "a"), body, content_type="application/merge-patch+json")
+        eventually(
+            lambda: (
+                patches.record(kube.get(widgets, "a", namespace)).keys()
+                == {f"v1/Namespace//{other_namespace}"}
+            ),
+            what="the forged entries dropped",
+        )
+        eventually(lambda: labels()["team"] == "blue2", what="the new value patched")
+        assert not kube.get(configmaps, "settings", other_namespace)["metadata"].get("labels")
+        assert "team" not in (kube.get(namespaces, "kube-system")["metadata"].get("labels") or {})
 
         # Deleted, a takes off every field it set; someone's label stays, and so does the Namespace.
         kube.delete(widgets, "b", namespace)
