@@ -3,7 +3,8 @@ plane with the engine's default resync (ten minutes): a new Pod template scales 
 the Service does not select, the Service switches to it only once all its replicas are
 available, and only then is the old color scaled to 0; and back again on the next change. A
 watch of the ReplicaSets and the Service sees the steps in that order (by the plane's
-resourceVersions, one order for every object), each taken within seconds of the last."""
+resourceVersions, one order for every object), each taken within seconds of the last. A change
+of replicas alone scales the selected color, with no rollout."""
 
 from __future__ import annotations
 
@@ -27,13 +28,13 @@ API_VERSION = "metacontroller.examples.stencil.dev/v1"
 REPLICAS = 2
 
 
-def _bluegreen(labels: dict[str, str]) -> dict[str, Any]:
+def _bluegreen(labels: dict[str, str], replicas: int = REPLICAS) -> dict[str, Any]:
     return {
         "apiVersion": API_VERSION,
         "kind": "BlueGreenDeployment",
         "metadata": {"name": "bg"},
         "spec": {
-            "replicas": REPLICAS,
+            "replicas": replicas,
             "minReadySeconds": 1,
             "selector": {"matchLabels": {"app": "bg"}},
             "template": {
@@ -148,5 +149,21 @@ def test_each_change_switches_once_the_new_color_is_available_then_scales_the_ol
                 assert service["spec"]["selector"] == {"app": "bg", "color": color}
                 active = kube.get(res, "bg", namespace)["status"]["active"]
                 assert active.get("availableReplicas") == REPLICAS, active
+
+            # A change of replicas alone scales the color the Service selects, with no rollout.
+            manifests.apply_all(kube, [_bluegreen({"new2": "label2"}, replicas=3)], namespace)
+            replicasets = kube.resource("apps/v1", "ReplicaSet")
+            eventually(
+                lambda: (
+                    (kube.get(replicasets, "bg-blue", namespace) or {})
+                    .get("status", {})
+                    .get("availableReplicas")
+                    == 3
+                ),
+                timeout=30,
+                what="blue scaled to 3",
+            )
+            eventually(lambda: _done(kube, res, namespace, "blue"), timeout=30, what="blue Ready at 3")
+            assert kube.get(replicasets, "bg-green", namespace)["spec"]["replicas"] == 0
     finally:
         steps.close()
