@@ -113,16 +113,25 @@ def test_a_parents_manager_is_its_own_and_fits_a_field_manager() -> None:
     assert patches.manager("web", long_a) != patches.manager("web", long_b)
 
 
-def test_a_target_holds_a_patch_only_with_every_value_it_sets() -> None:
-    patch = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "n", "labels": {"team": "x"}}}
-    live = {
-        "apiVersion": "v1",
-        "kind": "Namespace",
-        "metadata": {"name": "n", "uid": "u", "labels": {"team": "x", "o": "p"}},
+def test_what_a_parent_holds_of_a_target_is_what_its_manager_holds_there() -> None:
+    labels = {"f:metadata": {"f:labels": {"f:team": {}}}}
+    target = {
+        "metadata": {
+            "managedFields": [
+                {
+                    "manager": "kubectl-label",
+                    "operation": "Update",
+                    "fieldsV1": {"f:metadata": {"f:labels": {"f:o": {}}}},
+                },
+                {"manager": "stencil-patch/web/ns/w", "operation": "Apply", "fieldsV1": labels},
+            ]
+        }
     }
 
-    assert patches.holds(live, patch)
-    assert not patches.holds({**live, "metadata": {**live["metadata"], "labels": {"team": "y"}}}, patch)
+    assert patches.fields_of(target, "stencil-patch/web/ns/w") == labels
+    assert patches.held(target, "stencil-patch/web/ns/w") == {("labels", "team")}
+    assert patches.fields_of(target, "stencil-patch/web/ns/other") is None
+    assert patches.fields_of(target, "kubectl-label") is None  # an Update is no patch of ours
 
 
 @pytest.mark.parametrize(

@@ -18,8 +18,10 @@ no status.
 
 What a parent has patched is recorded on the parent (``ANNOTATION``: each target with the
 digest of what was applied), written before a new target is patched, so that an engine
-restarted meanwhile still knows what to remove.  A record is a tenant's to edit: each entry is
-placed again before anything is removed through it.  Everything here is pure.
+restarted meanwhile still knows what to remove.  Whether a target still holds a patch is the
+server's to say: the fields its manager holds there (``fields_of``), not a comparison of values.
+A record is a tenant's to edit: each entry is placed again before anything is removed through it.
+Everything here is pure.
 """
 
 from __future__ import annotations
@@ -126,17 +128,6 @@ def digest(patch: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(patch, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def holds(target: Mapping[str, Any], patch: Mapping[str, Any]) -> bool:
-    """Whether ``target`` already has every field ``patch`` sets, with its value (a list whole)."""
-    return _holds(target, {k: v for k, v in patch.items() if k not in ("apiVersion", "kind")})
-
-
-def _holds(have: Any, want: Any) -> bool:
-    if isinstance(want, Mapping):
-        return isinstance(have, Mapping) and all(k in have and _holds(have[k], v) for k, v in want.items())
-    return bool(have == want)
-
-
 def key(patch: Mapping[str, Any]) -> str:
     """A target as its record entry names it: ``apiVersion/kind/namespace/name`` (no namespace: empty)."""
     meta = patch.get("metadata") or {}
@@ -187,13 +178,21 @@ def named(patch: Mapping[str, Any] | None) -> set[tuple[str, str]]:
     return {(section, str(k)) for section in ("labels", "annotations") for k in meta.get(section) or {}}
 
 
+def fields_of(obj: Mapping[str, Any], manager_: str) -> dict[str, Any] | None:
+    """What ``manager_`` holds of ``obj`` (its applied ``fieldsV1``), as the server says in
+    managedFields; None when it holds nothing there."""
+    for entry in (obj.get("metadata") or {}).get("managedFields") or ():
+        if (
+            isinstance(entry, Mapping)
+            and entry.get("manager") == manager_
+            and entry.get("operation") == "Apply"
+        ):
+            return dict(entry.get("fieldsV1") or {})
+    return None
+
+
 def held(obj: Mapping[str, Any], manager_: str) -> set[tuple[str, str]]:
-    """The labels and annotations ``manager_`` holds on ``obj``, as its managedFields say."""
-    entries = (obj.get("metadata") or {}).get("managedFields") or ()
-    found: set[tuple[str, str]] = set()
-    for entry in entries:
-        if isinstance(entry, Mapping) and entry.get("manager") == manager_:
-            meta = (entry.get("fieldsV1") or {}).get("f:metadata") or {}
-            for section in ("labels", "annotations"):
-                found |= {(section, k[2:]) for k in meta.get(f"f:{section}") or {} if k.startswith("f:")}
-    return found
+    """The labels and annotations ``manager_`` holds on ``obj``, as ``(labels|annotations, key)``."""
+    meta = (fields_of(obj, manager_) or {}).get("f:metadata") or {}
+    sections = ("labels", "annotations")
+    return {(s, k[2:]) for s in sections for k in meta.get(f"f:{s}") or {} if k.startswith("f:")}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from engine.core.decisions import ownership
 from engine.core.model import errors, kinds, patches, placement
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
@@ -76,8 +77,8 @@ class Patcher:
         """Apply the patch of the decorated object ``obj`` unless it holds it; no record is kept on the
         object: what the patch manager holds there, as the cache keeps it, says what to take off."""
         manager = patches.manager(kind.name, obj)
-        patch = wanted[0].child if wanted else None
-        holds = patch is None or patches.holds(obj, patch)
+        patch, mine = wanted[0].child if wanted else None, patches.fields_of(obj, manager)
+        holds = patch is None or (mine is not None and not ownership.taken(mine, patch))
         if holds and patches.held(obj, manager) == patches.named(patch):
             return obj
         self._set(obj, patch or _nothing(obj), manager)
@@ -115,7 +116,8 @@ class Patcher:
                 file=file,
                 line=line,
             )
-        if same and patches.holds(target, patch):
+        mine = patches.fields_of(target, manager)  # what the server says the parent still holds there
+        if same and mine is not None and not ownership.taken(mine, patch):
             return
         try:
             written = self.writer.apply(patch, force=False, manager=manager)
@@ -151,7 +153,7 @@ class Patcher:
             return
         if target is None:
             return
-        if not any(m.get("manager") == manager for m in target["metadata"].get("managedFields") or ()):
+        if patches.fields_of(target, manager) is None:
             return  # nothing of it is the parent's
         written = self.writer.apply(named, force=False, manager=manager)  # sets nothing: what it set goes
         self._undo_creation(resource, target, written, ChildId.of(named))
