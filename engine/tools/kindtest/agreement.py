@@ -53,6 +53,8 @@ def disagreements(
     except errors.StencilError as error:
         return [f"offline, {name} does not render as it did live: {error}"]
     found = _children_disagree(made.children, observed)
+    if kind.decorates is not None:  # it writes no status to agree on
+        return [f"offline and live differ for {name}: {what}" for what in found]
     now = conditions.timestamp(datetime.datetime.now(datetime.UTC))
     offline, _ = preview.parent_status(
         kind, parent, now, observed=[*observed, *related], fixtures=fixtures, is_namespaced=is_namespaced

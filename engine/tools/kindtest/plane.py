@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.core import door
-from engine.core.model import documents, errors, kinds, placement
+from engine.core.model import documents, errors, kinds, patches, placement
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
 from engine.runtime.cluster.kube import Kube, Obj, Resource
@@ -265,6 +265,8 @@ def _finish(
     pending = list(running)
     while pending:
         for item in list(pending):
+            if item.example.kind.decorates is not None:  # it writes no status: done once decorated
+                item.decorated = functools.partial(_decorated, kube, engine, item.example.kind)
             res = kube.resource(item.example.kind.api_version, item.example.kind.kind)
             item.last = [kube.get(res, name, namespace) for name, namespace in item.parents]
             now = time.monotonic()
@@ -317,7 +319,7 @@ def _look(kube: Kube, engine: Engine, item: Run, now: float, settle: float) -> s
             child for uid in uids for child in _live_children(kube, engine, item.example.kind, uid)
         )
     item.looks.append(settling.Observation(now, tuple(item.last), listed))
-    return settling.judge(item.looks, settle, item.holds)
+    return settling.judge(item.looks, settle, item.holds, decorated=item.example.kind.decorates is not None)
 
 
 def _agreed(kube: Kube, run: Run, outcome: Outcome) -> Outcome:
@@ -362,6 +364,23 @@ def _refused(kube: Kube, engine: Engine, item: Run, refusal: refusals.Refusal) -
         except errors.StencilError:
             continue  # a template that does not render: the refusal's message says where
     return f"refused, not retried: {refusals.report(refusal, located)}"
+
+
+def _decorated(kube: Kube, engine: Engine, kind: kinds.Kind, obj: Obj) -> str | None:
+    """Why an object a decorator selects does not carry yet what the decorator makes of it (a child
+    it renders from what is live, its patch), None once it does: a decorator writes no status."""
+    live = _live_children(kube, engine, kind, str(obj["metadata"]["uid"]))
+    try:
+        made = door.render(kind, obj, live, is_namespaced=kube.is_namespaced)
+    except errors.StencilError as error:
+        return f"it does not render: {error}"
+    have = {ChildId.of(child) for child in live}
+    missing = [str(ChildId.of(child)) for child in made.children if ChildId.of(child) not in have]
+    if missing:
+        return f"not decorated yet: no {', '.join(missing[:3])}"
+    if made.patches and patches.fields_of(obj, patches.manager(kind.name, obj)) is None:
+        return "not decorated yet: its patch is not applied"
+    return None
 
 
 def _live_children(kube: Kube, engine: Engine, kind: kinds.Kind, uid: str) -> list[Obj]:

@@ -11,7 +11,7 @@ writing or comparing its golden file (the only file this module touches).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.core.model import documents
@@ -45,6 +45,8 @@ class Run:
     second: Run | None = None  # ``update``: the same example run again, to see what moves
     first: Run | None = None  # of a second run: the example's own run
     ending: settling.Observation | Outcome | None = None  # the settled last look, or the failure
+    # A decorator's: why an object it selects is not decorated yet (it writes no status to wait for).
+    decorated: Callable[[Obj], str | None] | None = None
 
     def done(self) -> bool:
         if not self.last or any(parent is None for parent in self.last):
@@ -53,6 +55,8 @@ class Run:
 
     def holds(self, parent: Obj) -> str | None:
         """Why the parent does not hold what the example waits for; None when it does."""
+        if self.decorated is not None:
+            return self.decorated(parent)
         if self.expected_status is None:
             return settling.ready(parent, self.example.why_not_ready)  # the CRD pruning Ready, say
         found = self.status_differences([parent])

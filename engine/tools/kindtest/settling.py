@@ -11,9 +11,10 @@ look of the window list the children too, and are compared:
 - a parent whose resourceVersion moved was written: only the engine writes a
   parent once the example is applied, so any move is the engine's (its status);
 - a child is the engine's write when the engine's own entries of its managed
-  fields moved (their time, or the fields and values they own); a write by
-  another controller (a Deployment's status) moves only the resourceVersion and
-  is not the engine's;
+  fields moved (their time, or the fields and values they own: its own manager's,
+  and a parent's patch manager's); a write by another controller (a Deployment's
+  status) moves only the resourceVersion and is not the engine's; the objects a
+  decorator selects are judged so too, as their own controllers write them;
 - a child made, deleted, or made again (a new uid) in the window is a change too.
 
 Each change is a sentence naming the object, and its fields where they differ.
@@ -26,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core.model import patches
 from engine.core.model.identity import ChildId
 from engine.runtime.cluster.kube import FIELD_MANAGER, Obj
 from engine.tools.kindtest.comparing import Difference, differences
@@ -73,10 +75,13 @@ def ready(parent: Obj, why: Callable[[Obj], str] = why_not_ready) -> str | None:
     return None
 
 
-def judge(looks: Sequence[Observation], seconds: float, holds: Holds = ready) -> Verdict:
+def judge(
+    looks: Sequence[Observation], seconds: float, holds: Holds = ready, *, decorated: bool = False
+) -> Verdict:
     """The verdict on the looks at an example so far: the first is the look at which every
     parent first held, with its children; the window ends at the first look ``seconds`` after
-    it that lists the children."""
+    it that lists the children.  ``decorated``: the parents are objects a decorator selects, which
+    their own controllers write too, so only the engine's entries moving is a write of the engine."""
     first, last = looks[0], looks[-1]
     for look in looks[1:]:
         for parent, before in zip(look.parents, first.parents, strict=True):
@@ -92,7 +97,9 @@ def judge(looks: Sequence[Observation], seconds: float, holds: Holds = ready) ->
             problem
             for before, after in zip(first.parents, last.parents, strict=True)
             if before is not None and after is not None
-            for problem in _parent_written(before, after)
+            for problem in (
+                _children_written([before], [after]) if decorated else _parent_written(before, after)
+            )
         ),
         *_children_written(first.children, last.children),
     ]
@@ -147,6 +154,7 @@ def _engine_entries(obj: Obj) -> list[Obj]:
         entry
         for entry in (obj.get("metadata") or {}).get("managedFields") or ()
         if entry.get("manager") == FIELD_MANAGER
+        or str(entry.get("manager")).startswith(patches.MANAGER_PREFIX)
     ]
 
 
