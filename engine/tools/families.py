@@ -50,12 +50,19 @@ def gather(kube: Kube, kind: kinds.Kind, name: str, namespace: str) -> family.Fa
     try:
         made = door.render(kind, dict(parent), observed, resolved, is_namespaced=kube.is_namespaced)
         rendered = [(one.template.id, ChildId.of(one.child)) for one in made.located]
+        patched = [(one.template.id, one.child, _live(kube, one.child)) for one in made.patches]
     except errors.StencilError:
-        rendered = []
+        rendered, patched = [], []
     related = [
         obj
         for api_version, observed_kind in kind.observe
         for obj in diffing.labelled(kube, api_version, observed_kind, parent["metadata"]["uid"])
     ]
     now = conditions.timestamp(datetime.datetime.now(datetime.UTC))
-    return family.Family(kind, parent, rendered, observed, looked, related, now)
+    return family.Family(kind, parent, rendered, observed, looked, related, now, patched)
+
+
+def _live(kube: Kube, patch: Obj) -> Obj | None:
+    """The object a patch names, as the server has it (None: there is none)."""
+    meta = patch["metadata"]
+    return kube.get(kube.resource(patch["apiVersion"], patch["kind"]), meta["name"], meta.get("namespace"))

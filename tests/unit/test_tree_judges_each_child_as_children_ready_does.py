@@ -85,3 +85,27 @@ def test_each_line_says_what_children_ready_says(tmp_path: Path) -> None:
     assert reasons[4] == "not created yet"
     assert reasons[5] == family.NOT_RENDERED
     assert reasons[6] == "not found: the parent waits for it"
+
+
+def test_a_patched_object_says_whether_the_parents_manager_holds_what_its_patch_names(tmp_path: Path) -> None:
+    patch = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team-a", "labels": {"team": "x"}}}
+    manager = "stencil-patch/web/shop/web"
+    held = {
+        "manager": manager,
+        "operation": "Apply",
+        "fieldsV1": {"f:metadata": {"f:labels": {"f:team": {}}}},
+    }
+    live = {**patch, "metadata": {**patch["metadata"], "managedFields": [held]}}
+    taken = {
+        **patch,
+        "metadata": {**patch["metadata"], "managedFields": [{**held, "manager": "kubectl-label"}]},
+    }
+    patches = [("label", patch, live), ("label", patch, taken), ("label", patch, None)]
+
+    found = family.members(family.Family(kind(tmp_path), PARENT, [], [], now=NOW, patches=patches))
+
+    assert [(m.what, m.note, m.health) for m in found[1:]] == [
+        ("Namespace/team-a", "label, patch", "Patched"),
+        ("Namespace/team-a", "label, patch", "NotPatched"),
+        ("Namespace/team-a", "label, patch", "Missing"),
+    ]

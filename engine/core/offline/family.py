@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.decisions import conditions, health, readiness, status
+from engine.core.decisions import conditions, health, ownership, readiness, status
 from engine.core.decisions.referencing import Target
-from engine.core.model import lifecycle
+from engine.core.model import lifecycle, patches
 from engine.core.model.identity import ChildId
 from engine.core.model.kinds import Kind
 from engine.core.offline.pictures import Edge, Node, Picture
@@ -40,6 +40,8 @@ class Family:
     references: Sequence[tuple[Target, Sequence[Obj]]] = ()  # each target and what it finds
     related: Sequence[Obj] = ()  # objects of the observed kinds labelled with the parent's uid
     now: str | None = None
+    # What its patch templates render, each with its template id and the object as it is (None: none).
+    patches: Sequence[tuple[str, Obj, Obj | None]] = ()
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,10 @@ def members(family: Family) -> list[Member]:
     ready = conditions.find(family.parent, status.READY) or {}
     said = ": ".join(str(part) for part in (ready.get("reason"), ready.get("message")) if part)
     found = [Member(0, _what(parent), parent.namespace, f"Ready={ready.get('status', '-')}", said)]
+    if family.kind.decorates is not None:  # an object it selects: it writes no status there
+        found = [Member(0, _what(parent), parent.namespace, "Decorated", f"by {family.kind.name}")]
     found += _children(family)
+    found += [_patched(family, template_id, patch, live) for template_id, patch, live in family.patches]
     for target, objects in family.references:
         found += _referenced(target, objects)
     for obj in family.related:
@@ -108,6 +113,17 @@ def _children(family: Family) -> list[Member]:
             kept = str(lifecycle.of(obj))
             found.append(Member(1, _what(child), child.namespace, verdict.status, NOT_RENDERED, kept))
     return found
+
+
+def _patched(family: Family, template_id: str, patch: Obj, live: Obj | None) -> Member:
+    """A patched object's line: whether the parent's field manager holds what its patch names there."""
+    target, note = ChildId.of(patch), f"{template_id}, patch"
+    if live is None:
+        return Member(1, _what(target), target.namespace, MISSING, "not there: the parent waits for it", note)
+    held = patches.fields_of(live, patches.manager(family.kind.name, family.parent))
+    if held is None or ownership.taken(held, patch):
+        return Member(1, _what(target), target.namespace, "NotPatched", "the patch is not applied yet", note)
+    return Member(1, _what(target), target.namespace, "Patched", "holds what the patch names", note)
 
 
 def _referenced(target: Target, objects: Sequence[Obj]) -> list[Member]:
