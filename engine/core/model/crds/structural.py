@@ -137,7 +137,8 @@ def pruned(schema: Schema, value: Any) -> list[tuple[str | int, ...]]:
 
 
 def _closed(schema: Schema, *, resource: bool) -> Schema:
-    if resource or schema.get("x-kubernetes-embedded-resource"):
+    resource = resource or bool(schema.get("x-kubernetes-embedded-resource"))
+    if resource:
         properties = schema.setdefault("properties", {})
         for name, sub in _TYPE_META.items():
             properties.setdefault(name, dict(sub))
@@ -149,10 +150,10 @@ def _closed(schema: Schema, *, resource: bool) -> Schema:
             for k in ("name", "generateName")
             if k in given
         }
-        properties["metadata"] = {
-            **_OBJECT_META,
-            "properties": {**_OBJECT_META["properties"], **narrowed},
-        }
+        # A copy of its own: ObjectMeta's schema is shared, and never closed (its own rules hold).
+        properties["metadata"] = copy.deepcopy(
+            {**_OBJECT_META, "properties": {**_OBJECT_META["properties"], **narrowed}}
+        )
     for name, sub in (schema.get("properties") or {}).items():
         if isinstance(sub, dict) and not (resource and name == "metadata"):
             schema["properties"][name] = _closed(sub, resource=False)
