@@ -2,11 +2,12 @@
 
 ``KindController.reconcile`` is the whole of Stencil's behaviour and reads top to bottom, one call a
 step: load the parent from the cache, observe its children from the cache, render, plan, apply, prune,
-and write the status once. Each step answers with a value (``Seen``, ``Planned``, ``applying.Applied``,
-``reporting.Report``) that the next one reads. The three decisions (``door.render``, ``planning.plan``,
-``status.derive_status``) are pure; this module only moves data between them and the API server, and
-decides what the queue does next (``KindController.process``). The queue key is only ``namespace/name``:
-every reconcile re-reads everything it needs, so a missed or merged event costs nothing.
+patch (``patching``), and write the status once (a decorator's parents, ``decorating``, get none).
+Each step answers with a value (``Seen``, ``Planned``, ``applying.Applied``, ``reporting.Report``)
+that the next one reads. The decisions (``door.render``, ``planning.plan``, ``status.derive_status``)
+are pure; this module only moves data between them and the API server, and decides what the queue
+does next (``KindController.process``). The queue key is only ``namespace/name``: every reconcile
+re-reads everything it needs, so a missed or merged event costs nothing.
 
 Beside it, in this package: the writes to children (``applying``), the status and its pacing
 (``reporting``), the finalizer and the deletions (``deletion``). A controller knows of the engine around
@@ -207,9 +208,8 @@ class KindController:
     def reconcile(self, key: str) -> Result:
         """Bring one parent's children and status in line with its spec.
 
-        Returns what the queue should do next, or raises: a terminal ``StencilError``
-        after the status says what is wrong, any other error to be retried.
-        """
+        Returns what the queue should do next, or raises: a terminal ``StencilError`` after the
+        status says what is wrong, any other error to be retried."""
         namespace, _, name = key.partition("/")
         # 1. Load the parent from the cache; a deleted parent's children go with it (owner references).
         parent = self.parents.get(namespace or None, name)
