@@ -263,7 +263,7 @@ def crd(document: Document, api_version: str, kind: str) -> dict[str, Any]:
                     "storage": True,
                     "subresources": {"status": {}},
                     "additionalPrinterColumns": [
-                        *_columns(given.get("printerColumns", [])),
+                        *_columns(given.get("printerColumns", []), root),
                         *copy.deepcopy([*_COLUMNS, _AGE]),
                     ],
                     "schema": {"openAPIV3Schema": root},
@@ -281,8 +281,26 @@ def _plural(singular: str) -> str:
     return singular + "s"
 
 
-def _columns(given: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"type": "string", **column} for column in given]
+def _columns(given: list[dict[str, Any]], root: Schema) -> list[dict[str, Any]]:
+    """The printer columns, each of the type of the field its jsonPath names unless it says one:
+    an integer field is an integer column, which kubectl aligns and sorts as one."""
+    return [{"type": _column_type(root, column["jsonPath"]), **column} for column in given]
+
+
+_COLUMN_TYPES = {"integer": "integer", "number": "number", "boolean": "boolean"}
+
+
+def _column_type(root: Schema, json_path: str) -> str:
+    """The column type of the field ``json_path`` (``.spec.replicas``) names in ``root``; a path
+    through a list, or to no field, is a string column."""
+    schema: Schema | None = root
+    for step in json_path.lstrip(".").split("."):
+        schema = (schema or {}).get("properties", {}).get(step) if step.isidentifier() else None
+    if schema is None:
+        return "string"
+    if schema.get("type") == "string" and schema.get("format") == "date-time":
+        return "date"
+    return _COLUMN_TYPES.get(str(schema.get("type")), "string")
 
 
 class _Reader:
