@@ -22,11 +22,21 @@ from engine.runtime.cluster.kube import Kube, Obj
 from engine.tools import diffing
 
 
-def find_kind(loaded: list[kinds.Kind], name: str) -> kinds.Kind:
+def find_kind(loaded: list[kinds.Kind], name: str, kube: Kube | None = None) -> kinds.Kind:
     """The kind whose parent kind (or folder) is ``name``, in any case: ``DeployWebService``,
-    ``deploywebservice``."""
+    ``deploywebservice``; or, asked of ``kube``'s discovery, its plural or a short name, as
+    ``kubectl get`` reads them: ``deploywebservices``, ``dws``."""
     for kind in loaded:
         if name.lower() in (kind.kind.lower(), kind.name.lower()):
+            return kind
+    for kind in loaded:
+        if kube is None:
+            break
+        try:
+            served = kube.resource(kind.api_version, kind.kind)
+        except errors.NotFound:
+            continue  # its CRD is not installed: no names to read
+        if name.lower() in (served.plural, *served.short_names):
             return kind
     known = ", ".join(sorted(kind.kind for kind in loaded)) or "none"
     raise errors.StencilError(f"no kind folder serves {name} (the folders serve: {known})")

@@ -4,8 +4,10 @@ ChildrenReady condition, its Service as Current, and the parent's own Ready cond
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import yaml
 from click.testing import CliRunner
 
 from engine.runtime.cluster.kube import Kube, Resource
@@ -28,8 +30,8 @@ def settled(kube: Kube, dws: Resource, namespace: str) -> dict[str, Any] | None:
     )
 
 
-def tree(local_cluster: Any, namespace: str, *more: str) -> str:
-    arguments = ["tree", "DeployWebService/shop", "-n", namespace, "--templates", str(ROOT / "templates")]
+def tree(local_cluster: Any, namespace: str, *more: str, parent: str = "DeployWebService/shop") -> str:
+    arguments = ["tree", parent, "-n", namespace, "--templates", str(ROOT / "templates")]
     result = CliRunner().invoke(main, [*arguments, "--kubeconfig", str(local_cluster.kubeconfig), *more])
     assert result.exit_code == 0, result.output
     return result.stdout
@@ -64,3 +66,14 @@ def test_tree_names_the_unready_deployment_and_the_parents_ready_reason(
     picture = tree(local_cluster, namespace, "-o", "dot")
     assert '"m0" -> "m1";' in picture and '"m0" -> "m2";' in picture
     assert "Deployment/shop-deployment\\n[deployment]\\nInProgress" in picture
+
+    # As kubectl reads it: the short name the CRD gives, and a context of the kubeconfig.
+    assert (
+        tree(local_cluster, namespace, parent="dws/shop").splitlines()[1].split()[1]
+        == "DeployWebService/shop"
+    )
+    context = yaml.safe_load(Path(local_cluster.kubeconfig).read_text())["current-context"]
+    assert tree(local_cluster, namespace, "--context", context) == text
+    arguments = ["tree", "dws/shop", "-n", namespace, "--kubeconfig", str(local_cluster.kubeconfig)]
+    refused = CliRunner().invoke(main, [*arguments, "--context", "no-such-context"])
+    assert refused.exit_code != 0 and "no-such-context" in refused.output, refused.output

@@ -24,7 +24,7 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import urllib3
@@ -60,6 +60,7 @@ class Resource:
     kind: str
     plural: str
     namespaced: bool
+    short_names: tuple[str, ...] = field(default=(), compare=False)  # as `kubectl get` reads them
 
     @property
     def api_version(self) -> str:
@@ -242,8 +243,9 @@ class Kube:
             if "/" in item["name"]:
                 continue  # subresources
             self._resources[(api_version, item["kind"])] = Resource(
-                group, version, item["kind"], item["name"], bool(item["namespaced"])
-            )
+                group, version, item["kind"], item["name"], bool(item["namespaced"]),
+                tuple(item.get("shortNames") or ()),
+            )  # fmt: skip
 
     # -- verbs ------------------------------------------------------------
 

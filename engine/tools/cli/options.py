@@ -64,6 +64,11 @@ def kubeconfig(help: str) -> Decorator:
     return click.option("--kubeconfig", default=None, help=help)
 
 
+def context() -> Decorator:
+    """``--context``: the kubeconfig context to use, as kubectl's (none: its current one)."""
+    return click.option("--context", default=None, help="Kubeconfig context (default: its current one).")
+
+
 def seed_key_secret() -> Decorator:
     """``--seed-key-secret``: the engine's seed key Secret, read by a command that renders live."""
     return click.option(

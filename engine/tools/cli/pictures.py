@@ -98,6 +98,7 @@ def graph(kind_dir: Path, output_format: str, output: Path | None) -> None:
 @options.namespace("default", "Namespace of the parent.", short=True)
 @options.templates("Folder of kind folders; the one serving KIND is used.")
 @options.kubeconfig("Kubeconfig (default: $KUBECONFIG or ~/.kube/config).")
+@options.context()
 @_format_option(
     ("text", "dot", "mermaid", "svg", "png"), "text: an indented tree; dot, mermaid, svg, png: a picture."
 )
@@ -107,6 +108,7 @@ def tree(
     namespace: str,
     templates_dir: Path,
     kubeconfig: str | None,
+    context: str | None,
     output_format: str,
     output: Path | None,
 ) -> None:
@@ -115,7 +117,8 @@ def tree(
     Read-only.  Each child is judged as the engine judges it for ChildrenReady
     (its template's readyWhen, else kstatus), with the reason it is not ready;
     the parent's line is its Ready condition and reason.  KIND is the parent's
-    kind or its folder's name, in any case: DeployWebService/nginx.
+    kind, its folder's name, its plural or a short name, in any case:
+    DeployWebService/nginx, dws/nginx.
     """
     from engine.core.model import kinds
     from engine.core.offline import family, pictures
@@ -126,8 +129,8 @@ def tree(
     if not kind_name or not name:
         raise click.UsageError(f"{parent!r} is not KIND/NAME, such as DeployWebService/nginx")
     loaded = list(kinds.load_kinds(templates_dir)[0].values())
-    kind = families.find_kind(loaded, kind_name)
-    with contextlib.closing(Kube.from_kubeconfig(kubeconfig)) as kube:
+    with contextlib.closing(Kube.from_kubeconfig(kubeconfig, context=context)) as kube:
+        kind = families.find_kind(loaded, kind_name, kube)
         found = family.members(families.gather(kube, kind, name, namespace))
     if output_format == "text":
         write(family.text(found), output_format, output)
