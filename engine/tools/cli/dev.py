@@ -132,9 +132,13 @@ def view(rows: Sequence[parents.Row], findings: Sequence[str]) -> Group:
     from rich.text import Text
 
     table = Table(title="parents (Ctrl-C to stop)", title_justify="left", expand=True)
-    for column in ("KIND", "NAME", "READY", "REASON"):
-        table.add_column(column, no_wrap=True)
-    table.add_column("WAITING ON", overflow="ellipsis", no_wrap=True, ratio=1)
+    # On a narrow terminal the name, the reason and what Ready waits for are folded onto more lines,
+    # never cut, each keeping a width a word of it fits.
+    table.add_column("KIND", no_wrap=True)
+    table.add_column("NAME", overflow="fold", ratio=2, min_width=12)
+    table.add_column("READY", no_wrap=True)
+    table.add_column("REASON", overflow="fold", ratio=2, min_width=12)
+    table.add_column("WAITING ON", overflow="fold", ratio=3, min_width=16)
     table.add_column("AGE", justify="right", no_wrap=True)
     for row in rows:
         ready = Text(row.ready, style=_READY_STYLE.get(row.ready, "yellow"))
