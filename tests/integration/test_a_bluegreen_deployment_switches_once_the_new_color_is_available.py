@@ -8,7 +8,6 @@ of replicas alone scales the selected color, with no rollout."""
 
 from __future__ import annotations
 
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from engine.core.model import kinds, placement
+from engine.core.model import placement
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
+from tests.integration import _examples
 from tests.integration._engine import ROOT, conditions, eventually, running_engine
 
 pytestmark = [pytest.mark.cluster, pytest.mark.nodes]
@@ -51,9 +51,7 @@ def _bluegreen(labels: dict[str, str], replicas: int = REPLICAS) -> dict[str, An
 
 @pytest.fixture
 def bluegreens(kube: Kube, tmp_path: Path) -> Iterator[tuple[Resource, Path]]:
-    manifests.install_crds(kube, None, kinds_=[kinds.load_kind(KIND_DIR)])
-    templates = tmp_path / "templates"
-    shutil.copytree(KIND_DIR, templates / "bluegreen")
+    templates = _examples.served(kube, KIND_DIR, tmp_path)
     yield kube.resource(API_VERSION, "BlueGreenDeployment"), templates
 
 

@@ -8,7 +8,6 @@ before their claims, as a watch of the Pods and the claims sees it."""
 
 from __future__ import annotations
 
-import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -17,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from engine.core.model import kinds, placement
+from engine.core.model import placement
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
+from tests.integration import _examples
 from tests.integration._engine import ROOT, condition_is, cordon, event_said, eventually, running_engine
 
 pytestmark = [pytest.mark.cluster, pytest.mark.nodes]
@@ -60,9 +60,7 @@ def _catset(replicas: int, env: list[dict[str, str]] | None = None) -> dict[str,
 
 @pytest.fixture
 def catsets(kube: Kube, tmp_path: Path) -> Iterator[tuple[Resource, Path]]:
-    manifests.install_crds(kube, None, kinds_=[kinds.load_kind(KIND_DIR)])
-    templates = tmp_path / "templates"
-    shutil.copytree(KIND_DIR, templates / "catset")
+    templates = _examples.served(kube, KIND_DIR, tmp_path)
     yield kube.resource(API_VERSION, "CatSet"), templates
 
 

@@ -7,7 +7,6 @@ makes the configuration wait for the server's Ready condition, and the XR is not
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import pytest
 
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
+from tests.integration import _examples
 from tests.integration._engine import ROOT, condition_is, conditions, event_said, eventually, running_engine
 
 KIND = ROOT / "examples" / "crossplane" / "getcomposedresource"
@@ -25,16 +25,14 @@ INFORMS = "    gatesReady: false\n"
 SERVER_ID = "/subscriptions/0000/resourceGroups/example/flexibleServers/example"
 
 
-def served(tmp_path: Path, gates: bool) -> Path:
-    """A templates folder holding the kind; with ``gates``, the server's readiness holds back."""
-    templates = tmp_path / "templates"
-    shutil.copytree(KIND, templates / KIND.name)
-    kind_yaml = templates / KIND.name / "kind.yaml"
-    text = kind_yaml.read_text()
-    assert text.count(INFORMS) == 1, "the example no longer marks the server gatesReady: false"
-    if gates:
-        kind_yaml.write_text(text.replace(INFORMS, ""))
-    return templates
+def marked(gates: bool) -> Callable[[str], str]:
+    """kind.yaml as shipped; with ``gates``, the server's readiness holds back."""
+
+    def rewrite(text: str) -> str:
+        assert text.count(INFORMS) == 1, "the example no longer marks the server gatesReady: false"
+        return text.replace(INFORMS, "") if gates else text
+
+    return rewrite
 
 
 def provider_says(kube: Kube, name: str, namespace: str, ready: str) -> None:
@@ -75,8 +73,7 @@ def waiting(kube: Kube, xrs: Resource, namespace: str) -> Callable[[], dict[str,
 def test_a_server_not_ready_yet_is_read_by_its_configuration(
     kube: Kube, namespace: str, tmp_path: Path, gates: bool
 ) -> None:
-    templates = served(tmp_path, gates)
-    manifests.install_crds(kube, KIND / "crds")
+    templates = _examples.served(kube, KIND, tmp_path, marked(gates))
     xrs = kube.resource("getcomposedresource.crossplane.examples.stencil.dev/v1beta1", "XR")
     with running_engine(kube, templates, namespace):
         manifests.apply_all(kube, manifests.read([EXAMPLE]), namespace)

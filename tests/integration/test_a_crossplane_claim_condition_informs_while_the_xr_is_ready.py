@@ -5,14 +5,14 @@ is not Ready, and its Ready says that condition's reason and message."""
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from engine.core.model import kinds
 from engine.runtime.cluster.kube import Kube
 from engine.tools import manifests
+from tests.integration import _examples
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine
 
 KIND = ROOT / "examples" / "crossplane" / "conditions"
@@ -20,24 +20,21 @@ EXAMPLE = KIND / "examples" / "example-xr.yaml"
 INFORMS = "      message: \"'the installation failed'\"\n      gatesReady: false\n"
 
 
-def served(tmp_path: Path, gates: bool) -> Path:
-    """A templates folder holding the kind; with ``gates``, TestCondition holds Ready back."""
-    templates = tmp_path / "templates"
-    shutil.copytree(KIND, templates / KIND.name)
-    kind_yaml = templates / KIND.name / "kind.yaml"
-    text = kind_yaml.read_text()
-    assert INFORMS in text, "the example no longer marks TestCondition gatesReady: false"
-    if gates:
-        kind_yaml.write_text(text.replace(INFORMS, INFORMS.splitlines(keepends=True)[0]))
-    return templates
+def marked(gates: bool) -> Callable[[str], str]:
+    """kind.yaml as shipped; with ``gates``, TestCondition holds Ready back."""
+
+    def rewrite(text: str) -> str:
+        assert INFORMS in text, "the example no longer marks TestCondition gatesReady: false"
+        return text.replace(INFORMS, INFORMS.splitlines(keepends=True)[0]) if gates else text
+
+    return rewrite
 
 
 @pytest.mark.parametrize("gates", [False, True])
 def test_a_false_condition_that_only_informs_leaves_the_xr_ready(
     kube: Kube, namespace: str, tmp_path: Path, gates: bool
 ) -> None:
-    templates = served(tmp_path, gates)
-    manifests.install_crds(kube, None, kinds_=[kinds.load_kind(templates / KIND.name)])
+    templates = _examples.served(kube, KIND, tmp_path, marked(gates))
     xrs = kube.resource("conditions.crossplane.examples.stencil.dev/v1", "XR")
     with running_engine(kube, templates, namespace):
         manifests.apply_all(kube, manifests.read([EXAMPLE]), namespace)
