@@ -3,7 +3,8 @@ kinds, and every kind under ``examples/``), each example run live by ``stencil t
 plane is rendered again offline through the one door, fed the same parent, children and fixtures,
 and must make the same children (by the hash of what was rendered) and the same status
 (``engine.tools.kindtest.agreement``).  A kind added to the repository is found by the glob: it is
-covered without a line written for it."""
+covered without a line written for it.  It is also what runs `stencil test` over the ported
+examples (examples/kro, metacontroller, crossplane, decorators)."""
 
 from __future__ import annotations
 
@@ -25,13 +26,29 @@ FOLDERS = sorted(
 )
 # Kind folders are run beside the others of their folder (two folders apart may share a name).
 GROUPS = sorted({folder.parent for folder in FOLDERS})
+# The kinds ported from the peers' published examples, each a folder this test must find.
+PORTED = {
+    "examples/kro": {
+        "application",
+        "celfunctions",
+        "jobdeployment",
+        "resultapp",
+        "voteapp",
+        "webapp",
+        "workerapp",
+    },
+    "examples/metacontroller": {"bluegreen", "catset", "indexedjob"},
+    "examples/crossplane": {"conditions", "getcomposedresource"},
+    "examples/decorators": {"service-per-pod", "pod-name-label"},
+}
 
 
 @pytest.mark.parametrize("group", GROUPS, ids=[str(group.relative_to(ROOT)) for group in GROUPS])
 def test_every_example_of_every_kind_renders_offline_as_it_ran_live(group: pathlib.Path) -> None:
     folders = [folder for folder in FOLDERS if folder.parent == group]
     examples = [example for folder in folders for example in sorted(folder.glob("examples/*.yaml"))]
-    assert len(FOLDERS) >= 13 and examples  # the shipped kinds, the kro ports and the webapp
+    assert len(FOLDERS) >= 20 and examples  # the shipped kinds, the ports and the webapp
+    assert PORTED.get(str(group.relative_to(ROOT)), set()) <= {folder.name for folder in folders}
 
     result = CliRunner().invoke(cli.main, ["test", *map(str, folders)])
 
