@@ -250,8 +250,8 @@ Check = Callable[[_Known, Sequence[tuple[str, dict[str, Any]]]], list[Finding]]
 
 
 def _crd(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
-    if known.schema is not None or known.crds_broken or known.kind.decorates is not None:
-        return []  # a decorator's parents are of a kind it does not serve, with no CRD of its own
+    if known.schema is not None or known.crds_broken or not known.kind.crd_file_needed:
+        return []
     kind = known.kind
     message = (
         f"parent.kind: no CRD in {known.crd_place} serves {kind.kind} ({kind.api_version}): "

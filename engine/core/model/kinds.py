@@ -158,6 +158,12 @@ class Kind:
     decorates: decorators.Decorates | None = None  # the existing objects it selects as parents (a decorator)
 
     @property
+    def crd_file_needed(self) -> bool:
+        """Whether the parent's CRD is a file to find: not one ``schema:`` writes, nor none at all
+        (a decorator's parents are objects of a kind it does not serve)."""
+        return self.crd is None and self.decorates is None
+
+    @property
     def sources(self) -> tuple[Source, ...]:
         """Every file its templates may include, import or extend: the templates, then the partials."""
         return (*self.templates, *self.partials)

@@ -116,10 +116,10 @@ def read_crs(
     from engine.core.offline import admission
 
     kind = kinds.load_kind(kind_dir)
-    if kind.crd is None and kind.decorates is None:  # a decorator's parents are of a kind it does not serve
+    if kind.crd_file_needed:
         crds_dir = crds_dir or parent_crds_dir(kind)
     crds = admission.OfflineCrds.read(crds_dir or admission.find_crds_dir(kind.directory), [kind])
-    if (kind.api_version, kind.kind) not in crds.schemas and kind.decorates is None:
+    if (kind.api_version, kind.kind) not in crds.schemas and kind.crd_file_needed:
         click.echo(
             f"note: no CRD for {kind.kind} ({kind.api_version}) in {crds_dir}/: CRs are not "
             "validated or defaulted",

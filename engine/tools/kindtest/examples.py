@@ -89,7 +89,7 @@ def crds_dirs(chosen: Sequence[kinds.Kind]) -> list[Path]:
     """The CRD folders the kinds need, each once; ``UsageError`` for a kind whose CRD is nowhere."""
     found: list[Path] = []
     for kind in chosen:
-        if kind.crd is not None or kind.decorates is not None:
+        if not kind.crd_file_needed:
             continue  # written from its schema, installed with the kind (``manifests.install_crds``); none
         place = admission.find_crds_dir(kind.directory, (kind.api_version, kind.kind))
         if place is None:
