@@ -155,5 +155,5 @@ def test_the_cache_keeps_what_a_patch_manager_holds_so_a_decorated_object_is_not
     assert kept["metadata"]["managedFields"] == [
         {"manager": "stencil-patch/expose/shop/web", "operation": "Apply", "fieldsV1": mine}
     ]
-    assert patches.held(kept, "stencil-patch/expose/shop/web") == {("labels", "exposed")}
-    assert patches.held(kept, "stencil-patch/expose/shop/other") == set()
+    assert patches.held(patches.fields_of(kept, "stencil-patch/expose/shop/web")) == {("labels", "exposed")}
+    assert patches.held(patches.fields_of(kept, "stencil-patch/expose/shop/other")) == set()

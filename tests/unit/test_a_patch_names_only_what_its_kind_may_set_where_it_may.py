@@ -129,7 +129,7 @@ def test_what_a_parent_holds_of_a_target_is_what_its_manager_holds_there() -> No
     }
 
     assert patches.fields_of(target, "stencil-patch/web/ns/w") == labels
-    assert patches.held(target, "stencil-patch/web/ns/w") == {("labels", "team")}
+    assert patches.held(patches.fields_of(target, "stencil-patch/web/ns/w")) == {("labels", "team")}
     assert patches.fields_of(target, "stencil-patch/web/ns/other") is None
     assert patches.fields_of(target, "kubectl-label") is None  # an Update is no patch of ours
 

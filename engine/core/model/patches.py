@@ -191,8 +191,9 @@ def fields_of(obj: Mapping[str, Any], manager_: str) -> dict[str, Any] | None:
     return None
 
 
-def held(obj: Mapping[str, Any], manager_: str) -> set[tuple[str, str]]:
-    """The labels and annotations ``manager_`` holds on ``obj``, as ``(labels|annotations, key)``."""
-    meta = (fields_of(obj, manager_) or {}).get("f:metadata") or {}
+def held(fields: Mapping[str, Any] | None) -> set[tuple[str, str]]:
+    """The labels and annotations a manager's ``fields`` (``fields_of``) hold, as
+    ``(labels|annotations, key)``."""
+    meta = (fields or {}).get("f:metadata") or {}
     sections = ("labels", "annotations")
     return {(s, k[2:]) for s in sections for k in meta.get(f"f:{s}") or {} if k.startswith("f:")}

@@ -79,7 +79,7 @@ class Patcher:
         manager = patches.manager(kind.name, obj)
         patch, mine = wanted[0].child if wanted else None, patches.fields_of(obj, manager)
         holds = patch is None or (mine is not None and not ownership.taken(mine, patch))
-        if holds and patches.held(obj, manager) == patches.named(patch):
+        if holds and patches.held(mine) == patches.named(patch):
             return obj
         self._set(obj, patch or _nothing(obj), manager)
         return obj
@@ -87,8 +87,9 @@ class Patcher:
     def undecorate(self, obj: Obj, *, cached: bool) -> None:
         """Take off what the decorator's patch set on ``obj``, no longer decorated (as last cached: read
         again unless it is still in the cache)."""
-        if self.kind is None or not patches.held(obj, manager := patches.manager(self.kind.name, obj)):
-            return
+        manager = patches.manager(self.kind.name, obj) if self.kind is not None else ""
+        if not manager or patches.fields_of(obj, manager) is None:
+            return  # nothing of it is the decorator's
         if not cached:
             meta = obj["metadata"]
             found = self.writer.get(self.resource, meta["name"], meta.get("namespace"))
