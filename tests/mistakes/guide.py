@@ -1,8 +1,8 @@
-"""The guide's section "Mistakes and what Stencil says", written from the table and lint's own output.
+"""docs/mistakes.md, "Mistakes and what Stencil says", written from the table and lint's own output.
 
-The section is text generated between two marker comments of docs/kind-authoring.md,
-so what the guide quotes is what ``stencil lint`` prints today; ``hack/mistakes-doc``
-writes it and, with ``--check``, fails when the guide says something else.
+The page's body is text generated between two marker comments of docs/mistakes.md,
+so what the page quotes is what ``stencil lint`` prints today; ``hack/mistakes-doc``
+writes it and, with ``--check``, fails when the page says something else.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def section() -> str:
             said[case.id] = cases.lint(case, root)
     parts = [_INTRO, _base()]
     for mistake in MISTAKES:
-        parts.append(f"### {mistake.title}\n")
+        parts.append(f"## {mistake.title}\n")
         for placement in mistake.placements:
             case = Case(mistake, placement)
             parts.append(_entry(case, said[case.id]))

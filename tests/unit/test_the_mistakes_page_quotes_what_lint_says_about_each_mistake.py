@@ -1,5 +1,5 @@
-"""The guide's "Mistakes and what Stencil says" is what `stencil lint` prints today for each case of
-tests/mistakes: `hack/mistakes-doc --check` fails when a change to lint or to the table left it stale."""
+"""docs/mistakes.md is what `stencil lint` prints today for each case of tests/mistakes:
+`hack/mistakes-doc --check` fails when a change to lint or to the table left it stale."""
 
 from __future__ import annotations
 
