@@ -44,6 +44,6 @@ def as_the_engine(kube: Api, kind: kinds.Kind, where: str) -> Iterator[str | Non
 def draws(kind: kinds.Kind) -> bool:
     """Whether a template, partial or status rule of ``kind`` names ``random_string``."""
     rules = [f.value for f in kind.fields]
-    rules += [rule for c in kind.conditions for rule in (c.status, c.reason, c.message) if rule is not None]
+    rules += [rule for c in kind.conditions for rule in c.rules]
     texts = [source.text for source in kind.sources] + [rule.text for rule in rules]
     return any("random_string" in text for text in texts)

@@ -32,5 +32,5 @@ def test_the_folder_loads_into_a_kind() -> None:
 def test_status_expressions_know_where_they_came_from() -> None:
     available = kinds.load_kind(FOLDER).conditions[1]
     assert available.status.file == str(FOLDER / "kind.yaml")
-    assert available.status.field == "status.conditions[1].status"
-    assert available.status.line == 16
+    assert available.status.field == "status.conditions[1].from"
+    assert available.status.line == 14

@@ -85,8 +85,8 @@ def failures(
             found.append(
                 KindError(message, file=rule.status.file, line=rule.status.line, field=rule.status.field)
             )
-        for text in (rule.reason, rule.message):
-            if text is not None:
+        for text in rule.said(verdict(value) or conditions.UNKNOWN):
+            if isinstance(text, expressions.Expression):
                 _run(text, context, found)
     for field in kind.fields:
         _run(field.value, context, found)

@@ -379,12 +379,15 @@ def _mark_custom(
 ) -> None:
     try:
         value = rule.status.evaluate(context)
-        reason = rule.reason.evaluate(context) if rule.reason is not None else None
-        message = rule.message.evaluate(context) if rule.message is not None else None
+        status = rules.verdict(value)
+        said_reason, said_message = rule.said(status or conditions.UNKNOWN)
+        reason = (
+            said_reason.evaluate(context) if isinstance(said_reason, expressions.Expression) else said_reason
+        )
+        message = said_message.evaluate(context) if said_message is not None else None
     except KindError as error:
         manager.mark_unknown(rule.type, _reason(error, "ExpressionFailed"), _clip(str(error)))
         return
-    status = rules.verdict(value)
     if status is None:
         where = f"{rule.status.file}:{rule.status.line}: {rule.status.field}"
         message = f"{where}: the rule gave {value!r}, not true, false or nothing"
@@ -401,7 +404,9 @@ def _mark_custom(
     )
     message_text = _clip(str(message)) if message is not None else default_message
     if confidential.holds([reason_text, message_text], secrets):
-        said = rule.message or rule.reason or rule.status
+        said = said_message or (
+            said_reason if isinstance(said_reason, expressions.Expression) else rule.status
+        )
         message_text = f"{said.file}:{said.line}: {said.field}: {confidential.IN_STATUS}"
         reason_text = "SecretInStatus"
     if status == conditions.TRUE:

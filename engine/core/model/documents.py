@@ -205,7 +205,7 @@ class Document:
         node, mark = self.node, self.node.start_mark
         for part in path:
             if isinstance(node, yaml.MappingNode):
-                found = [(k, v) for k, v in node.value if k.value == part]
+                found = [(k, v) for k, v in node.value if yamlrules.key_text(k) == part]
                 if not found:
                     break
                 mark, node = found[0][0].start_mark, found[0][1]

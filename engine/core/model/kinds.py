@@ -199,7 +199,7 @@ def load_kind(directory: Path) -> Kind:
     informing = [(i, t.ready_condition) for i, t in enumerate(templates) if not t.gates_ready]
     statusrules.check_informing(document, informing, conditions)
     delete_when = document.expression(data["deleteWhen"], ("deleteWhen",)) if "deleteWhen" in data else None
-    rules = [rule for c in conditions for rule in (c.status, c.reason, c.message) if rule is not None]
+    rules = [rule for c in conditions for rule in c.rules]
     read = [*rules, *(f.value for f in fields), *([delete_when] if delete_when else [])]
     shapes.check_child_ids(templates, read)
     referenced = references.load(document, read)

@@ -192,6 +192,14 @@ def _built(loader: StrictLoader, node: yaml.Node) -> Any:
     raise _Unusual
 
 
+def key_text(node: yaml.Node) -> str:
+    """The string a mapping key's node becomes in the data (``True:`` is ``"true"``), without a
+    loader: what finds a key's line from the key the data has."""
+    if node.tag == _TAG + "bool" and isinstance(node.value, str):
+        return "true" if SafeConstructor.bool_values.get(node.value.lower()) else "false"
+    return str(node.value)
+
+
 def _json_key(key: Any, node: yaml.Node) -> Any:
     """``key`` as JSON has it: the string kubectl's YAML reader (sigs.k8s.io/yaml) makes of a
     boolean or an integer; a null, a fraction or a collection is refused."""

@@ -359,7 +359,7 @@ def check_templates(
 
 def rule_expressions(kind: kinds.Kind) -> list[expressions.Expression]:
     """Every status rule of the kind: conditions' status, reason and message, fields, deleteWhen."""
-    rules = [r for c in kind.conditions for r in (c.status, c.reason, c.message) if r is not None]
+    rules = [r for c in kind.conditions for r in c.rules]
     rules += [f.value for f in kind.fields]
     return [*rules, kind.delete_when] if kind.delete_when is not None else rules
 
