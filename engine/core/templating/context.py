@@ -3,8 +3,8 @@
 The template context wraps the parent and its observed children in tracked
 views, so an undefined value is reported by the CR field it came from
 (``spec.replicas``), not by Jinja's internal name; and a name a template reads
-wrongly (a status rule's, the parent's ``namespace`` called as Jinja's
-``namespace()``) is said to be so.  ``engine.core.templating.sandbox`` puts this
+wrongly (a status rule's) is said to be so.  The parent's ``namespace`` is also Jinja's
+``namespace()``, which it would hide.  ``engine.core.templating.sandbox`` puts this
 context into its environment; tokens turn the views back into data
 (``engine.core.templating.tokens``).
 """
@@ -19,22 +19,10 @@ from typing import Any
 
 from jinja2 import StrictUndefined
 from jinja2.exceptions import UndefinedError
+from jinja2.utils import Namespace
 
 from engine.core.jinja import missing
 from engine.core.model import expressions
-
-
-class NotCallable(Exception):
-    """A template called the parent's ``namespace``, a string, as if it were Jinja's ``namespace()``."""
-
-
-# Jinja's `namespace()` is a global that the parent's `namespace` hides: said where it is called
-# (here at render time, by lint without running), since "'str' object is not callable" hides why.
-NAMESPACE_IS_A_STRING = (
-    "`namespace` is the parent's namespace here (a string), which hides Jinja's namespace(); "
-    "compute what a loop would gather with filters instead, e.g. "
-    "`{% set total = spec.ports | map(attribute='port') | sum %}`"
-)
 
 
 def join_path(path: str, key: Any) -> str:
@@ -225,10 +213,14 @@ def template_context(
 
 
 class ParentNamespace(str):
-    """The parent's namespace as templates read it: a string, told apart so that calling it (as
-    Jinja's ``namespace()``, which it hides) says so (``Sandbox.call``)."""
+    """The parent's namespace as templates read it: a string that, called, is Jinja's
+    ``namespace()`` (which the name would hide), the object whose attributes a loop may set:
+    ``{% set found = namespace(total=0) %}``."""
 
     __slots__ = ()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Namespace:
+        return Namespace(*args, **kwargs)
 
 
 def _read(name: str, value: Any) -> str:

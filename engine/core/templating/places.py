@@ -107,7 +107,7 @@ def _located(
         field = error.field
         where = "in the observed child" if field.startswith(("children", "child(")) else "in the parent"
         message = error.reason or f"not set {where} (use `is defined` or `| default(...)` if it is optional)"
-    elif isinstance(error, budgets.BudgetError | sandbox.Unplaceable | sandbox.NotCallable):
+    elif isinstance(error, budgets.BudgetError | sandbox.Unplaceable):
         message = str(error)
     elif isinstance(error, UndefinedError):
         message = error.message or "undefined value"

@@ -34,14 +34,13 @@ from typing import Any
 from jinja2 import BaseLoader, Environment, TemplateNotFound, nodes, pass_context
 from jinja2.runtime import Context, Macro, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.utils import Namespace
 
 from engine.core import jinja
 from engine.core.model import budgets, expressions, kinds, library
 from engine.core.templating.context import (
-    NAMESPACE_IS_A_STRING,
     FieldUndefined,
     MissingField,
-    NotCallable,
     ParentNamespace,
     Tracked,
     join_path,
@@ -61,11 +60,9 @@ from engine.core.templating.tokens import (
 # What other modules read here: the sandbox, and the tokens and context it renders with.
 __all__ = [
     "DEFAULT_LIMITS",
-    "NAMESPACE_IS_A_STRING",
     "TOKEN",
     "Limits",
     "MissingField",
-    "NotCallable",
     "Run",
     "Sandbox",
     "Unplaceable",
@@ -275,7 +272,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         run = CURRENT_RUN.get()
         run.tick()
         if isinstance(__obj, ParentNamespace):
-            raise NotCallable(NAMESPACE_IS_A_STRING)
+            __obj = Namespace  # what calling it is, which the allowlist knows
         if (
             isinstance(__obj, Macro)
             and isinstance(kwargs.get("caller"), Macro)

@@ -8,8 +8,7 @@ before anything could measure it.  So an operation is judged by its operands *be
 runs:
 
 * An allowlist.  A call reaches only the methods listed here (``_METHODS``), Jinja's own
-  helpers (macros, ``loop.cycle``, ``namespace()``..., though the parent's ``namespace`` hides
-  that one from templates and rules), and functions the engine itself put in the context; a
+  helpers (macros, ``loop.cycle``, ``namespace()``...), and functions the engine itself put in the context; a
   filter is one of ``FILTERS`` (``filters``).  Anything else is refused (``NotAllowed``) rather
   than run, so an operation nobody has thought about is out of reach.
 * Every operation whose result can outgrow its operands has its result's size estimated from

@@ -154,10 +154,7 @@ def _check_tree(tree: nodes.Node, source: _Source, scope: _Scope, declared: Set[
             report(node, node.name, "unknown-test", f"unknown test {node.name!r}{hint}")
         elif isinstance(node, nodes.Call) and isinstance(node.node, nodes.Name):
             called = node.node.name
-            if called == "namespace" and called not in declared:
-                message = f"not a function 'namespace': {sandbox.NAMESPACE_IS_A_STRING}"
-                report(node, called, "unknown-function", message)
-            elif called not in functions:
+            if called not in functions:
                 hint = _did_you_mean(called, functions)
                 if not hint and _closest(called, scope.offer.filters):
                     hint = f" (did you mean the filter `| {_closest(called, scope.offer.filters)}`?)"
