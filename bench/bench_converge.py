@@ -116,8 +116,8 @@ def main(n: int, scenario: Scenario) -> None:
             resync_started = time.monotonic()
             for ctrl in engine.controllers.values():
                 for obj in ctrl.parents.list():
-                    ctrl.queue.add(f"{obj['metadata']['namespace']}/{obj['metadata']['name']}")
-            while any(c.queue.depth or c.queue.processing() for c in engine.controllers.values()):
+                    ctrl.wakes.add(f"{obj['metadata']['namespace']}/{obj['metadata']['name']}")
+            while any(c.queue.depth or c.queue.processing() for c in engine.workers.values()):
                 time.sleep(0.05)
             resync_seconds = time.monotonic() - resync_started
             resync_after = write_requests(kube)

@@ -88,7 +88,7 @@ def ready(kube: Kube, api_version: str, kind: str) -> int:
 
 
 def settled(engine: manager.Engine) -> bool:
-    return all(c.queue.depth == 0 and c.queue.processing() == 0 for c in engine.controllers.values())
+    return all(c.queue.depth == 0 and c.queue.processing() == 0 for c in engine.workers.values())
 
 
 def wait(what: str, probe: Any, timeout: float = 600) -> None:

@@ -50,7 +50,7 @@ def main(count: int) -> None:
         while time.monotonic() - started < 300 and idle_polls < 2:
             time.sleep(2)
             idle = engine.synced() and all(
-                c.queue.depth == 0 and c.queue.processing() == 0 for c in engine.controllers.values()
+                c.queue.depth == 0 and c.queue.processing() == 0 for c in engine.workers.values()
             )
             idle_polls = idle_polls + 1 if idle else 0
         engine.stop()

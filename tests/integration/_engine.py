@@ -93,7 +93,7 @@ def idle(engine: manager.Engine) -> bool:
     Keys scheduled for later (``requeue_after``, a retry's backoff) are not counted:
     the queue does not say how many it holds.
     """
-    return all(c.queue.depth == 0 and c.queue.processing() == 0 for c in list(engine.controllers.values()))
+    return all(c.queue.depth == 0 and c.queue.processing() == 0 for c in list(engine.workers.values()))
 
 
 def settled(is_idle: Callable[[], bool], witness: Callable[[], object]) -> Callable[[], bool]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.model import placement
-from engine.runtime.reconciling import controller
+from engine.runtime.reconciling import controller, worker
 from engine.runtime.serving import manager
 from engine.runtime.telemetry import observability, tracing
 from tests.integration._widgets import write_kind
@@ -61,6 +61,14 @@ def engine_for(
         yield kind_controller
     finally:
         engine.stop(grace=0)
+
+
+def worker_of(kind_controller: controller.KindController) -> worker.Worker:
+    """The worker that runs ``kind_controller``'s reconciles: its queue, ``process`` a turn of it."""
+    engine = kind_controller.host
+    assert isinstance(engine, manager.Engine)
+    (found,) = [w for w in engine.workers.values() if w.reconciler is kind_controller]
+    return found
 
 
 def parent(fake: FakeKube, **spec: Any) -> dict[str, Any]:

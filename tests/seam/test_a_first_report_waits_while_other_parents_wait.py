@@ -9,7 +9,7 @@ from pathlib import Path
 from engine.runtime.reconciling import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
-from tests.seam._harness import NAMESPACE, WIDGET, conditions, engine_for, parent
+from tests.seam._harness import NAMESPACE, WIDGET, conditions, engine_for, parent, worker_of
 from tests.seam.test_status_progress_is_merged_but_a_new_verdict_is_written_at_once import (
     GADGET,
     GADGET_KEY,
@@ -38,8 +38,8 @@ def gadget_comes_up(fake: FakeKube, kind_controller: controller.KindController) 
 
 def drain(kind_controller: controller.KindController) -> None:
     """Take every key the informer queued, as idle workers would."""
-    while (key := kind_controller.queue.get(timeout=0)) is not None:
-        kind_controller.queue.done(key)
+    while (key := worker_of(kind_controller).queue.get(timeout=0)) is not None:
+        worker_of(kind_controller).queue.done(key)
 
 
 def test_the_first_report_waits_behind_other_parents_and_ready_is_written_once(tmp_path: Path) -> None:
@@ -47,7 +47,7 @@ def test_the_first_report_waits_behind_other_parents_and_ready_is_written_once(t
     parent(fake)
     with engine_for(fake, tmp_path, GADGET, RULES) as kind_controller:
         drain(kind_controller)
-        kind_controller.queue.add(f"{NAMESPACE}/another")  # another parent waits for a worker
+        worker_of(kind_controller).queue.add(f"{NAMESPACE}/another")  # another parent waits for a worker
 
         result = kind_controller.reconcile(f"{NAMESPACE}/w")
 

@@ -17,6 +17,7 @@ from engine.runtime.serving import sharding as shards
 from engine.testing import wait_until
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
+from tests.seam._harness import worker_of
 from tests.seam.test_shard_handover_old_owner_stops_before_new_owner_starts import (
     NAMESPACE,
     WIDGET,
@@ -76,7 +77,7 @@ def test_a_forged_mark_is_taken_off_in_one_write_and_a_sharders_mark_moves_the_p
             lambda: sharding.DRAIN_LABEL in sharding.labels_of(a.parents.get(NAMESPACE, stays)), timeout=5
         )
         before = len(log)
-        a.process(f"{NAMESPACE}/{stays}")
+        worker_of(a).process(f"{NAMESPACE}/{stays}")
 
         assert log[before:] == [("a", "patch", stays)], "one write: the mark taken off"
         kept = sharding.labels_of(fake.objects[(WIDGET, "Widget", NAMESPACE, stays)])
@@ -92,7 +93,7 @@ def test_a_forged_mark_is_taken_off_in_one_write_and_a_sharders_mark_moves_the_p
             lambda: sharding.DRAIN_LABEL in sharding.labels_of(a.parents.get(NAMESPACE, moves)), timeout=5
         )
         before = len(log)
-        a.process(f"{NAMESPACE}/{moves}")
+        worker_of(a).process(f"{NAMESPACE}/{moves}")
         relabelled = [what for who, verb, what in log[before:] if verb == "patch" and what != moves]
         assert len(relabelled) == 40
         assert sharding.OWNER_LABEL not in sharding.labels_of(

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.seam._fake import FakeKube
-from tests.seam._harness import SPEC_VALUE_IN_CONFIG_MAP_A, engine_for, parent
+from tests.seam._harness import SPEC_VALUE_IN_CONFIG_MAP_A, engine_for, parent, worker_of
 
 
 @pytest.mark.parametrize(("kind_yaml", "again"), [("reconcileEvery: 1s\n", True), ("", False)])
@@ -16,9 +16,10 @@ def test_a_parent_is_queued_again_on_its_kinds_period(tmp_path: Path, kind_yaml:
     fake = FakeKube()
     parent(fake, value="v")
     with engine_for(fake, tmp_path, SPEC_VALUE_IN_CONFIG_MAP_A, kind_yaml) as controller:
-        while controller.queue.depth:  # the listing's own wake
-            key = controller.queue.get(timeout=1)
+        worker = worker_of(controller)
+        while worker.queue.depth:  # the listing's own wake
+            key = worker.queue.get(timeout=1)
             assert key is not None
-            controller.queue.done(key)
-        controller.process("ns/w")
-        assert (controller.queue.get(timeout=3.0) == "ns/w") is again
+            worker.queue.done(key)
+        worker.process("ns/w")
+        assert (worker.queue.get(timeout=3.0) == "ns/w") is again

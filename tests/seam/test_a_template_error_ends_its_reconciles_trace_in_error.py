@@ -10,7 +10,7 @@ from opentelemetry.trace import StatusCode
 
 from engine.runtime.telemetry import tracing
 from tests.seam._fake import FakeKube
-from tests.seam._harness import CONFIG_MAP_A, engine_for, parent
+from tests.seam._harness import CONFIG_MAP_A, engine_for, parent, worker_of
 
 TEMPLATE = CONFIG_MAP_A + "data:\n  value: {{ spec.missing }}\n"
 
@@ -22,7 +22,7 @@ def test_the_root_span_and_the_render_span_say_the_error(tmp_path: Path) -> None
     fake = FakeKube()
     parent(fake)
     with engine_for(fake, tmp_path, TEMPLATE, tracer=tracing.OpenTelemetry(provider)) as controller:
-        controller.process("ns/w")
+        worker_of(controller).process("ns/w")
 
     spans = {span.name: span for span in exporter.get_finished_spans()}
     assert sorted(spans) == ["reconcile", "render", "status"]

@@ -14,25 +14,26 @@ from pathlib import Path
 
 from engine.runtime.reconciling import reporting
 from tests.seam._fake import FakeKube
-from tests.seam._harness import CONFIG_KEY, GADGET_KEY, conditions, gadget_then_config, parent
+from tests.seam._harness import CONFIG_KEY, GADGET_KEY, conditions, gadget_then_config, parent, worker_of
 
 
 def test_a_dependency_current_at_creation_releases_the_child_waiting_for_it(tmp_path: Path) -> None:
     fake = FakeKube()
     parent(fake)
     with gadget_then_config(fake, tmp_path) as kind_controller:
-        kind_controller.queue.get(timeout=5)  # the parent's own ADDED event, taken out of the way
-        kind_controller.queue.done("ns/w")
+        worker = worker_of(kind_controller)
+        worker.queue.get(timeout=5)  # the parent's own ADDED event, taken out of the way
+        worker.queue.done("ns/w")
 
         fake.delivering.clear()  # the create's watch event comes only after its answer is cached
-        kind_controller.process("ns/w")
+        worker.process("ns/w")
         fake.delivering.set()
 
         assert GADGET_KEY in fake.objects
         # Nothing but the engine itself can wake the parent now: the Gadget's watch event
         # carries the version already cached, and the Gadget never changes again.
-        while (key := kind_controller.queue.get(timeout=reporting.PROGRESS_INTERVAL + 1)) is not None:
-            kind_controller.process(key)
+        while (key := worker.queue.get(timeout=reporting.PROGRESS_INTERVAL + 1)) is not None:
+            worker.process(key)
         assert CONFIG_KEY in fake.objects, "the waiting child was never created"
         ready = conditions(fake)["ChildrenApplied"]
         assert (ready["status"], ready["reason"]) == ("True", "Applied")

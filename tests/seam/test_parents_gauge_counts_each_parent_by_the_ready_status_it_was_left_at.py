@@ -7,7 +7,14 @@ from pathlib import Path
 
 from engine.runtime.telemetry import observability
 from tests.seam._fake import FakeKube
-from tests.seam._harness import EMPTY_CONFIG_MAP_A, NAMESPACE, SPEC_VALUE_IN_CONFIG_MAP_A, engine_for, parent
+from tests.seam._harness import (
+    EMPTY_CONFIG_MAP_A,
+    NAMESPACE,
+    SPEC_VALUE_IN_CONFIG_MAP_A,
+    engine_for,
+    parent,
+    worker_of,
+)
 
 
 def ready_counts(metrics: observability.Metrics) -> dict[str, float | None]:
@@ -40,6 +47,6 @@ def test_a_parent_whose_template_fails_counts_as_not_ready(tmp_path: Path) -> No
     parent(fake)  # no spec.value: the template fails
     metrics = observability.Metrics()
     with engine_for(fake, tmp_path, SPEC_VALUE_IN_CONFIG_MAP_A, metrics=metrics) as controller:
-        controller.process(f"{NAMESPACE}/w")
+        worker_of(controller).process(f"{NAMESPACE}/w")
 
         assert ready_counts(metrics) == {"True": 0, "False": 1}

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
-from tests.seam._harness import NAMESPACE, SPEC_VALUE_IN_CONFIG_MAP_A, WIDGET, engine_for, parent
+from tests.seam._harness import NAMESPACE, SPEC_VALUE_IN_CONFIG_MAP_A, WIDGET, engine_for, parent, worker_of
 
 
 def test_a_spec_update_seen_before_the_status_write_response_reaches_the_children(tmp_path: Path) -> None:
@@ -37,8 +37,8 @@ def test_a_spec_update_seen_before_the_status_write_response_reaches_the_childre
         cached = controller.parents.get(NAMESPACE, "w")
         assert cached is not None and cached["spec"]["value"] == "second"
         # The watch event queued the parent; working the queue brings the new spec to the child.
-        while (key := controller.queue.get(timeout=0.5)) is not None:
-            controller.process(key)
+        while (key := worker_of(controller).queue.get(timeout=0.5)) is not None:
+            worker_of(controller).process(key)
         assert fake.objects[("v1", "ConfigMap", NAMESPACE, "w-a")]["data"] == {"value": "second"}
         widget = fake.objects[WIDGET]
         assert widget["status"]["observedGeneration"] == widget["metadata"]["generation"] == 2

@@ -17,6 +17,7 @@ from engine.runtime.serving import sharding as shards
 from engine.testing import wait_until
 from tests.integration._widgets import VALUE_CONFIGMAP, write_kind
 from tests.seam._fake import FakeKube
+from tests.seam._harness import worker_of
 
 NAMESPACE = "ns"
 WIDGET = "tests.stencil.dev/v1"
@@ -126,8 +127,8 @@ def test_the_new_owner_writes_only_after_the_old_owner_released(tmp_path: Path) 
         # "a" takes the key again (the drain label woke it) and lets go instead of reconciling:
         # it relabels the child for "b", then releases the parent.
         released_at = len(log)
-        while (queued := a.queue.get(timeout=0.5)) is not None:
-            a.process(queued)
+        while (queued := worker_of(a).queue.get(timeout=0.5)) is not None:
+            worker_of(a).process(queued)
         assert log[released_at:] == [("a", "patch", f"{name}-data"), ("a", "patch", name)]
         sharder.tick()
         wait_until(lambda: b.parents.get(NAMESPACE, name), timeout=5, what="b's cache holding the parent")

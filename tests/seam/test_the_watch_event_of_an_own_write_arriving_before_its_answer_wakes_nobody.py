@@ -15,7 +15,7 @@ from typing import Any
 from engine.runtime.reconciling.controller import KindController
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
-from tests.seam._harness import NAMESPACE, SPEC_VALUE_IN_CONFIG_MAP_A, engine_for, parent
+from tests.seam._harness import NAMESPACE, SPEC_VALUE_IN_CONFIG_MAP_A, engine_for, parent, worker_of
 
 
 def _cached(controller: KindController, obj: dict[str, Any]) -> str | None:
@@ -30,9 +30,9 @@ def _cached(controller: KindController, obj: dict[str, Any]) -> str | None:
 
 
 def _reconcile_the_queued_parent(controller: KindController) -> None:
-    key = controller.queue.get(timeout=5)
+    key = worker_of(controller).queue.get(timeout=5)
     assert key == "ns/w"
-    controller.process(key)
+    worker_of(controller).process(key)
 
 
 def test_own_writes_seen_by_the_watch_before_their_answers_do_not_queue_the_parent_again(
@@ -53,7 +53,7 @@ def test_own_writes_seen_by_the_watch_before_their_answers_do_not_queue_the_pare
 
         assert forced == [("APPLY", "ConfigMap"), ("STATUS", "Widget")]
         assert fake.objects[("v1", "ConfigMap", NAMESPACE, "w-a")]["data"] == {"value": "v"}
-        assert controller.queue.get(timeout=0.5) is None
+        assert worker_of(controller).queue.get(timeout=0.5) is None
 
 
 def test_another_writers_change_arriving_before_the_applys_answer_queues_the_parent(tmp_path: Path) -> None:

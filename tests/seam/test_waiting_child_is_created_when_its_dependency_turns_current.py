@@ -17,6 +17,7 @@ from tests.seam._harness import (
     conditions,
     gadget_then_config,
     parent,
+    worker_of,
 )
 
 
@@ -48,9 +49,9 @@ def gadget_status_cached(kind_controller: controller.KindController, fake: FakeK
 
 def work_the_queue(kind_controller: controller.KindController) -> list[str]:
     """Reconcile until the queue stays empty, including the look again at progress that waited."""
-    processed = []
-    while (key := kind_controller.queue.get(timeout=reporting.PROGRESS_INTERVAL + 0.5)) is not None:
-        kind_controller.process(key)
+    processed, worker = [], worker_of(kind_controller)
+    while (key := worker.queue.get(timeout=reporting.PROGRESS_INTERVAL + 0.5)) is not None:
+        worker.process(key)
         processed.append(key)
     return processed
 
@@ -77,8 +78,9 @@ def test_the_waiting_child_is_created_by_the_dependencys_status_event(tmp_path: 
         assert ready["message"].startswith("config waits for gadget (InProgress: ")
 
         gadget_reports(fake, "True")
-        assert kind_controller.queue.get(timeout=5) == "ns/w"  # the Gadget's event, routed to its parent
-        kind_controller.process("ns/w")
+        worker = worker_of(kind_controller)
+        assert worker.queue.get(timeout=5) == "ns/w"  # the Gadget's event, routed to its parent
+        worker.process("ns/w")
 
         assert CONFIG_KEY in fake.objects
         assert conditions(fake)["ChildrenApplied"]["reason"] == "Applied"

@@ -30,8 +30,8 @@ from engine.runtime.cluster.informers import Across, InformerSet
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED
-from engine.runtime.reconciling.queue import WorkQueue
 from engine.runtime.reconciling.referenced import Interests, Referenced, cache_of
+from engine.runtime.reconciling.requeuing import Wakes
 
 log = logging.getLogger("stencil.children")
 
@@ -223,7 +223,7 @@ class Children:
         if type_ == DELETED:
             self._wake_waiting(obj)
 
-    def wait_for_names(self, queue: WorkQueue, key: str, conflicts: Iterable[ChildId]) -> None:
+    def wait_for_names(self, queue: Wakes, key: str, conflicts: Iterable[ChildId]) -> None:
         """Record which child names the parent ``key`` of ``queue`` waits for (its conflicts now;
         none clears)."""
         self._waiting.want((queue, key), conflicts)

@@ -5,9 +5,13 @@ step: load the parent from the cache, observe its children from the cache, rende
 patch (``patching``), and write the status once (a decorator's parents, ``decorating``, get none).
 Each step answers with a value (``Seen``, ``Planned``, ``applying.Applied``, ``reporting.Report``)
 that the next one reads. The decisions (``door.render``, ``planning.plan``, ``status.derive_status``)
-are pure; this module only moves data between them and the API server, and decides what the queue
-does next (``KindController.process``). The queue key is only ``namespace/name``: every reconcile
+are pure; this module only moves data between them and the API server, and answers what the queue
+does next (a ``requeuing.Result``). The queue key is only ``namespace/name``: every reconcile
 re-reads everything it needs, so a missed or merged event costs nothing.
+
+A ``KindController`` is the reconciler of its kind and knows nothing of threads and queues: the
+queue, the workers and the retries are ``worker``'s, and the controller sees the queue only as
+``requeuing.Wakes`` (a parent's key queued again, and whether other parents wait).
 
 Beside it, in this package: the writes to children (``applying``), the status and its pacing
 (``reporting``), the finalizer and the deletions (``deletion``). A controller knows of the engine around
@@ -20,13 +24,11 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import logging
-import threading
-import time
 from collections.abc import Callable
 
 from engine.core import door
 from engine.core.decisions import conditions, contention, lifecycles, ordering, planning, refusing, status
-from engine.core.model import budgets, dependencies, errors, kinds, seedkeys
+from engine.core.model import dependencies, errors, kinds, seedkeys
 from engine.runtime.cluster import nesting
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Obj, Resource
@@ -44,10 +46,8 @@ from engine.runtime.reconciling import (
 )
 from engine.runtime.reconciling.deletion import Deletion
 from engine.runtime.reconciling.host import Host, key_of
-from engine.runtime.reconciling.host import Result as Result  # what a reconcile asks of the queue
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.requeuing import Result, Wakes
 from engine.runtime.reconciling.steps import Exit, Planned, Seen
-from engine.runtime.telemetry import turns
 
 log = logging.getLogger("stencil.controller")
 
@@ -62,20 +62,24 @@ def _now() -> str:
 
 
 class KindController:
-    """Reconciles the objects of one kind."""
+    """Reconciles the objects of one kind: the reconciler a ``worker.Worker`` runs."""
 
     def __init__(
-        self, host: Host, kind: kinds.Kind | None, broken: kinds.BrokenKind | None, resource: Resource
+        self,
+        host: Host,
+        name: str,
+        kind: kinds.Kind | None,
+        broken: kinds.BrokenKind | None,
+        resource: Resource,
+        wakes: Wakes,
     ) -> None:
         self.host = host
+        self.name = name
         self.kind = kind
         self.broken = broken
         self.resource = resource
-        self.name = kind.name if kind else broken.name if broken else resource.kind
+        self.wakes = wakes  # the worker's queue: its parents' keys queued (again)
         options = host.options
-        self.queue = WorkQueue(observer=options.metrics.workqueue(self.name) if options.metrics else None)
-        if options.metrics:
-            options.metrics.workers(self.name, options.workers)
         # A parent came or went: the rollout's counts change (a no-op until the rollout is made,
         # since the parents' informer may already call back as it is ensured).
         self._counted_anew: Callable[[], None] = lambda: None
@@ -89,17 +93,16 @@ class KindController:
             resync_period=options.resync,
         )
         self.parents.add_index(UID_INDEX, lambda obj: [str(obj["metadata"].get("uid", ""))])
-        self._workers: list[threading.Thread] = []
         self._clock = options.clock
         self.reports = reporting.StatusWriter(
-            host, self.name, resource, self.parents, self.queue, self._clock
+            host, self.name, resource, self.parents, self.wakes, self._clock
         )
         self.deletion = Deletion(host, resource, self.parents)
         self._contention = contention.Contention()  # fields another writer keeps changing back
         self._refusals = refusing.Refusals()  # children the server refused as they are rendered now
         self._echoes: dict[str, int] = {}  # by parent uid: renders in a row that followed its own writes
         self.rollout = rollouts.Rollout(  # its revisions
-            host, self.name, self.parents, self.queue, shard=host.options.shard
+            host, self.name, self.parents, self.wakes, shard=host.options.shard
         )
         self.handover = handover.Handover(host, self.name, resource, self.parents, lambda: self.writer)
         self._counted_anew = self.rollout.counted_anew
@@ -118,99 +121,41 @@ class KindController:
             self._refusals.forget(uid)
             self._echoes.pop(uid, None)
             self.handover.forget(uid)
-            self.queue.forget(key_of(obj))  # its failures and hold, kept for nothing once it is gone
-            self.host.children.wait_for_names(self.queue, key_of(obj), ())
-            self.host.children.referenced.forget(self.queue, key_of(obj))
+            self.wakes.forget(key_of(obj))  # its failures and hold, kept for nothing once it is gone
+            self.host.children.wait_for_names(self.wakes, key_of(obj), ())
+            self.host.children.referenced.forget(self.wakes, key_of(obj))
             if self.kind is not None and self.kind.decorates is not None:  # its children are pruned
-                self.queue.add(self.decorations.left(obj))
+                self.wakes.add(self.decorations.left(obj))
             return
-        self.queue.add(key_of(obj))
-
-    def start(self, workers: int) -> None:
-        if self._workers:
-            return
-        for i in range(workers):
-            thread = threading.Thread(target=self._work, name=f"{self.name}-worker-{i}", daemon=True)
-            thread.start()
-            self._workers.append(thread)
-
-    def stop(self) -> None:
-        """Take no new work; reconciles under way finish (see ``drain``)."""
-        self.queue.shutdown()
-
-    def drain(self, deadline: float) -> bool:
-        """Wait until every worker has finished its reconcile, up to ``deadline`` (monotonic)."""
-        for worker in self._workers:
-            worker.join(max(deadline - time.monotonic(), 0.0))
-        return not any(worker.is_alive() for worker in self._workers)
+        self.wakes.add(key_of(obj))
 
     def replace(self, kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> None:
         """A new version of the kind folder: reconcile every parent with it."""
         self.kind, self.broken = kind, broken
         for namespace, name, _ in self.parents.versions():  # keys only: decoding every parent at once
-            self.queue.add(f"{namespace}/{name}")  # takes gigabytes when they are large
-
-    def _work(self) -> None:
-        while True:
-            key = self.queue.get()
-            if key is None:
-                return
-            self.process(key)
-
-    def process(self, key: str) -> None:
-        """One turn of a worker: reconcile ``key`` and tell the queue what comes next.
-
-        - success: forget the key's failures; look again later only if the result asks;
-        - a terminal error (a template that cannot render, a refused placement, a broken
-          kind): the status already says why, and retrying cannot help until the input
-          changes, which enqueues the parent anyway: not retried (over budget: held, ``queue.hold``);
-        - the server's trouble (unreachable, 429, 5xx): again after ``retry_after``,
-          without counting a failure against the parent, so a long outage does not leave
-          every parent with a long backoff once the server is back;
-        - any other error: again after the key's exponential backoff.
-        """
-        options = self.host.options
-        with turns.Turn(options.metrics, options.tracer, self.name, key) as turn:
-            try:
-                namespace, _, name = key.partition("/")
-                admitted = self.host.memory.admit(self.parents.size(namespace or None, name))  # memory bound
-                with admitted, seedkeys.keyed(options.seed_key()):  # random_string draws with the engine key
-                    result = self.reconcile(key)
-                self.queue.forget(key)
-                if result.when_idle:
-                    turn.outcome = "requeue_after"
-                    self.queue.add_when_idle(key, result.requeue_after or reporting.REPORT_WAIT)
-                elif result.requeue_after is not None:
-                    turn.outcome = "requeue_after"
-                    self.queue.add_after(key, result.requeue_after)
-                elif self.kind is not None and self.kind.every:  # again on the kind's period, at its phase
-                    self.queue.add_after(key, lifecycles.next_wake(key, self.kind.every, self._clock()))
-            except errors.StencilError as exc:
-                turn.failed(exc, terminal=exc.terminal)
-                log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": key})
-                if exc.terminal and exc.reason == budgets.OverBudget.reason:
-                    self.queue.hold(key)
-                elif exc.terminal:
-                    self.queue.forget(key)
-                elif exc.retry_after is not None:
-                    self.queue.add_after(key, exc.retry_after)
-                else:
-                    self.queue.add_rate_limited(key)
-            except Exception as exc:  # a bug or a surprise: retried with backoff, with its traceback
-                turn.failed(exc)
-                log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": key}, exc_info=True)
-                self.queue.add_rate_limited(key)
-            finally:
-                self.queue.done(key)
+            self.wakes.add(f"{namespace}/{name}")  # takes gigabytes when they are large
 
     # -- the reconcile ----------------------------------------------------------
 
     def reconcile(self, key: str) -> Result:
-        """Bring one parent's children and status in line with its spec.
+        """Bring one parent's children and status in line with its spec (``_reconcile``), within
+        the engine's bound on what is decoded at once and drawing ``random_string`` with the
+        engine's key; a kind with a period (``reconcileEvery``) asks for the next at the parent's
+        phase.
 
         Returns what the queue should do next, or raises: a terminal ``StencilError`` after the
-        status says what is wrong, any other error to be retried."""
+        status says what is wrong, any other error to be retried (``worker`` says how)."""
         namespace, _, name = key.partition("/")
+        admitted = self.host.memory.admit(self.parents.size(namespace or None, name))
+        with admitted, seedkeys.keyed(self.host.options.seed_key()):
+            result = self._reconcile(key, namespace, name)
+        every = self.kind.every if self.kind is not None else None
+        if every and result.requeue_after is None and not result.when_idle:  # again at its phase
+            return Result(requeue_after=lifecycles.next_wake(key, every, self._clock()), periodic=True)
+        return result
+
+    def _reconcile(self, key: str, namespace: str, name: str) -> Result:
+        """The steps of one reconcile, top to bottom."""
         # 1. Load the parent from the cache; a deleted parent's children go with it (owner references).
         parent = self.parents.get(namespace or None, name)
         if self.kind is not None and self.kind.decorates and not decorating.selected(self.kind, parent):
@@ -288,7 +233,7 @@ class KindController:
         observed = planning.within(self.host.children.of(uid), reach)
         observes = self.kind.observe if self.kind else ()
         related = planning.within(self.host.children.related_of(uid, observes), reach)
-        referenced = self.host.children.referenced.read(self.kind, parent, self.queue, key_of(parent))
+        referenced = self.host.children.referenced.read(self.kind, parent, self.wakes, key_of(parent))
         return Seen(reach, observed, planning.owned(observed, uid, reach), related, complete, referenced)
 
     def _caches_complete(self, key: str, desired: list[Obj]) -> bool:
@@ -349,7 +294,7 @@ class KindController:
             if not isinstance(applied.error, errors.Refused):  # whose event the applier sends
                 self.host.recorder.emit(parent, events.WARNING, "ApplyFailed", str(applied.error))
             return applied
-        self.host.children.wait_for_names(self.queue, key, applied.conflicts)
+        self.host.children.wait_for_names(self.wakes, key, applied.conflicts)
         return applied
 
     def _prune(self, planned: Planned, applied: applying.Applied, applier: applying.Applier) -> None:

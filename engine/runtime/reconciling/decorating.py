@@ -18,8 +18,9 @@ from engine.core.decisions import planning
 from engine.core.model import kinds, placement
 from engine.runtime.cluster.kube import Obj
 from engine.runtime.reconciling.applying import Applier
-from engine.runtime.reconciling.host import Host, Result, key_of
+from engine.runtime.reconciling.host import Host, key_of
 from engine.runtime.reconciling.patching import Patcher
+from engine.runtime.reconciling.requeuing import Result
 
 
 def watched(kind: kinds.Kind | None, host: Host) -> tuple[tuple[str, ...], str | None]:

@@ -23,8 +23,9 @@ from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.reconciling import events
 from engine.runtime.reconciling.applying import Applier
-from engine.runtime.reconciling.host import Host, Result
+from engine.runtime.reconciling.host import Host
 from engine.runtime.reconciling.patching import Patcher
+from engine.runtime.reconciling.requeuing import Result
 
 TEARDOWN_RECHECK = 1.0  # seconds between looks at the stage an ordered teardown waits for
 

@@ -35,7 +35,7 @@ from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Obj, Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import children
-from engine.runtime.reconciling.host import Result
+from engine.runtime.reconciling.requeuing import Result
 
 if TYPE_CHECKING:
     from engine.runtime.reconciling.host import Host

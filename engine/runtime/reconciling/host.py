@@ -4,14 +4,13 @@
 event recorder, the memory budget and the counts.  ``manager.Engine`` is one; a controller
 holds nothing of the engine beyond these, so the manager imports the controller and never
 the other way round.  ``Counts`` keeps what the controllers wrote, one method per counter.
-``Result`` is what one reconcile asks of the work queue.
+What a reconcile answers is ``requeuing.Result``.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from engine.runtime.cluster.informers import InformerSet
@@ -24,15 +23,6 @@ from engine.runtime.reconciling.revisions import Revisions
 
 if TYPE_CHECKING:
     from engine.runtime.telemetry.observability import Metrics
-
-
-@dataclass(frozen=True)
-class Result:
-    """What a reconcile asks of the queue: nothing, another look after a delay, or (``when_idle``)
-    another look once no other parent waits, after the delay at the latest."""
-
-    requeue_after: float | None = None
-    when_idle: bool = False  # then: once no other parent waits, or after requeue_after at the latest
 
 
 def key_of(obj: Obj) -> str:

@@ -50,11 +50,11 @@ from engine.runtime.cluster.informers import Across, InformerSet
 from engine.runtime.cluster.kube import Obj
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.store import DELETED, EventHandler, IndexFunc, Transform
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.requeuing import Wakes
 
 log = logging.getLogger("stencil.references")
 
-Waiter = tuple[WorkQueue, str]  # a parent's queue and key
+Waiter = tuple[Wakes, str]  # a parent's queue and key
 K = TypeVar("K", bound=Hashable)
 Named = tuple[str, ChildId]  # an object by name, and whom it is read as
 _Source = tuple[str, tuple[str, str], str]  # reader, (apiVersion, kind), namespace ("" cluster-wide)
@@ -128,7 +128,7 @@ class Referenced:
                 said = (kind.name, reference.api_version, reference.kind)
                 log.warning("kind %s references %s %s, which the server does not serve", *said)
 
-    def read(self, kind: kinds.Kind | None, parent: Obj, queue: WorkQueue, key: str) -> referencing.Resolved:
+    def read(self, kind: kinds.Kind | None, parent: Obj, queue: Wakes, key: str) -> referencing.Resolved:
         """What ``kind``'s references read for ``parent`` now, as its reader; from now on, a change to
         any of those objects wakes ``key`` of ``queue``.  A reference beyond the parent's reach, or
         one its reader may not read, is not read: the answer carries its refusal."""
@@ -148,7 +148,7 @@ class Referenced:
         deadline = time.monotonic() + self._sync_wait
         return referencing.resolve(found, lambda target: self._lookup(target, deadline))
 
-    def forget(self, queue: WorkQueue, key: str, keep: Sequence[referencing.Target] = ()) -> None:
+    def forget(self, queue: Wakes, key: str, keep: Sequence[referencing.Target] = ()) -> None:
         """Wake ``key`` of ``queue`` only for the objects of ``keep`` from now on (none: a parent
         gone); an object no parent reads any longer is no longer held."""
         waiter = (queue, key)

@@ -28,8 +28,8 @@ from engine.core.decisions import conditions, rollout, status
 from engine.core.model import errors, kinds
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Obj, Resource
-from engine.runtime.reconciling.host import Host, Result, key_of
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.host import Host, key_of
+from engine.runtime.reconciling.requeuing import Result, Wakes
 
 PROGRESS_INTERVAL = 2.0  # seconds between two writes of a status that only reports progress
 REPORT_WAIT = 30.0  # seconds a status that can wait waits at most while other parents wait
@@ -68,14 +68,14 @@ class StatusWriter:
         controller: str,
         resource: Resource,
         parents: Across,
-        queue: WorkQueue,
+        wakes: Wakes,
         clock: Callable[[], float],
     ) -> None:
         self.host = host
         self.controller = controller
         self.resource = resource
         self.parents = parents
-        self.queue = queue
+        self.wakes = wakes
         self.clock = clock
         self._written: dict[str, float] = {}  # parent uid -> when its status was last written
         self._waiting: dict[str, float] = {}  # parent uid -> since when its report has waited
@@ -146,7 +146,7 @@ class StatusWriter:
         uid = parent["metadata"]["uid"]
         clock = self.clock()
         waiting = clock - self._waiting.setdefault(uid, clock)
-        if self.queue.waiting_besides(key_of(parent)) and waiting < REPORT_WAIT:
+        if self.wakes.waiting_besides(key_of(parent)) and waiting < REPORT_WAIT:
             return Result(requeue_after=REPORT_WAIT - waiting, when_idle=True)
         since = clock - self._written.get(uid, -PROGRESS_INTERVAL)
         if since < PROGRESS_INTERVAL and status.only_progress(parent.get("status"), new):

@@ -41,7 +41,7 @@ from engine.runtime.reconciling.revisions import RESUMED_ANNOTATION, Lineage
 if TYPE_CHECKING:
     from engine.runtime.cluster.informers import Across
     from engine.runtime.reconciling.host import Host
-    from engine.runtime.reconciling.queue import WorkQueue
+    from engine.runtime.reconciling.requeuing import Wakes
 
 log = logging.getLogger("stencil.controller")
 
@@ -76,7 +76,7 @@ class Rollout:
         host: Host,
         name: str,
         parents: Across,
-        queue: WorkQueue,
+        wakes: Wakes,
         *,
         clock: Callable[[], float] = time.monotonic,
         cpu_clock: Callable[[], float] = time.thread_time,
@@ -85,7 +85,7 @@ class Rollout:
         self.host = host
         self.name = name
         self.parents = parents
-        self.queue = queue
+        self.wakes = wakes
         self.lineage: Lineage | None = None
         self.target: int | None = None  # the revision parents move to
         self.current: int | None = None  # the revision every parent was on when the last rollout ended
@@ -276,7 +276,7 @@ class Rollout:
                 said = rollout.invalid(said, self._invalid, conditions.timestamp(now))
             self._next_look = self._clock() + (self._cpu_clock() - spent) / LOOK_SHARE
         for key in step.admit:
-            self.queue.add(key)
+            self.wakes.add(key)
         if said != self._said:
             self._say(said, step)
         return step

@@ -21,7 +21,7 @@ from engine.core.templating import rendering
 from engine.runtime.cluster.kube import Obj
 from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import applying, rollouts
-from engine.runtime.reconciling.host import Result
+from engine.runtime.reconciling.requeuing import Result
 
 
 @dataclass(frozen=True)

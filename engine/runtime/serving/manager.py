@@ -3,8 +3,9 @@
 ``Engine`` is the shell around the controllers (``engine.runtime.reconciling.controller``):
 it loads the kind folders and reloads them when their files change (or the
 ConfigMaps that carry kinds), keeps one informer per parent kind and the child
-caches (``engine.runtime.reconciling.children``), wakes the parent an event concerns, and
-starts and stops the workers.  It decides nothing about a parent itself.
+caches (``engine.runtime.reconciling.children``), and gives each kind's controller a worker
+(``engine.runtime.reconciling.worker``: its queue and threads), which it starts and stops; it
+wakes the parent an event concerns.  It decides nothing about a parent itself.
 
 Every kind it serves gets the admin's protected namespaces as its
 ``placement.off_limits`` (by default ``kube-*`` and the namespace of the kind
@@ -36,7 +37,9 @@ from engine.runtime.reconciling.host import Counts
 from engine.runtime.reconciling.options import (
     Options as Options,  # how an engine is run; read by its controllers
 )
+from engine.runtime.reconciling.queue import WorkQueue
 from engine.runtime.reconciling.revisions import Revisions
+from engine.runtime.reconciling.worker import Worker
 from engine.runtime.serving import bundles, sharding
 
 log = logging.getLogger("stencil.controller")
@@ -58,6 +61,7 @@ class Engine:
         self.recorder = events.Recorder(self.kube, on_drop=metrics.event_dropped if metrics else None)
         self.counts = Counts(self.counters, metrics)  # the controllers count their writes here, by name
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
+        self.workers: dict[tuple[str, str], Worker] = {}  # each controller's, by the same key
         self.children = children.Children(
             self.kube,
             self.informers,
@@ -182,7 +186,7 @@ class Engine:
         self._unpruned.discard(gvk)
         self._held.discard(gvk)  # served again, it is held again first
         self._forget_everyone(removed.resource)
-        removed.stop()
+        self.workers.pop(gvk).stop()
         namespaces, selector = removed.watched  # a decorator's, or every parent of the shard
         self.informers.remove_across(removed.resource, namespaces, label_selector=selector)
         self.informers.remove_across(
@@ -208,14 +212,19 @@ class Engine:
         except errors.NotFound:
             log.warning("no API resource for %s %s yet (is its CRD installed?); will retry", *gvk)
             return False
-        controller = KindController(self, kind, broken, resource)
+        name, metrics = kind.name if kind else broken.name if broken else gvk[1], self.options.metrics
+        queue = WorkQueue(observer=metrics.workqueue(name) if metrics else None)
+        controller = KindController(self, name, kind, broken, resource, queue)
         self.controllers[gvk] = controller
-        if self.options.metrics:
-            self.options.metrics.readiness(controller.name, controller.reports.readiness)
-        if self.options.shard and self.options.metrics:
-            self.options.metrics.shard_holds(controller.name, lambda: len(controller.parents.versions()))
+        worker = self.workers[gvk] = Worker(
+            name, controller, queue, self.options.workers, metrics=metrics, tracer=self.options.tracer
+        )
+        if metrics:
+            metrics.readiness(name, controller.reports.readiness)
+        if self.options.shard and metrics:
+            metrics.shard_holds(name, lambda: len(controller.parents.versions()))
         if self._run_workers and self._admits(gvk):
-            controller.start(self.options.workers)
+            worker.start()
         self.on_new_kind()
         return True
 
@@ -309,17 +318,17 @@ class Engine:
         """Start reconciling (this replica became the leader): every kind, or with
         ``held_kinds_only`` the kinds this engine holds."""
         self._run_workers = True
-        for gvk, controller in list(self.controllers.items()):
+        for gvk, worker in list(self.workers.items()):
             if self._admits(gvk):
-                controller.start(self.options.workers)
+                worker.start()
 
     def serve_kind(self, gvk: tuple[str, str]) -> None:
         """This engine holds the kind ``gvk`` now (``serving.holding``): reconcile its parents
         once the workers run."""
         self._held.add(gvk)
-        controller = self.controllers.get(gvk)
-        if self._run_workers and controller is not None:
-            controller.start(self.options.workers)
+        worker = self.workers.get(gvk)
+        if self._run_workers and worker is not None:
+            worker.start()
 
     def _admits(self, gvk: tuple[str, str]) -> bool:
         """Whether the kind's workers may run: always, or once this engine holds it."""
@@ -331,7 +340,7 @@ class Engine:
         """Queue the parent with this uid, whichever kind it is."""
         for controller in list(self.controllers.values()):
             for namespace, name in controller.parents.keys_by_index(UID_INDEX, uid):
-                controller.queue.add(f"{namespace}/{name}")
+                controller.wakes.add(f"{namespace}/{name}")
 
     # -- running --------------------------------------------------------------
 
@@ -370,11 +379,11 @@ class Engine:
         """Stop taking work, let the reconciles under way finish (up to ``grace`` seconds), then
         stop the caches.  False if some reconcile was still running when the grace ran out."""
         self._stop.set()
-        controllers = list(self.controllers.values())
-        for controller in controllers:
-            controller.stop()
+        workers = list(self.workers.values())
+        for worker in workers:
+            worker.stop()
         deadline = time.monotonic() + grace
-        drained = all([controller.drain(deadline) for controller in controllers])
+        drained = all([worker.drain(deadline) for worker in workers])
         if not drained:
             log.warning("stopping with reconciles still running after %.0f s", grace)
         self.recorder.close(max(deadline - time.monotonic(), 1.0))  # what the reconciles had to say

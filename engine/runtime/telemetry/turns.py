@@ -1,9 +1,9 @@
 """One worker's turn as the outside sees it: the reconcile's metrics and the root span of its trace.
 
-``KindController.process`` opens a ``Turn`` around one reconcile and tells it how the reconcile
-ended (``outcome``, ``failed``); the turn counts it in the metrics (active workers, the result,
-the time taken, a terminal error) and ends its ``reconcile`` span with the same outcome, so the
-metrics and the trace of a reconcile can never tell two stories.
+``Worker.process`` (``engine.runtime.reconciling.worker``) opens a ``Turn`` around one reconcile
+and tells it how the reconcile ended (``outcome``, ``failed``); the turn counts it in the metrics
+(active workers, the result, the time taken, a terminal error) and ends its ``reconcile`` span
+with the same outcome, so the metrics and the trace of a reconcile can never tell two stories.
 """
 
 from __future__ import annotations
