@@ -63,6 +63,24 @@ def engine_for(
         engine.stop(grace=0)
 
 
+GADGET_KIND = """\
+apiVersion: stencil.dev/v1alpha1
+kind: StencilKind
+parent:
+  apiVersion: tests.stencil.dev/v1
+  kind: Gadget
+"""
+
+
+def write_gadget_kind(templates: Path, files: dict[str, str]) -> None:
+    """A second kind beside the Widget: ``templates/gadget/``, whose parents are Gadgets."""
+    folder = templates / "gadget"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "kind.yaml").write_text(GADGET_KIND)
+    for name, text in files.items():
+        (folder / name).write_text(text)
+
+
 def worker_of(kind_controller: controller.KindController) -> worker.Worker:
     """The worker that runs ``kind_controller``'s reconciles: its queue, ``process`` a turn of it."""
     engine = kind_controller.host

@@ -12,7 +12,7 @@ from engine.runtime.serving import manager
 from engine.testing import wait_until
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
-from tests.seam._harness import NAMESPACE
+from tests.seam._harness import NAMESPACE, write_gadget_kind
 
 SECRET = """\
 apiVersion: v1
@@ -32,14 +32,6 @@ data:
   value: v
 """
 
-GADGET_KIND = """\
-apiVersion: stencil.dev/v1alpha1
-kind: StencilKind
-parent:
-  apiVersion: tests.stencil.dev/v1
-  kind: Gadget
-"""
-
 
 def ready(fake: FakeKube, kind: str, name: str) -> bool:
     obj = fake.objects.get(("tests.stencil.dev/v1", kind, NAMESPACE, name), {})
@@ -51,10 +43,7 @@ def test_gadgets_converge_while_the_list_of_secrets_hangs(tmp_path: Path) -> Non
     fake = FakeKube()
     answer = fake.hang_lists["secrets"] = threading.Event()
     templates = write_kind(tmp_path / "templates", {"secret.yaml": SECRET})
-    gadget = templates / "gadget"
-    gadget.mkdir()
-    (gadget / "kind.yaml").write_text(GADGET_KIND)
-    (gadget / "configmap.yaml").write_text(CONFIGMAP)
+    write_gadget_kind(templates, {"configmap.yaml": CONFIGMAP})
     for kind in ("Widget", "Gadget"):
         meta = {"name": "p", "namespace": NAMESPACE}
         fake.add({"apiVersion": "tests.stencil.dev/v1", "kind": kind, "metadata": meta})

@@ -11,7 +11,9 @@ they carry the ``stencil.dev/parent-uid`` label and indexed by it.
 An event wakes the parent that controls the object, found by its controller owner
 reference first (a label edit cannot redirect it), and, when a child goes, every
 parent waiting for its name (a parent in ``ChildConflict``).  Waking is the
-engine's business: it is handed in as ``wake(uid)``.
+engine's business: it is handed in as ``wake(uid, kind)``, with the parent's group and kind
+where the object says it (an owner reference names it; a related object is woken for the kinds
+that observe its kind), so that only that kind's controller is asked for the uid.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
-from engine.core.decisions import planning, referencing, sharding
-from engine.core.model import errors, kinds, placement
+from engine.core.decisions import referencing, sharding
+from engine.core.model import apis, errors, kinds, placement
 from engine.core.model.identity import ChildId
 from engine.core.templating import rendering
 from engine.runtime.cluster.informers import Across, InformerSet
@@ -40,13 +42,24 @@ OWNER_INDEX = "parent-uid"
 RELATED_SELECTOR = placement.PARENT_UID_LABEL  # related objects: any that carry the label
 CACHE_SYNC_WAIT = 2.0  # how long a reconcile waits for a new child kind's first listing
 
+GroupKind = tuple[str, str]  # a parent's group and kind, in any of its versions
+Wake = Callable[[str, GroupKind | None], None]  # the parent with this uid, of this kind if known
+
+
+def controlling_parent(obj: Obj) -> tuple[str, GroupKind | None] | None:
+    """The uid of the parent that controls ``obj`` and, from its owner reference, its group and
+    kind; where Kubernetes allows no owner reference, the uid its label names, of no kind known."""
+    for owner in obj.get("metadata", {}).get("ownerReferences") or ():
+        if owner.get("controller"):
+            return str(owner.get("uid")), apis.group_kind(owner)
+    uid = (obj.get("metadata", {}).get("labels") or {}).get(placement.PARENT_UID_LABEL)
+    return (uid, None) if uid else None
+
 
 def owner_index(obj: Obj) -> list[str]:
     """Index children by the uid of the parent that controls them."""
-    uid = planning.controller_uid(obj)
-    if uid is None:
-        uid = (obj.get("metadata", {}).get("labels") or {}).get(placement.PARENT_UID_LABEL)
-    return [uid] if uid else []
+    parent = controlling_parent(obj)
+    return [parent[0]] if parent is not None else []
 
 
 def labelled_parent(obj: Obj) -> list[str]:
@@ -64,7 +77,7 @@ class Children:
         kube: Api,
         informers: InformerSet,
         namespaces: tuple[str, ...],
-        wake: Callable[[str], None],
+        wake: Wake,
         shard: str | None = None,
         read_as: tuple[str, str] = (referencing.DEFAULT_READER, "default"),
     ) -> None:
@@ -76,6 +89,7 @@ class Children:
         self._wake = wake
         self._children: dict[tuple[str, str], Across] = {}
         self._related: dict[tuple[str, str], Across] = {}
+        self._observers: dict[GroupKind, set[GroupKind]] = {}  # by related kind: the kinds observing it
         self._waiting: Interests[ChildId] = Interests()  # parents in ChildConflict, by the name
         self._lock = threading.Lock()
         self.referenced = Referenced(kube, informers, CACHE_SYNC_WAIT, read_as)  # read as read_as says
@@ -106,6 +120,9 @@ class Children:
         references, and wake parents."""
         self.referenced.watch(kind)
         for gvk in kind.observe:
+            with self._lock:
+                observers = self._observers.setdefault((apis.group_of(gvk[0]), gvk[1]), set())
+                observers.add((apis.group_of(kind.api_version), kind.kind))
             if (
                 self._cache(self._related, gvk, RELATED_SELECTOR, self._on_related_event, labelled_parent)
                 is None
@@ -147,8 +164,10 @@ class Children:
         return found
 
     def _on_related_event(self, type_: str, obj: Obj, old: Obj | None) -> None:
+        observers = self._observers.get(apis.group_kind(obj), ())
         for uid in labelled_parent(obj):
-            self._wake(uid)
+            for kind in list(observers):
+                self._wake(uid, kind)
 
     def resources(self, kind: kinds.Kind | None) -> list[Resource]:
         """Every child resource a kind may have made: what is watched, and what it can render."""
@@ -218,8 +237,9 @@ class Children:
         """Wake the parent that controls the child (before and after the change), found by
         its owner reference, which a label edit cannot redirect; and, when a child goes,
         the parents waiting for its name."""
-        for uid in {*owner_index(obj), *(owner_index(old) if old is not None else ())}:
-            self._wake(uid)
+        for parent in {controlling_parent(obj), controlling_parent(old) if old is not None else None}:
+            if parent is not None:
+                self._wake(*parent)
         if type_ == DELETED:
             self._wake_waiting(obj)
 

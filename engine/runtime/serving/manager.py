@@ -4,8 +4,9 @@
 it loads the kind folders and reloads them when their files change (or the
 ConfigMaps that carry kinds), keeps one informer per parent kind and the child
 caches (``engine.runtime.reconciling.children``), and gives each kind's controller a worker
-(``engine.runtime.reconciling.worker``: its queue and threads), which it starts and stops; it
-wakes the parent an event concerns.  It decides nothing about a parent itself.
+(``engine.runtime.reconciling.worker``: its queue and threads), which it starts and stops.  A
+child's event wakes the controller of the kind its owner reference names, found in an index by
+group and kind, not every controller.  It decides nothing about a parent itself.
 
 Every kind it serves gets the admin's protected namespaces as its
 ``placement.off_limits`` (by default ``kube-*`` and the namespace of the kind
@@ -62,6 +63,7 @@ class Engine:
         self.counts = Counts(self.counters, metrics)  # the controllers count their writes here, by name
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
         self.workers: dict[tuple[str, str], Worker] = {}  # each controller's, by the same key
+        self._routes: dict[claimants.GroupKind, KindController] = {}  # the controllers by group and kind
         self.children = children.Children(
             self.kube,
             self.informers,
@@ -183,6 +185,7 @@ class Engine:
     def _retire(self, gvk: tuple[str, str]) -> None:
         """Stop reconciling the parents of ``gvk`` and stop watching them."""
         removed = self.controllers.pop(gvk)
+        self._routes.pop(_group_kind(*gvk), None)
         self._unpruned.discard(gvk)
         self._held.discard(gvk)  # served again, it is held again first
         self._forget_everyone(removed.resource)
@@ -215,7 +218,7 @@ class Engine:
         name, metrics = kind.name if kind else broken.name if broken else gvk[1], self.options.metrics
         queue = WorkQueue(observer=metrics.workqueue(name) if metrics else None)
         controller = KindController(self, name, kind, broken, resource, queue)
-        self.controllers[gvk] = controller
+        self.controllers[gvk] = self._routes[_group_kind(*gvk)] = controller
         worker = self.workers[gvk] = Worker(
             name, controller, queue, self.options.workers, metrics=metrics, tracer=self.options.tracer
         )
@@ -336,9 +339,15 @@ class Engine:
 
     # -- children -------------------------------------------------------------
 
-    def _wake(self, uid: str) -> None:
-        """Queue the parent with this uid, whichever kind it is."""
-        for controller in list(self.controllers.values()):
+    def _wake(self, uid: str, kind: claimants.GroupKind | None) -> None:
+        """Queue the parent with this uid: of the kind an owner reference names (``kind``), else
+        (a child or related object that names its parent by a label) of whichever kind it is."""
+        if kind is not None:
+            routed = self._routes.get(kind)
+            controllers = [routed] if routed is not None else []
+        else:
+            controllers = list(self.controllers.values())
+        for controller in controllers:
             for namespace, name in controller.parents.keys_by_index(UID_INDEX, uid):
                 controller.wakes.add(f"{namespace}/{name}")
 
