@@ -224,7 +224,8 @@ class ParentNamespace(str):
 
 
 def _read(name: str, value: Any) -> str:
-    return f"{name}({', '.join(inspect.signature(value).parameters)})" if callable(value) else name
+    function = callable(value) and not isinstance(value, str)  # the namespace, callable, is a name
+    return f"{name}({', '.join(inspect.signature(value).parameters)})" if function else name
 
 
 _CONTEXT = template_context({}, ())
