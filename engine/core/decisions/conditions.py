@@ -24,6 +24,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from engine.core.model.errors import StencilError
+
 TRUE = "True"
 FALSE = "False"
 UNKNOWN = "Unknown"
@@ -35,6 +37,7 @@ Status = Literal["True", "False", "Unknown"]
 def timestamp(moment: datetime.datetime) -> str:
     """``moment`` as the API server writes a ``metav1.Time``: UTC, whole seconds, ``Z``."""
     return moment.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
 
 # The API server's own validation of metav1.Condition (apimachinery's
 # ValidateConditions): a reason it would refuse must be caught before we write.
@@ -103,6 +106,19 @@ def reason_from(text: str, default: str) -> str:
     words = re.findall(r"[A-Za-z0-9]+", text)
     candidate = "".join(word[:1].upper() + word[1:] for word in words).lstrip("0123456789")
     return candidate[:_MAX_REASON] if candidate else default
+
+
+MAX_MESSAGE = 4096  # a condition message is read in `kubectl describe`, not a log
+
+
+def clip(message: str) -> str:
+    """``message`` cut to what a condition's message holds."""
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+
+
+def reason_of(error: StencilError, default: str) -> str:
+    """The reason an error gives, as a condition's reason, else ``default``."""
+    return reason_from(str(error.reason or ""), default)
 
 
 def of(obj: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -121,4 +121,3 @@ def _gates(template: Template | None) -> bool:
     """Whether a template read through ``children.<id>`` is waited for: unless its readiness only
     informs (``gatesReady: false``), whose children are read as they are."""
     return template is None or template.gates_ready
-

@@ -1,4 +1,5 @@
-"""A kind's rules read for one parent: the scope they share, ``deleteWhen``, and those that fail.
+"""A kind's rules read for one parent: the scope they share, its conditions and status fields as
+they mark the parent's status, ``deleteWhen``, and those that fail.
 
 Every rule of ``kind.yaml`` (a condition's status, reason and message, a status field,
 ``deleteWhen``) reads one scope (``scope``): the parent, its observed children and related
@@ -23,9 +24,9 @@ from typing import Any
 
 from engine.core.decisions import conditions, ordering
 from engine.core.decisions.context import status_context
-from engine.core.model import expressions
+from engine.core.model import confidential, expressions
 from engine.core.model.errors import KindError, StencilError
-from engine.core.model.kinds import Kind
+from engine.core.model.kinds import ConditionRule, Kind
 
 log = logging.getLogger(__name__)
 
@@ -116,3 +117,76 @@ def verdict(value: Any) -> str | None:
         # condition_status() hands back "True"/"False"/"Unknown"; accept any case.
         return {s.lower(): s for s in conditions.STATUSES}.get(value.strip().lower())
     return None
+
+
+def mark_custom(
+    manager: conditions.ConditionManager,
+    rule: ConditionRule,
+    context: expressions.Scope,
+    secrets: frozenset[str] = frozenset(),
+) -> None:
+    try:
+        value = rule.status.evaluate(context)
+        status = verdict(value)
+        said_reason, said_message = rule.said(status or conditions.UNKNOWN)
+        reason = (
+            said_reason.evaluate(context) if isinstance(said_reason, expressions.Expression) else said_reason
+        )
+        message = said_message.evaluate(context) if said_message is not None else None
+    except KindError as error:
+        manager.mark_unknown(
+            rule.type, conditions.reason_of(error, "ExpressionFailed"), conditions.clip(str(error))
+        )
+        return
+    if status is None:
+        where = f"{rule.status.file}:{rule.status.line}: {rule.status.field}"
+        message = f"{where}: the rule gave {value!r}, not true, false or nothing"
+        manager.mark_unknown(rule.type, "InvalidStatus", conditions.clip(message))
+        return
+    text = rule.status.text
+    default_reason, default_message = {
+        conditions.TRUE: ("Satisfied", f"{text} is true"),
+        conditions.FALSE: ("NotSatisfied", f"{text} is false"),
+        conditions.UNKNOWN: ("Unknown", f"{text} cannot be told yet: the data it reads is missing"),
+    }[status]
+    reason_text = (
+        conditions.reason_from(str(reason), default_reason) if reason is not None else default_reason
+    )
+    message_text = conditions.clip(str(message)) if message is not None else default_message
+    if confidential.holds([reason_text, message_text], secrets):
+        said = said_message or (
+            said_reason if isinstance(said_reason, expressions.Expression) else rule.status
+        )
+        message_text = f"{said.file}:{said.line}: {said.field}: {confidential.IN_STATUS}"
+        reason_text = "SecretInStatus"
+    if status == conditions.TRUE:
+        manager.mark_true(rule.type, reason_text, message_text)
+    elif status == conditions.FALSE:
+        manager.mark_false(rule.type, reason_text, message_text)
+    else:
+        manager.mark_unknown(rule.type, reason_text, message_text)
+
+
+def _field_value(rule: expressions.Expression, context: expressions.Scope) -> Any:
+    try:
+        return rule.evaluate(context)
+    except KindError as error:
+        # A status field has no condition of its own to carry the error; the
+        # field is left out so a wrong value is never shown.
+        log.warning("status field rule failed: %s", error)
+        return None
+
+
+def set_fields(
+    status: dict[str, Any], kind: Kind, context: expressions.Scope, secrets: frozenset[str] = frozenset()
+) -> None:
+    """The kind's ``fields:``, recomputed from scratch: a rule that yields nothing removes its field,
+    and so does one whose value holds what was read from a Secret (said in the log, never quoted)."""
+    for field_rule in kind.fields:
+        status.pop(field_rule.name, None)
+        value = _field_value(field_rule.value, context)
+        if value is not None and confidential.holds(value, secrets):
+            rule = field_rule.value
+            log.warning("%s:%s: %s: %s", rule.file, rule.line, rule.field, confidential.IN_STATUS)
+        elif value is not None:
+            status[field_rule.name] = value

@@ -52,8 +52,8 @@ from engine.core.decisions import (
     refusing,
     rules,
 )
-from engine.core.model import confidential, expressions
-from engine.core.model.errors import KindError, StencilError
+from engine.core.model import confidential
+from engine.core.model.errors import StencilError
 from engine.core.model.identity import ChildId
 
 if TYPE_CHECKING:
@@ -77,8 +77,6 @@ STALLS: progress.Stalls = {
     CHILDREN_APPLIED: frozenset({"ChildConflict", CONTESTED_FIELD, refusing.CHILD_REFUSED}),
     CHILDREN_READY: frozenset({CHILD_FAILED}),
 }
-
-_MAX_MESSAGE = 4096  # a condition message is read in `kubectl describe`, not a log
 
 
 @dataclass(frozen=True)
@@ -135,7 +133,7 @@ def derive_status(
     # 4. The kind's own conditions; a broken kind's rules are not to be trusted.
     for rule in usable:
         if outcome.kind_error is None:
-            _mark_custom(manager, rule, context, secrets)
+            rules.mark_custom(manager, rule, context, secrets)
         else:
             manager.mark_unknown(rule.type, "InvalidKind", "not evaluated: the kind is invalid")
     # 5. Reconciling or Stalled: the verdict as kstatus reads it.
@@ -143,7 +141,7 @@ def derive_status(
 
     status = {key: value for key, value in old.items() if key not in ("conditions", "observedGeneration")}
     if outcome.kind_error is None:
-        _set_fields(status, kind, context, secrets)
+        rules.set_fields(status, kind, context, secrets)
     if generation is not None:
         status["observedGeneration"] = generation
     status["conditions"] = manager.to_list()
@@ -253,8 +251,8 @@ def _mark_rendered(manager: conditions.ConditionManager, outcome: Outcome) -> No
         count = len(outcome.desired)
         manager.mark_true(TEMPLATES_RENDERED, "Rendered", f"{_children(count)} rendered")
         return
-    reason = "InvalidKind" if outcome.kind_error is not None else _reason(error, "RenderFailed")
-    manager.mark_false(TEMPLATES_RENDERED, reason, _clip(str(error)))
+    reason = "InvalidKind" if outcome.kind_error is not None else conditions.reason_of(error, "RenderFailed")
+    manager.mark_false(TEMPLATES_RENDERED, reason, conditions.clip(str(error)))
 
 
 def _mark_children(
@@ -300,7 +298,11 @@ def _mark_applied(manager: conditions.ConditionManager, outcome: Outcome) -> Non
     if outcome.conflicts:
         manager.mark_false(CHILDREN_APPLIED, "ChildConflict", _joined(problems))
     elif outcome.apply_error is not None:
-        manager.mark_false(CHILDREN_APPLIED, _reason(outcome.apply_error, "ApplyFailed"), _clip(problems[0]))
+        manager.mark_false(
+            CHILDREN_APPLIED,
+            conditions.reason_of(outcome.apply_error, "ApplyFailed"),
+            conditions.clip(problems[0]),
+        )
     elif outcome.contested:
         manager.mark_false(CHILDREN_APPLIED, CONTESTED_FIELD, _joined(outcome.contested))
     elif outcome.waiting:
@@ -309,24 +311,9 @@ def _mark_applied(manager: conditions.ConditionManager, outcome: Outcome) -> Non
         manager.mark_true(CHILDREN_APPLIED, "Applied", f"{_children(len(outcome.desired))} applied")
 
 
-def _set_fields(
-    status: dict[str, Any], kind: Kind, context: expressions.Scope, secrets: frozenset[str] = frozenset()
-) -> None:
-    """The kind's ``fields:``, recomputed from scratch: a rule that yields nothing removes its field,
-    and so does one whose value holds what was read from a Secret (said in the log, never quoted)."""
-    for field_rule in kind.fields:
-        status.pop(field_rule.name, None)
-        value = _evaluate_field(field_rule.value, context)
-        if value is not None and confidential.holds(value, secrets):
-            rule = field_rule.value
-            log.warning("%s:%s: %s: %s", rule.file, rule.line, rule.field, confidential.IN_STATUS)
-        elif value is not None:
-            status[field_rule.name] = value
-
-
 def _joined(values: Iterable[object]) -> str:
     """Values (conflicts, waits, contests) as one message, each worded by its own ``str``."""
-    return _clip("; ".join(map(str, values)))
+    return conditions.clip("; ".join(map(str, values)))
 
 
 def _mark_children_ready(
@@ -371,69 +358,5 @@ def _mark_readiness(
         manager.mark_false(type_, "ChildrenNotReady", _joined(unready))
 
 
-def _mark_custom(
-    manager: conditions.ConditionManager,
-    rule: ConditionRule,
-    context: expressions.Scope,
-    secrets: frozenset[str] = frozenset(),
-) -> None:
-    try:
-        value = rule.status.evaluate(context)
-        status = rules.verdict(value)
-        said_reason, said_message = rule.said(status or conditions.UNKNOWN)
-        reason = (
-            said_reason.evaluate(context) if isinstance(said_reason, expressions.Expression) else said_reason
-        )
-        message = said_message.evaluate(context) if said_message is not None else None
-    except KindError as error:
-        manager.mark_unknown(rule.type, _reason(error, "ExpressionFailed"), _clip(str(error)))
-        return
-    if status is None:
-        where = f"{rule.status.file}:{rule.status.line}: {rule.status.field}"
-        message = f"{where}: the rule gave {value!r}, not true, false or nothing"
-        manager.mark_unknown(rule.type, "InvalidStatus", _clip(message))
-        return
-    text = rule.status.text
-    default_reason, default_message = {
-        conditions.TRUE: ("Satisfied", f"{text} is true"),
-        conditions.FALSE: ("NotSatisfied", f"{text} is false"),
-        conditions.UNKNOWN: ("Unknown", f"{text} cannot be told yet: the data it reads is missing"),
-    }[status]
-    reason_text = (
-        conditions.reason_from(str(reason), default_reason) if reason is not None else default_reason
-    )
-    message_text = _clip(str(message)) if message is not None else default_message
-    if confidential.holds([reason_text, message_text], secrets):
-        said = said_message or (
-            said_reason if isinstance(said_reason, expressions.Expression) else rule.status
-        )
-        message_text = f"{said.file}:{said.line}: {said.field}: {confidential.IN_STATUS}"
-        reason_text = "SecretInStatus"
-    if status == conditions.TRUE:
-        manager.mark_true(rule.type, reason_text, message_text)
-    elif status == conditions.FALSE:
-        manager.mark_false(rule.type, reason_text, message_text)
-    else:
-        manager.mark_unknown(rule.type, reason_text, message_text)
-
-
-def _evaluate_field(rule: expressions.Expression, context: expressions.Scope) -> Any:
-    try:
-        return rule.evaluate(context)
-    except KindError as error:
-        # A status field has no condition of its own to carry the error; the
-        # field is left out so a wrong value is never shown.
-        log.warning("status field rule failed: %s", error)
-        return None
-
-
 def _children(count: int) -> str:
     return f"{count} child" if count == 1 else f"{count} children"
-
-
-def _reason(error: StencilError, default: str) -> str:
-    return conditions.reason_from(str(error.reason or ""), default)
-
-
-def _clip(message: str) -> str:
-    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 1] + "…"
