@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from rich.console import Group
 
     from engine.core.model import kinds
+    from engine.runtime.cluster.kube import Kube
     from engine.runtime.serving import manager
 
 REFRESH = 0.5  # seconds between looks at the parents and at the kind folders' files
@@ -46,36 +47,45 @@ def dev(templates_dir: Path, crds_dir: Path, nodes: int, namespace: str, kubecon
     their conditions shown live."""
     import logging
 
-    from engine.core.model import kinds
     from engine.localcluster.plane import LocalCluster
     from engine.runtime.cluster.kube import Kube
-    from engine.runtime.serving import manager
-    from engine.tools import manifests
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     click.echo(f"starting a local control plane with {nodes} simulated node(s)...")
     with LocalCluster(nodes, kubeconfig=kubeconfig) as cluster:
         click.echo(f"API server {cluster.server}; kubeconfig {cluster.kubeconfig}")
         kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
-        loaded, broken = kinds.load_kinds(templates_dir)
-        installed = manifests.install_crds(kube, crds_dir, kinds_=loaded.values())
-        click.echo(f"installed CRDs: {', '.join(installed) or 'none'}")
-        if readers := manifests.grant_readers(kube, loaded.values(), namespace):
-            click.echo(f"let {', '.join(readers)} read the kinds' references in {namespace}")
-        engine = manager.Engine(kube, templates_dir, manager.Options(workers=2, resync=60.0))
-        engine.start()
-        for name, b in broken.items():
-            click.echo(f"kind {name} is broken: {b.error}", err=True)
-        for kind in loaded.values():
-            applied = manifests.apply_all(kube, manifests.read(applied_files(kind)), namespace)
-            click.echo(f"applied {len(applied)} object(s) of {kind.kind}'s examples and fixtures")
+        engine = serve(kube, templates_dir, crds_dir, namespace)
         stop = stop_event()
         if sys.stdout.isatty():
             _watch_table(engine, templates_dir, crds_dir, stop)
         else:
-            _watch_lines(engine, stop)
+            watch_lines(engine, stop)
         click.echo("stopping")
         engine.stop()
+
+
+def serve(kube: Kube, templates_dir: Path, crds_dir: Path, namespace: str) -> manager.Engine:
+    """What ``stencil dev`` does on a plane that is up, saying each step: the kinds' CRDs installed,
+    the engine started on the kinds, and their examples applied after their fixtures.  The engine
+    is running when this returns; the caller stops it."""
+    from engine.core.model import kinds
+    from engine.runtime.serving import manager
+    from engine.tools import manifests
+
+    loaded, broken = kinds.load_kinds(templates_dir)
+    installed = manifests.install_crds(kube, crds_dir, kinds_=loaded.values())
+    click.echo(f"installed CRDs: {', '.join(installed) or 'none'}")
+    if readers := manifests.grant_readers(kube, loaded.values(), namespace):
+        click.echo(f"let {', '.join(readers)} read the kinds' references in {namespace}")
+    engine = manager.Engine(kube, templates_dir, manager.Options(workers=2, resync=60.0))
+    engine.start()
+    for name, b in broken.items():
+        click.echo(f"kind {name} is broken: {b.error}", err=True)
+    for kind in loaded.values():
+        applied = manifests.apply_all(kube, manifests.read(applied_files(kind)), namespace)
+        click.echo(f"applied {len(applied)} object(s) of {kind.kind}'s examples and fixtures")
+    return engine
 
 
 def applied_files(kind: kinds.Kind) -> list[Path]:
@@ -94,7 +104,8 @@ def applied_files(kind: kinds.Kind) -> list[Path]:
 # -- piped: a line per change -------------------------------------------------------------------
 
 
-def _watch_lines(engine: manager.Engine, stop: threading.Event) -> None:
+def watch_lines(engine: manager.Engine, stop: threading.Event) -> None:
+    """Until ``stop`` is set, a timestamped line each time a condition of a parent changes."""
     import time
 
     click.echo("watching conditions (Ctrl-C to stop)")
