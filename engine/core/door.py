@@ -35,9 +35,9 @@ from typing import Any
 from engine.core.decisions import ordering, referencing, status
 from engine.core.model import apis, errors, kinds
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.core.templating import places, rendering, sandbox
 
-Obj = dict[str, Any]
 Lookup = Callable[[referencing.Target], list[Obj]]
 IsNamespaced = Callable[[str, str], bool]
 

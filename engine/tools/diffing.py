@@ -19,8 +19,9 @@ from engine.core import door
 from engine.core.decisions import planning, referencing
 from engine.core.model import errors, kinds, placement
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.core.offline import rbac
-from engine.runtime.cluster.kube import Kube, Obj
+from engine.runtime.cluster.kube import Kube
 
 # Fields the server owns and changes on every write: noise in a diff of intent.
 _VOLATILE_METADATA = ("managedFields", "resourceVersion", "generation", "creationTimestamp", "uid")

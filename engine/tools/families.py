@@ -17,8 +17,9 @@ from engine.core import door
 from engine.core.decisions import conditions, referencing
 from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.core.offline import family
-from engine.runtime.cluster.kube import Kube, Obj
+from engine.runtime.cluster.kube import Kube
 from engine.tools import diffing
 
 

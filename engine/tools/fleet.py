@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from engine.core.decisions import planning, referencing
 from engine.core.model import apis, errors, kinds
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.core.offline import fleet, fleetreport
 from engine.core.templating import rendering
-from engine.runtime.cluster.kube import Kube, Obj
+from engine.runtime.cluster.kube import Kube
 from engine.runtime.reconciling.children import MANAGED_SELECTOR, owner_index
 
 # Built-in kinds no template makes: listing them would only cost time.

@@ -12,12 +12,10 @@ import contextlib
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.kube import Kube, Resource
 from tests.integration._engine import eventually
-
-Obj = dict[str, Any]
 
 
 @dataclass

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.runtime.cluster.kube import Kube, Obj, Resource
+from engine.core.model.objects import Obj
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, conditions
 

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 
 from engine.core.model import errors
+from engine.core.model.objects import Obj
 from engine.localcluster import LocalCluster
-from engine.runtime.cluster.kube import Kube, Obj, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.testing import plugin
 from engine.tools import manifests
 from tests.integration._engine import ROOT, eventually, running_engine

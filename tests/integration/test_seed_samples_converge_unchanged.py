@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.runtime.cluster.kube import Kube, Obj
+from engine.core.model.objects import Obj
+from engine.runtime.cluster.kube import Kube
 from engine.tools import manifests
 from tests.integration._engine import ROOT, eventually, running_engine
 from tests.integration._seeds import SEEDS, Seed, report_progress

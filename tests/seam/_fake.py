@@ -38,11 +38,10 @@ from typing import Any
 import jsonpatch
 
 from engine.core.model import errors
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.kube import FIELD_MANAGER, Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import INITIAL_EVENTS_END
-
-Obj = dict[str, Any]
 
 RESOURCES = {
     ("tests.stencil.dev/v1", "Widget"): Resource("tests.stencil.dev", "v1", "Widget", "widgets", True),

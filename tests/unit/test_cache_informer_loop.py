@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from engine.core.model import errors
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.watching import INITIAL_EVENTS_END, Informer
 from engine.testing import wait_until
 
 CONFIGMAPS = Resource("", "v1", "ConfigMap", "configmaps", True)
-Obj = dict[str, Any]
 
 
 def cm(name: str, version: str) -> Obj:

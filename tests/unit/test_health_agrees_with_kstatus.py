@@ -24,13 +24,12 @@ from typing import Any
 import pytest
 
 from engine.core.decisions.health import assess
+from engine.core.model.objects import Obj
 
 # The moment every case is judged at; it matters only to Pods that cannot be scheduled.
 NOW = "2026-01-01T00:00:00Z"
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "health.md"
-
-Obj = dict[str, Any]
 
 
 def judge(manifest: Obj) -> str:

@@ -29,6 +29,7 @@ from typing import Any
 
 from engine.core.decisions import contention, health
 from engine.core.model import lifecycle
+from engine.core.model.objects import Obj
 from engine.core.model.placement import (
     KIND_LABEL,
     MANAGED_BY_LABEL,
@@ -36,8 +37,6 @@ from engine.core.model.placement import (
     PARENT_NAMESPACE_LABEL,
     PARENT_UID_LABEL,
 )
-
-Obj = dict[str, Any]
 
 
 def without(obj: Obj, paths: Sequence[lifecycle.Path]) -> Obj:

@@ -28,15 +28,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.core.decisions import readiness
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 
 if TYPE_CHECKING:
     from engine.core.model.kinds import Template
-
-Obj = dict[str, Any]
 
 
 @dataclass(frozen=True)

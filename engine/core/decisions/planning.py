@@ -43,6 +43,7 @@ import orjson
 from engine.core.decisions import contention, lifecycles, ownership
 from engine.core.model import lifecycle
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.core.model.placement import (
     KIND_LABEL,
     PARENT_NAME_LABEL,
@@ -54,8 +55,6 @@ HASH_ANNOTATION = "stencil.dev/applied-hash"
 # Held on a parent while it has children that owner references cannot clean up (in another
 # namespace, or cluster-scoped): the engine deletes those itself before letting the parent go.
 FINALIZER = "stencil.dev/cleanup"
-
-Obj = dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -23,12 +23,12 @@ from engine.core.decisions import health
 from engine.core.model import shapes
 from engine.core.model.errors import KindError
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import View
 
 if TYPE_CHECKING:
     from engine.core.model.expressions import Expression
     from engine.core.model.kinds import Template
 
-Obj = Mapping[str, Any]
 NOT_READY = "NotReady"  # the status a child whose readyWhen does not hold is reported with
 
 
@@ -54,7 +54,7 @@ def unready(
     template: Template | None,
     template_id: str,
     rendered: Sequence[ChildId],
-    by_identity: Mapping[ChildId, Obj],
+    by_identity: Mapping[ChildId, View],
     now: str | None,
 ) -> list[Unready]:
     """What of the children ``template`` rendered (``rendered``, by identity) is not ready at ``now``.
@@ -63,7 +63,7 @@ def unready(
     """
     rules = template.ready_when if template is not None else ()
     found: list[Unready] = []
-    present: list[tuple[ChildId, Obj]] = []
+    present: list[tuple[ChildId, View]] = []
     for child in rendered:
         obj = by_identity.get(child)
         if obj is None:

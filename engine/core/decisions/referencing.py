@@ -32,12 +32,12 @@ from engine.core.decisions.context import status_context
 from engine.core.model import expressions, placement
 from engine.core.model.errors import PlacementError, ReferenceForbidden, RenderError, StencilError
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 
 if TYPE_CHECKING:
     from engine.core.model.kinds import Kind
     from engine.core.model.references import Reference
 
-Obj = dict[str, Any]
 REFERENCE_NOT_FOUND = "ReferenceNotFound"
 REFERENCE_REFUSED = "ReferenceRefused"
 DEFAULT_READER = "stencil-reader"  # the ServiceAccount references are read as, unless a kind says

@@ -34,14 +34,13 @@ from typing import Any
 from engine.core.model import kinds, placement
 from engine.core.model.errors import PlacementError, RenderError
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 
 ANNOTATION = "stencil.dev/patches"  # on the parent: what it has patched, and the digest of each
 MANAGER_PREFIX = "stencil-patch/"
 _MANAGER_MAX = 128  # a field manager's name, at most
 _METADATA = ("name", "namespace", "labels", "annotations")
 _STENCIL_KEYS = ("stencil.dev/", placement.MANAGED_BY_LABEL)
-
-Obj = dict[str, Any]
 
 
 class PatchConflict(RenderError):

@@ -13,18 +13,17 @@ parent's line is its ``Ready`` condition, status and reason, as the engine wrote
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engine.core.decisions import conditions, health, ownership, readiness, status
 from engine.core.decisions.referencing import Target
 from engine.core.model import lifecycle, patches
 from engine.core.model.identity import ChildId
 from engine.core.model.kinds import Kind
+from engine.core.model.objects import View
 from engine.core.offline.pictures import Edge, Node, Picture
 
-Obj = Mapping[str, Any]
 MISSING = "Missing"
 NOT_RENDERED = "not rendered: pruned at the next reconcile"
 
@@ -34,14 +33,14 @@ class Family:
     """What the cluster holds of one parent, and what its templates render for it now."""
 
     kind: Kind
-    parent: Obj
+    parent: View
     rendered: Sequence[tuple[str, ChildId]]  # (template id, child), in render order
-    observed: Sequence[Obj]  # the children the parent controls
-    references: Sequence[tuple[Target, Sequence[Obj]]] = ()  # each target and what it finds
-    related: Sequence[Obj] = ()  # objects of the observed kinds labelled with the parent's uid
+    observed: Sequence[View]  # the children the parent controls
+    references: Sequence[tuple[Target, Sequence[View]]] = ()  # each target and what it finds
+    related: Sequence[View] = ()  # objects of the observed kinds labelled with the parent's uid
     now: str | None = None
     # What its patch templates render, each with its template id and the object as it is (None: none).
-    patches: Sequence[tuple[str, Obj, Obj | None]] = ()
+    patches: Sequence[tuple[str, View, View | None]] = ()
 
 
 @dataclass(frozen=True)
@@ -115,7 +114,7 @@ def _children(family: Family) -> list[Member]:
     return found
 
 
-def _patched(family: Family, template_id: str, patch: Obj, live: Obj | None) -> Member:
+def _patched(family: Family, template_id: str, patch: View, live: View | None) -> Member:
     """A patched object's line: whether the parent's field manager holds what its patch names there."""
     target, note = ChildId.of(patch), f"{template_id}, patch"
     if live is None:
@@ -126,7 +125,7 @@ def _patched(family: Family, template_id: str, patch: Obj, live: Obj | None) -> 
     return Member(1, _what(target), target.namespace, "Patched", "holds what the patch names", note)
 
 
-def _referenced(target: Target, objects: Sequence[Obj]) -> list[Member]:
+def _referenced(target: Target, objects: Sequence[View]) -> list[Member]:
     note = f"references.{target.id}"
     if not objects:
         said = (

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engine.core import door
 from engine.core.decisions import planning, referencing
 from engine.core.model import apis, errors, kinds, placement
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 
-Obj = dict[str, Any]
 Lookup = Callable[[referencing.Target], list[Obj]]
 Namespaced = Callable[[str, str], bool]
 

@@ -19,12 +19,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.core.offline.fleet import Failure, ParentPlan
 
-Obj = dict[str, Any]
 EXAMPLES = 3  # names shown per group
 SCHEMA = 1  # the JSON shape's version: raised when a key changes meaning or goes
 

@@ -29,6 +29,7 @@ from engine.core import door
 from engine.core.decisions import ordering, rules, status
 from engine.core.model import apis, kinds
 from engine.core.model.errors import KindError
+from engine.core.model.objects import Obj
 
 if TYPE_CHECKING:
     from engine.core.offline import admission
@@ -40,8 +41,6 @@ _POD_CIDR = ipaddress.ip_network("10.244.0.0/16")
 _LOAD_BALANCER_CIDR = ipaddress.ip_network("192.0.2.0/24")
 _NODE_PORTS = range(30000, 32768)
 _NODE_IP = "172.18.0.2"
-
-Obj = dict[str, Any]
 
 
 def healthy(child: Mapping[str, Any], now: str) -> Obj:

@@ -28,8 +28,9 @@ from typing import Any
 import orjson
 
 from engine.core.decisions import ownership
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.informers import Across
-from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.store import later, version_of
 
 Get = Callable[[Resource, str, str | None], Obj | None]  # the client's GET of one object

@@ -13,7 +13,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 
-from engine.runtime.cluster.kube import Obj, Resource
+from engine.core.model.objects import Obj
+from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import ListWatcher
 from engine.runtime.cluster.store import EventHandler, IndexFunc, Transform
 from engine.runtime.cluster.watching import Informer

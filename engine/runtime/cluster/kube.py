@@ -32,6 +32,7 @@ import yaml
 
 from engine.core.decisions.ownership import FIELD_MANAGER as FIELD_MANAGER  # the engine's one field manager
 from engine.core.model import apis, errors
+from engine.core.model.objects import Obj
 from engine.runtime.cluster import incluster, nesting, transport
 
 # A kind the server does not serve is asked about again only after this long, so a
@@ -47,7 +48,6 @@ ANSWER_TIMEOUT = 60.0
 # as an apply's precondition it lets the apply create an object but never change one.
 CREATE_ONLY_VERSION = "1"
 
-Obj = dict[str, Any]
 Answered = Callable[[str, str, int], None]  # (host, method, status code) of one answer
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from engine.runtime.cluster.kube import Obj
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.store import DELETED, Event, version_of
 
 Key = tuple[str, str]  # (namespace or "", name)

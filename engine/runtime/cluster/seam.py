@@ -13,7 +13,8 @@ import builtins
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
-from engine.runtime.cluster.kube import FIELD_MANAGER, Obj, Resource
+from engine.core.model.objects import Obj
+from engine.runtime.cluster.kube import FIELD_MANAGER, Resource
 
 
 class ListWatcher(Protocol):

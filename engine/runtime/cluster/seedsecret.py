@@ -26,7 +26,8 @@ import secrets
 import threading
 
 from engine.core.model import errors, seedkeys
-from engine.runtime.cluster.kube import Kube, Obj
+from engine.core.model.objects import Obj
+from engine.runtime.cluster.kube import Kube
 
 SECRET_NAME = seedkeys.SECRET_NAME
 DATA_KEY = "key"

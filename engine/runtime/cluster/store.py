@@ -33,8 +33,8 @@ from dataclasses import dataclass
 import orjson
 
 from engine.core.decisions import ownership
+from engine.core.model.objects import Obj
 from engine.runtime.cluster import nesting
-from engine.runtime.cluster.kube import Obj
 
 ADDED = "ADDED"
 MODIFIED = "MODIFIED"

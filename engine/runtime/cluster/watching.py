@@ -39,7 +39,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 
 from engine.core.model import errors
-from engine.runtime.cluster.kube import Obj, Resource
+from engine.core.model.objects import Obj
+from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.ownwrites import OwnWrites
 from engine.runtime.cluster.seam import ListWatcher
 from engine.runtime.cluster.store import (

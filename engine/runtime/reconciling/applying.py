@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from engine.core.decisions import contention, planning, refusing, sharding
 from engine.core.model import errors, lifecycle
 from engine.core.model.identity import ChildId
-from engine.runtime.cluster.kube import FIELD_MANAGER, Obj
+from engine.core.model.objects import Obj
+from engine.runtime.cluster.kube import FIELD_MANAGER
 from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import events
 from engine.runtime.reconciling.host import Host

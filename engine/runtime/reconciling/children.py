@@ -27,9 +27,10 @@ from collections.abc import Callable, Iterable
 from engine.core.decisions import referencing, sharding
 from engine.core.model import apis, errors, kinds, placement
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.core.templating import rendering
 from engine.runtime.cluster.informers import Across, InformerSet
-from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED
 from engine.runtime.reconciling.referenced import Interests, Referenced, cache_of

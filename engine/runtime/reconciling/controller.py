@@ -29,9 +29,10 @@ from collections.abc import Callable
 from engine.core import door
 from engine.core.decisions import conditions, contention, lifecycles, ordering, planning, refusing, status
 from engine.core.model import dependencies, errors, kinds, seedkeys
+from engine.core.model.objects import Obj
 from engine.runtime.cluster import nesting
 from engine.runtime.cluster.informers import Across
-from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED
 from engine.runtime.reconciling import (

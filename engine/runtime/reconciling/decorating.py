@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from engine.core.decisions import planning
 from engine.core.model import kinds, placement
-from engine.runtime.cluster.kube import Obj
+from engine.core.model.objects import Obj
 from engine.runtime.reconciling.applying import Applier
 from engine.runtime.reconciling.host import Host, key_of
 from engine.runtime.reconciling.patching import Patcher

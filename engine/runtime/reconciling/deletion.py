@@ -19,8 +19,9 @@ from typing import Any
 
 from engine.core.decisions import conditions, lifecycles, planning, rules, status
 from engine.core.model import kinds, lifecycle, placement
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.informers import Across
-from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.kube import Resource
 from engine.runtime.reconciling import events
 from engine.runtime.reconciling.applying import Applier
 from engine.runtime.reconciling.host import Host

@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING
 from engine.core.decisions import sharding
 from engine.core.model import errors, kinds, placement
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.informers import Across
-from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import children
 from engine.runtime.reconciling.requeuing import Result

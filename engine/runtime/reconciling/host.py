@@ -13,8 +13,8 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.informers import InformerSet
-from engine.runtime.cluster.kube import Obj
 from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import events, memory
 from engine.runtime.reconciling.children import Children

@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from engine.core.decisions import ownership
 from engine.core.model import errors, kinds, patches, placement
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.core.templating import rendering
 from engine.runtime.cluster.informers import Across
-from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
 
 log = logging.getLogger("stencil.patching")

@@ -44,10 +44,10 @@ from typing import Any, Generic, TypeVar
 from engine.core.decisions import referencing
 from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.access import Access
 from engine.runtime.cluster.fetched import Fetched, as_index_keeps
 from engine.runtime.cluster.informers import Across, InformerSet
-from engine.runtime.cluster.kube import Obj
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.store import DELETED, EventHandler, IndexFunc, Transform
 from engine.runtime.reconciling.requeuing import Wakes

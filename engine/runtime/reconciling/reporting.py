@@ -26,8 +26,9 @@ from typing import Any
 
 from engine.core.decisions import conditions, rollout, status
 from engine.core.model import errors, kinds
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.informers import Across
-from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.kube import Resource
 from engine.runtime.reconciling.host import Host, key_of
 from engine.runtime.reconciling.requeuing import Result, Wakes
 

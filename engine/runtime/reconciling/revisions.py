@@ -29,8 +29,9 @@ from typing import Any
 
 from engine.core.decisions import rollout
 from engine.core.model import errors, kinds
+from engine.core.model.objects import Obj
 from engine.runtime.cluster import transport
-from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
 
 log = logging.getLogger("stencil.controller")

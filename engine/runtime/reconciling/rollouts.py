@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.decisions import conditions, rollout
 from engine.core.model import kinds, rollouts
-from engine.runtime.cluster.kube import Obj
+from engine.core.model.objects import Obj
 from engine.runtime.reconciling import events
 from engine.runtime.reconciling.host import key_of
 from engine.runtime.reconciling.revisions import RESUMED_ANNOTATION, Lineage

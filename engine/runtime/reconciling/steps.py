@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from engine.core.decisions import ordering, planning, referencing, status
 from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.core.templating import rendering
-from engine.runtime.cluster.kube import Obj
 from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import applying, rollouts
 from engine.runtime.reconciling.requeuing import Result

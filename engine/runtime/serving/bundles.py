@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 
 from engine.core.model import placement
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.informers import InformerSet
-from engine.runtime.cluster.kube import Obj
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import Informer
 

@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.core.decisions import holding
 from engine.core.model import errors
-from engine.runtime.cluster.kube import Kube, Obj
+from engine.core.model.objects import Obj
+from engine.runtime.cluster.kube import Kube
 from engine.runtime.cluster.lease import LEASE_API_VERSION, Lease
 from engine.runtime.reconciling import events
 from engine.runtime.serving import claims, leader

@@ -28,8 +28,9 @@ from pathlib import Path
 from engine.core.decisions import rollout as rollout_core
 from engine.core.decisions.sharding import as_sharder_keeps
 from engine.core.model import apis, claimants, errors, kinds
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.informers import InformerSet
-from engine.runtime.cluster.kube import Obj, Resource
+from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED, Informer
 from engine.runtime.reconciling import children, decorating, events, memory

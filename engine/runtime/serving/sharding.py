@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from engine.core.decisions import sharding
 from engine.core.model import errors, kinds
+from engine.core.model.objects import Obj
 from engine.runtime.cluster.informers import Across, InformerSet
-from engine.runtime.cluster.kube import Kube, Obj, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling.options import Options
 from engine.runtime.serving import leader

@@ -29,9 +29,8 @@ from engine.core import door
 from engine.core.decisions import conditions, planning
 from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.core.offline import preview
-
-Obj = dict[str, Any]
 
 
 def disagreements(

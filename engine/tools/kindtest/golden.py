@@ -39,7 +39,8 @@ import yaml
 from engine.core.decisions import planning
 from engine.core.model import documents, errors
 from engine.core.model.identity import ChildId
-from engine.runtime.cluster.kube import FIELD_MANAGER, Obj
+from engine.core.model.objects import Obj
+from engine.runtime.cluster.kube import FIELD_MANAGER
 from engine.tools.kindtest.comparing import differences
 
 NAMESPACE_PLACEHOLDER = "${NAMESPACE}"

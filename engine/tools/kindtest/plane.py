@@ -38,8 +38,9 @@ from typing import TYPE_CHECKING
 from engine.core import door
 from engine.core.model import documents, errors, kinds, patches, placement
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
 from engine.core.templating import rendering
-from engine.runtime.cluster.kube import Kube, Obj, Resource
+from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import diffing, isolation, manifests, refusals
 from engine.tools.kindtest import agreement, settling
 from engine.tools.kindtest.examples import Example, UsageError, crds_dirs

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.core.model import documents
-from engine.runtime.cluster.kube import Obj
+from engine.core.model.objects import Obj
 from engine.tools.kindtest import golden, settling
 from engine.tools.kindtest.comparing import ABSENT, Difference, differences
 from engine.tools.kindtest.examples import Example

@@ -29,7 +29,8 @@ from typing import Any
 
 from engine.core.model import patches
 from engine.core.model.identity import ChildId
-from engine.runtime.cluster.kube import FIELD_MANAGER, Obj
+from engine.core.model.objects import Obj
+from engine.runtime.cluster.kube import FIELD_MANAGER
 from engine.tools.kindtest.comparing import Difference, differences
 from engine.tools.kindtest.golden import owned
 from engine.tools.parents import ready_at_generation, why_not_ready

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import View
 from engine.core.offline.childschemas.problems import FieldPath, Problem
 from engine.core.offline.linting.findings import Finding
 from engine.core.templating import rendering
 
 RELATIONS = "relations"  # the check id of every finding here
 
-Child = Mapping[str, Any]
 
 # Where each kind keeps the pod template it runs; a Pod is its own.
 POD_TEMPLATES: Mapping[str, FieldPath] = {
@@ -54,7 +54,7 @@ _SELECTING = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job")
 class _Pod:
     """A pod template some child renders, at ``at`` inside it."""
 
-    owner: Child
+    owner: View
     at: FieldPath
     labels: Mapping[str, Any]
     spec: Mapping[str, Any]
@@ -82,7 +82,7 @@ def check_relations(
     return findings
 
 
-def problems(children: Sequence[Child], *, external: Collection[ChildId] = ()) -> list[tuple[int, Problem]]:
+def problems(children: Sequence[View], *, external: Collection[ChildId] = ()) -> list[tuple[int, Problem]]:
     """What is wrong between ``children``, the children of one parent: the index of the child and its
     problem, with a path into it."""
     pods = [pod for child in children if (pod := _pod_of(child)) is not None]
@@ -124,7 +124,7 @@ class _Known:
         return Problem((), message, "warning")
 
 
-def _pod_of(child: Child) -> _Pod | None:
+def _pod_of(child: View) -> _Pod | None:
     at = POD_TEMPLATES.get(str(child.get("kind")))
     if at is None:
         return None
@@ -140,7 +140,7 @@ def _pod_of(child: Child) -> _Pod | None:
 # -- a workload and its own pods ------------------------------------------------------------------
 
 
-def _selector(child: Child, known: _Known) -> list[Problem]:
+def _selector(child: View, known: _Known) -> list[Problem]:
     """A selector that does not select the workload's own pod template: the API server refuses it."""
     kind, spec = str(child.get("kind")), child.get("spec") or {}
     if kind == "Job" and spec.get("manualSelector") is not True:
@@ -237,7 +237,7 @@ def _volumes(pod: _Pod, known: _Known) -> list[Problem]:
 # -- a Service and the pods it selects ------------------------------------------------------------
 
 
-def _service(child: Child, known: _Known) -> list[Problem]:
+def _service(child: View, known: _Known) -> list[Problem]:
     """A selector that matches no pod template the kind renders, or a named targetPort no selected
     container has."""
     spec, namespace = child.get("spec") or {}, ChildId.of(child).namespace
@@ -288,7 +288,7 @@ def _selects_nothing(selector: Mapping[str, Any], known: _Known, namespace: str)
 # -- an Ingress and an HPA, by name ---------------------------------------------------------------
 
 
-def _ingress(child: Child, known: _Known) -> list[Problem]:
+def _ingress(child: View, known: _Known) -> list[Problem]:
     """A backend naming a Service the kind does not render, or a port that Service does not have."""
     spec, namespace = child.get("spec") or {}, ChildId.of(child).namespace
     backends: list[tuple[FieldPath, Any]] = [(("spec", "defaultBackend"), spec.get("defaultBackend"))]
@@ -322,7 +322,7 @@ def _backend_port(at: FieldPath, service: Mapping[str, Any], target: Mapping[str
     return []
 
 
-def _hpa(child: Child, known: _Known) -> list[Problem]:
+def _hpa(child: View, known: _Known) -> list[Problem]:
     """A scaleTargetRef naming no workload the kind renders."""
     ref = _get(child, ("spec", "scaleTargetRef"))
     if not isinstance(ref, Mapping) or ref.get("name") is None:
@@ -335,7 +335,7 @@ def _hpa(child: Child, known: _Known) -> list[Problem]:
     return [Problem(("spec", "scaleTargetRef", "name"), missing.message, missing.severity)]
 
 
-_BY_KIND: Mapping[str, Callable[[Child, _Known], list[Problem]]] = {
+_BY_KIND: Mapping[str, Callable[[View, _Known], list[Problem]]] = {
     **dict.fromkeys(_SELECTING, _selector),
     "Service": _service,
     "Ingress": _ingress,
