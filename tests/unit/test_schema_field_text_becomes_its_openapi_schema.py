@@ -52,6 +52,14 @@ CASES: list[tuple[str, dict[str, Any]]] = [
             "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "is immutable"}],
         },
     ),
+    ("intOrString", {"x-kubernetes-int-or-string": True}),
+    ("intOrString | default=8", {"x-kubernetes-int-or-string": True, "default": 8}),
+    ("'intOrString | default=\"8\"'", {"x-kubernetes-int-or-string": True, "default": "8"}),
+    ("intOrString | default=8.0", {"x-kubernetes-int-or-string": True, "default": "8.0"}),
+    (
+        "intOrString | minimum=0 maxLength=4 pattern=^[0-9.]+$",
+        {"x-kubernetes-int-or-string": True, "minimum": 0, "maxLength": 4, "pattern": "^[0-9.]+$"},
+    ),
     ("{host: string}", {"type": "object", "properties": {"host": {"type": "string"}}}),
     (
         "{port: integer | default=80}",

@@ -14,7 +14,13 @@ from tests.unit import _schema_kinds
 CASES = [
     ("    size: strin\n", 9, "schema.spec.size: unknown type 'strin'"),
     ("    size: integer | minimun=0\n", 9, "schema.spec.size: unknown marker 'minimun'"),
-    ("    size: string | minimum=0\n", 9, "schema.spec.size: minimum applies to integer and number fields"),
+    (
+        "    size: string | minimum=0\n",
+        9,
+        "schema.spec.size: minimum applies to integer, number and intOrString fields, not string",
+    ),
+    ("    size: intOrString | enum=1,a\n", 9, "schema.spec.size: enum applies to string, integer and number"),
+    ("    size: intOrString | default=-1 minimum=0\n", 9, "schema.spec.size: the default -1 is refused"),
     ("    size: integer | default=abc\n", 9, "schema.spec.size: default: 'abc' is not a valid integer"),
     ("    size: integer | default=-1 minimum=0\n", 9, "schema.spec.size: the default -1 is refused: "),
     ('    name: string | pattern="("\n', 9, "schema.spec.name: pattern: invalid pattern '('"),
