@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         LocalCluster(nodes=nodes) as cluster,
     ):
         admin = Kube.from_kubeconfig(str(cluster.kubeconfig))
-        manifests.install_crds(admin, ROOT / "crds")
+        manifests.install_project_crds(admin, ROOT)
         if any(c.program == "kro" for c in chosen):
             manifests.install_crds(admin, binaries.ensure(["kro"])["kro"].parent / "crds")
         plane = converging.Plane.prepare(admin, cluster.kubeconfig, Path(scratch))

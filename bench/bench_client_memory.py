@@ -67,7 +67,7 @@ def replica(way: str, where: str, environ: dict[str, str]) -> dict[str, float]:
 def main(rounds: int = 3) -> None:
     with LocalCluster() as plane, tempfile.TemporaryDirectory() as scratch:
         kube = Kube.from_kubeconfig(str(plane.kubeconfig))
-        manifests.install_crds(kube, ROOT / "crds")
+        manifests.install_project_crds(kube, ROOT)
         account = Path(scratch) / "serviceaccount"
         in_pod = pods.as_in_a_pod(kube, plane.kubeconfig, account)
         found: dict[str, list[dict[str, float]]] = {"kubeconfig": [], "in a pod": []}

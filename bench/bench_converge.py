@@ -87,7 +87,7 @@ def ready(obj: dict[str, Any]) -> bool:
 def main(n: int, scenario: Scenario) -> None:
     with LocalCluster(nodes=1) as cluster:
         kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
-        manifests.install_crds(kube, ROOT / "crds")
+        manifests.install_project_crds(kube, ROOT)
         parents = kube.resource(scenario.api_version, scenario.kind)
         namespace = "bench"
         kube.request("POST", "/api/v1/namespaces", {"metadata": {"name": namespace}})

@@ -102,7 +102,7 @@ def wait(what: str, probe: Any, timeout: float = 600) -> None:
 def main(n: int, quiet: float) -> None:
     with LocalCluster(nodes=1) as cluster, tempfile.TemporaryDirectory() as scratch:
         admin = Kube.from_kubeconfig(str(cluster.kubeconfig))
-        manifests.install_crds(admin, ROOT / "crds")
+        manifests.install_project_crds(admin, ROOT)
         admin.request("POST", "/api/v1/namespaces", {"metadata": {"name": NAMESPACE}})
         kube = engine_account(admin, cluster.kubeconfig, Path(scratch))
         options = manager.Options(workers=8, resync=600, namespaces=(NAMESPACE,))

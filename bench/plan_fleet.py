@@ -28,7 +28,7 @@ def main(count: int) -> None:
     kind_dirs = sorted(p for p in (ROOT / "templates").iterdir() if (p / "kind.yaml").is_file())
     with LocalCluster(nodes=1) as cluster:
         kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
-        manifests.install_crds(kube, ROOT / "crds")
+        manifests.install_project_crds(kube, ROOT)
         kube.request(
             "POST",
             "/api/v1/namespaces",

@@ -67,8 +67,8 @@ def admitted(kind: kinds.Kind, crds: admission.OfflineCrds) -> list[dict[str, An
 
 
 def shipped() -> list[tuple[kinds.Kind, list[dict[str, Any]]]]:
-    crds = admission.OfflineCrds.read(ROOT / "crds")
     loaded, _ = kinds.load_kinds(ROOT / "templates")
+    crds = admission.OfflineCrds.read(ROOT / "crds", loaded.values())
     return [(kind, admitted(kind, crds)) for _, kind in sorted(loaded.items())]
 
 

@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> None:
     plane = LocalCluster(controllers=web, apiserver_args=WIDE_SERVICES if web else ())
     with tempfile.TemporaryDirectory() as scratch, plane as cluster:
         kube = Kube.from_kubeconfig(str(cluster.kubeconfig))
-        manifests.install_crds(kube, ROOT / "crds")
+        manifests.install_project_crds(kube, ROOT)
         access = (
             in_a_pod(kube, cluster.kubeconfig, Path(scratch) / "serviceaccount")
             if options.in_a_pod

@@ -54,6 +54,13 @@ def install_crds(
     return names
 
 
+def install_project_crds(kube: Kube, root: Path, timeout: float = 60.0) -> list[str]:
+    """``install_crds`` of every CRD the project at ``root`` ships: the files of ``root/crds`` and
+    those the kinds under ``root/templates`` write from their ``schema:``."""
+    loaded, _ = kinds.load_kinds(root / "templates")
+    return install_crds(kube, root / admission.CRDS_DIR, timeout, loaded.values())
+
+
 def served(kube: Kube, crd: dict[str, Any], deadline: float) -> None:
     """Wait until discovery lists the CRD's kind in each version it serves: Established says the
     server takes requests, but the discovery document is updated after it, and on a loaded

@@ -1,9 +1,10 @@
 """The five seed operators as the integration tests meet them.
 
-Each ``Seed`` names its kind folder, its sample CR (in the folder's ``examples/``, as the seed
-wrote it), the CRD the seed would have installed (``seed_crds/``, rebuilt from the seed's Go types
-and markers), and a probe for the state the seed's own controller would have brought a CR to:
-its children present and its status as the seed reported it. The sample test and the migration
+Each ``Seed`` names its kind folder (whose kind.yaml's ``schema:`` writes Stencil's CRD for it),
+its sample CR (in the folder's ``examples/``, as the seed wrote it), the CRD the seed would have
+installed (``seed_crds/``, rebuilt from the seed's Go types and markers), and a probe for the
+state the seed's own controller would have brought a CR to: its children present and its status
+as the seed reported it. The sample test and the migration
 test both judge convergence by these probes, so "what the seed would reach" is written once.
 """
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.core.model import kinds
 from engine.core.model.objects import Obj
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
@@ -40,8 +42,9 @@ class Seed:
         return SEED_CRDS / f"{self.number}_{self.folder}.yaml"
 
     @property
-    def stencil_crd(self) -> Path:
-        return ROOT / "crds" / f"{self.folder}.yaml"
+    def stencil_kind(self) -> kinds.Kind:
+        """The seed's kind, whose kind.yaml writes Stencil's CRD for it from its ``schema:``."""
+        return kinds.load_kind(ROOT / "templates" / self.folder)
 
     def sample_cr(self) -> dict[str, Any]:
         """The sample CR exactly as the examples folder holds it."""

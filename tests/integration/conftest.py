@@ -14,9 +14,10 @@ from tests.integration._engine import ROOT, cordon
 
 @pytest.fixture(scope="session")
 def crds_installed(local_cluster: Any) -> list[str]:
-    """Every CRD under crds/ (and the tests' own) installed once, Established."""
+    """Every CRD under crds/, those the kinds under templates/ write from their schema:, and the
+    tests' own, installed once, Established."""
     with contextlib.closing(Kube.from_kubeconfig(str(local_cluster.kubeconfig))) as kube:
-        names = manifests.install_crds(kube, ROOT / "crds")
+        names = manifests.install_project_crds(kube, ROOT)
         names += manifests.install_crds(kube, ROOT / "tests" / "integration" / "fixtures")
     return names
 

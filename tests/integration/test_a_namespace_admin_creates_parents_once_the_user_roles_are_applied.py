@@ -52,7 +52,8 @@ def refused(attempt: Any) -> bool:
 def user_roles(kube: Kube) -> Iterator[list[dict[str, Any]]]:
     """The DeployWebService kind's user roles, as derived; deleted afterwards (cluster-scoped)."""
     loaded, _ = kinds.load_kinds(ROOT / "templates")
-    roles = rbac.user_roles([loaded["deploywebservice"]], rbac.offline_resources(ROOT / "crds"))
+    kind = loaded["deploywebservice"]
+    roles = rbac.user_roles([kind], rbac.offline_resources(ROOT / "crds", [kind]))
     documents = rbac.user_clusterroles(roles, f"test-{uuid.uuid4().hex[:6]}")
     yield documents
     res = kube.resource("rbac.authorization.k8s.io/v1", "ClusterRole")

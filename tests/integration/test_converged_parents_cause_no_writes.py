@@ -60,7 +60,9 @@ def engine_account(
     loaded, broken = kinds.load_kinds(templates)
     assert not broken, broken
     rules = rbac.derive_rules(
-        loaded.values(), rbac.offline_resources(crds), admission.OfflineCrds.read(crds).defaulted
+        loaded.values(),
+        rbac.offline_resources(crds, loaded.values()),
+        admission.OfflineCrds.read(crds, loaded.values()).defaulted,
     )
     kube.request("POST", f"/api/v1/namespaces/{namespace}/serviceaccounts", {"metadata": {"name": ACCOUNT}})
     kube.apply(rbac.role(rules, ACCOUNT, namespace))

@@ -81,7 +81,7 @@ def all_ready(admin: Kube) -> bool:
 def converge(cluster: LocalCluster, tmp_path: Path, throttle: bool = False) -> float:
     """Seconds from the engine's start until every Network is Ready."""
     admin = Kube.from_kubeconfig(str(cluster.kubeconfig))
-    manifests.install_crds(admin, ROOT / "crds")
+    manifests.install_project_crds(admin, ROOT)
     engine_kube = service_account_kube(admin, cluster.kubeconfig, tmp_path / "engine.kubeconfig")
     with contextlib.closing(admin), contextlib.closing(engine_kube):
         return _converge(admin, engine_kube, tmp_path, throttle)

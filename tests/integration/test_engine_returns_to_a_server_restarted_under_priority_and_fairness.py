@@ -58,7 +58,9 @@ def engine_kubeconfig(admin: Kube, cluster: LocalCluster, path: Path) -> Path:
     assert not broken, broken
     crds = ROOT / "crds"
     rules = rbac.derive_rules(
-        loaded.values(), rbac.offline_resources(crds), admission.OfflineCrds.read(crds).defaulted
+        loaded.values(),
+        rbac.offline_resources(crds, loaded.values()),
+        admission.OfflineCrds.read(crds, loaded.values()).defaulted,
     )
     admin.apply(rbac.clusterrole(rules, ACCOUNT))
     admin.request("POST", f"/api/v1/namespaces/{NAMESPACE}/serviceaccounts", {"metadata": {"name": ACCOUNT}})
@@ -118,7 +120,7 @@ def test_a_running_engine_converges_after_its_server_is_restarted_into_a_tight_b
     cluster: LocalCluster, tmp_path: Path, caplog: pytest.LogCaptureFixture, connect: Any
 ) -> None:
     admin = connect(cluster.kubeconfig)
-    manifests.install_crds(admin, ROOT / "crds")
+    manifests.install_project_crds(admin, ROOT)
     kube = connect(engine_kubeconfig(admin, cluster, tmp_path / "engine.kubeconfig"))
     with running_engine(kube, ROOT / "templates", None, resync=600, workers=4) as engine:
         create_networks(admin, BEFORE)

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from engine.core.model import kinds
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine
@@ -26,8 +27,10 @@ def guestbooks(kube: Kube, crds_installed: list[str]) -> Resource:
 
 
 def spec_defaults() -> dict[str, Any]:
-    """The defaults crds/guestbook.yaml gives spec.frontend and spec.redis."""
-    crd = manifests.read([ROOT / "crds" / "guestbook.yaml"])[0]
+    """The defaults the Guestbook's CRD (written from its kind.yaml's schema:) gives spec.frontend
+    and spec.redis."""
+    crd = kinds.load_kind(ROOT / "templates" / "guestbook").crd
+    assert crd is not None
     spec = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
     return {
         part: {field: schema["default"] for field, schema in spec[part]["properties"].items()}

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.model import errors
+from engine.core.model import errors, kinds
 from engine.core.model.objects import Obj
 from engine.localcluster import LocalCluster
 from engine.runtime.cluster.kube import Kube, Resource
@@ -82,12 +82,15 @@ def seed_namespace(kube_of_plane: Kube, request: pytest.FixtureRequest) -> Itera
     kube_of_plane.request("DELETE", f"/api/v1/namespaces/{name}")
 
 
-def install(kube: Kube, crd: Path, tmp_path: Path) -> Obj:
-    """Apply one CRD file and wait until it is Established; the CRD as the server then has it."""
-    folder = tmp_path / crd.stem
-    folder.mkdir()
-    shutil.copy(crd, folder / crd.name)
-    (name,) = manifests.install_crds(kube, folder)
+def install(kube: Kube, crd: Path | None, tmp_path: Path, kind: kinds.Kind | None = None) -> Obj:
+    """Apply one CRD file, or the CRD ``kind`` writes, and wait until it is Established; the CRD as
+    the server then has it."""
+    folder = None
+    if crd is not None:
+        folder = tmp_path / crd.stem
+        folder.mkdir()
+        shutil.copy(crd, folder / crd.name)
+    (name,) = manifests.install_crds(kube, folder, kinds_=[kind] if kind else [])
     found = kube.get(kube.resource("apiextensions.k8s.io/v1", "CustomResourceDefinition"), name)
     assert found is not None
     return found
@@ -122,8 +125,8 @@ def test_seed_crd_upgrades_in_place_and_its_existing_cr_converges(
             content_type="application/merge-patch+json",
         )
 
-    # 2. Stencil's CRD, applied over it: the same CRD, upgraded in place.
-    stencil_crd = install(kube, seed.stencil_crd, tmp_path)
+    # 2. Stencil's CRD, written from the kind's schema:, applied over it: the same CRD, upgraded in place.
+    stencil_crd = install(kube, None, tmp_path, seed.stencil_kind)
     assert stencil_crd["metadata"]["uid"] == seed_crd["metadata"]["uid"]
     assert stencil_crd["metadata"]["generation"] > seed_crd["metadata"]["generation"]
     res = kube.resource(seed.api_version, seed.kind)

@@ -10,7 +10,6 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from engine.core.offline import admission
 from engine.tools import cli, kindtest
 from tests.integration._engine import ROOT
 
@@ -20,15 +19,9 @@ FOLDER = ROOT / "templates" / "deploywebservice"
 
 
 def copy_kind(tmp_path: Path) -> Path:
-    """The kind folder and its CRD alone, laid out as a project."""
+    """The kind folder alone (its kind.yaml writes its CRD), laid out as a project."""
     kind_dir = tmp_path / "templates" / FOLDER.name
     shutil.copytree(FOLDER, kind_dir)
-    (tmp_path / "crds").mkdir()
-    crds = admission.find_crds_dir(FOLDER)
-    assert crds is not None
-    for crd in admission.read_crds(crds):
-        if crd["spec"]["names"]["kind"] == "DeployWebService":
-            (tmp_path / "crds" / "deploywebservice.yaml").write_text(yaml.safe_dump(crd))
     return kind_dir
 
 

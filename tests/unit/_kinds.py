@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,24 @@ SEED_FOLDER = Path(__file__).resolve().parents[2] / "templates" / "deploywebserv
 SEED_CR = f"apiVersion: {SEED_API_VERSION}\nkind: DeployWebService\nmetadata:\n  name: shop\n"
 SEED_CR += "spec:\n  image: shop:2\n"
 SEED_SPEC = {"image": "nginx:1.27", "replicas": 2, "exposed_port": 8080}
+# The seeds' APIs as the CRDs Stencil shipped by hand before their kind.yaml said them in schema:,
+# for the tests of a kind whose CRD is a file to find.
+SHIPPED_CRDS = SEED_FOLDER.parents[1] / "tests" / "shipped_crds"
+SEED_CRD = SHIPPED_CRDS / "deploywebservice.yaml"
+
+
+def with_crd_file(folder: Path, into: Path) -> Path:
+    """The kind folder ``folder`` copied to ``into`` with its kind.yaml's ``schema:`` taken out: a
+    kind whose parent's CRD is a file to find (for a seed, the one in ``SHIPPED_CRDS``)."""
+    shutil.copytree(folder, into)
+    kind_yaml = into / "kind.yaml"
+    kind_yaml.write_text(re.sub(r"^schema:\n(?:[ #].*\n|\n)*", "", kind_yaml.read_text(), flags=re.M))
+    return into
+
+
+def seed_with_crd_file(into: Path) -> Path:
+    """``with_crd_file`` of the seed kind DeployWebService, whose CRD is ``SEED_CRD``."""
+    return with_crd_file(SEED_FOLDER, into)
 
 
 def deploywebservice(**rules: Any) -> Kind:

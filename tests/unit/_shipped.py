@@ -48,10 +48,15 @@ EDGES: list[Any] = [
 ]
 
 
+def shipped_crds() -> admission.OfflineCrds:
+    """The CRDs the project ships: those of crds/ and those the kinds under templates/ write."""
+    loaded, _ = kinds.load_kinds(ROOT / "templates")
+    return admission.OfflineCrds.read(ROOT / "crds", loaded.values())
+
+
 def schemas() -> dict[str, dict[str, Any]]:
     """Each shipped CRD version's ``openAPIV3Schema``, by kind."""
-    crds = admission.OfflineCrds.read(ROOT / "crds")
-    return {kind: schema for (_, kind), schema in sorted(crds.schemas.items())}
+    return {kind: schema for (_, kind), schema in sorted(shipped_crds().schemas.items())}
 
 
 def examples(kind: str) -> list[dict[str, Any]]:
@@ -66,7 +71,7 @@ def examples(kind: str) -> list[dict[str, Any]]:
 
 def children() -> list[dict[str, Any]]:
     """Every child the shipped kinds render for their examples, given their CRDs' defaults."""
-    crds = admission.OfflineCrds.read(ROOT / "crds")
+    crds = shipped_crds()
     loaded, _ = kinds.load_kinds(ROOT / "templates")
     return [
         child

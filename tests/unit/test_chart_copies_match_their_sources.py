@@ -1,6 +1,7 @@
-"""The chart's copies of crds/, of the kind folders and of the derived RBAC rules are what
-hack/sync-chart makes from the sources today: a CRD or template changed without re-running it
-fails here, before a release ships stale copies."""
+"""The chart's copies of crds/ and of the CRDs the kinds write from their schema:, of the kind
+folders and of the derived RBAC rules are what hack/sync-chart makes from the sources today: a CRD,
+a schema or a template changed without re-running it fails here, before a release ships stale
+copies."""
 
 from __future__ import annotations
 
@@ -22,8 +23,14 @@ def files_under(base: Path) -> dict[str, bytes]:
     return {str(p.relative_to(base)): p.read_bytes() for p in sorted(base.rglob("*")) if p.is_file()}
 
 
-def test_chart_crds_are_exact_copies_of_top_level_crds() -> None:
-    assert files_under(CHART / "crds") == files_under(ROOT / "crds")
+def test_chart_crds_are_the_top_level_crds_and_those_the_kinds_write() -> None:
+    loaded, _ = kinds.load_kinds(ROOT / "templates")
+    written = {f"{name}.yaml": kind.crd for name, kind in loaded.items() if kind.crd is not None}
+    chart = files_under(CHART / "crds")
+
+    copied = {name: text for name, text in chart.items() if name not in written}
+    assert copied == files_under(ROOT / "crds")
+    assert {name: yaml.safe_load(chart[name]) for name in written if name in chart} == written
 
 
 def test_chart_kind_folders_are_the_templates_without_examples() -> None:
@@ -42,7 +49,9 @@ def test_chart_kind_folders_are_the_templates_without_examples() -> None:
 def test_chart_rules_file_holds_the_derived_rules() -> None:
     loaded, _ = kinds.load_kinds(ROOT / "templates")
     expected = rbac.rules_by_kind(
-        loaded.values(), rbac.offline_resources(ROOT / "crds"), OfflineCrds.read(ROOT / "crds").defaulted
+        loaded.values(),
+        rbac.offline_resources(ROOT / "crds", loaded.values()),
+        OfflineCrds.read(ROOT / "crds", loaded.values()).defaulted,
     )
 
     written = yaml.load((CHART / "files" / "rules.yaml").read_text(), Loader=yaml.CSafeLoader)

@@ -18,9 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def _derived(names: list[str] | None, *, sharded: bool = False) -> set[tuple[str, str, tuple[str, ...], str]]:
     loaded, _ = kinds.load_kinds(ROOT / "templates")
     chosen = [k for n, k in loaded.items() if names is None or n in names]
-    resources = rbac.offline_resources(ROOT / "crds")
+    resources = rbac.offline_resources(ROOT / "crds", loaded.values())
     documents = rbac.documents(
-        chosen, resources, defaults=OfflineCrds.read(ROOT / "crds").defaulted, sharded=sharded
+        chosen,
+        resources,
+        defaults=OfflineCrds.read(ROOT / "crds", loaded.values()).defaulted,
+        sharded=sharded,
     )
     return chart.grants(documents[0]["rules"])
 
@@ -44,7 +47,7 @@ def test_sharding_adds_patch_on_the_parents() -> None:
     sharded = _granted("replicaCount=3", "sharding.enabled=true")
     assert sharded == _derived(None, sharded=True)
     loaded, _ = kinds.load_kinds(ROOT / "templates")
-    resources = rbac.offline_resources(ROOT / "crds")
+    resources = rbac.offline_resources(ROOT / "crds", loaded.values())
     for kind in loaded.values():
         group, plural = resources(kind.api_version, kind.kind)
         assert (group, plural, (), "patch") in sharded

@@ -143,8 +143,8 @@ def test_cluster_role_grants_exactly_what_stencil_rbac_derives(helm: Path) -> No
     documents = render(helm)
     expected = rbac.derive_rules(
         shipped_kinds().values(),
-        rbac.offline_resources(ROOT / "crds"),
-        OfflineCrds.read(ROOT / "crds").defaulted,
+        rbac.offline_resources(ROOT / "crds", shipped_kinds().values()),
+        OfflineCrds.read(ROOT / "crds", shipped_kinds().values()).defaulted,
     )
 
     role = one(documents, "ClusterRole", FULLNAME)
@@ -187,8 +187,8 @@ def test_watch_namespace_grants_the_rules_in_that_namespace_only(helm: Path) -> 
              and d["metadata"]["name"] == FULLNAME}  # fmt: skip
     expected = rbac.derive_rules(
         shipped_kinds().values(),
-        rbac.offline_resources(ROOT / "crds"),
-        OfflineCrds.read(ROOT / "crds").defaulted,
+        rbac.offline_resources(ROOT / "crds", shipped_kinds().values()),
+        OfflineCrds.read(ROOT / "crds", shipped_kinds().values()).defaulted,
     )
     assert grants(roles["apps"]["rules"]) == grants(expected)
     assert flag(container(documents)["args"], "--namespace") == "apps"

@@ -30,7 +30,7 @@ def test_chart_installs_what_stencil_rbac_derives() -> None:
     loaded, broken = kinds.load_kinds(ROOT / "templates")
     assert not broken
     derived = rbac.user_clusterroles(
-        rbac.user_roles(loaded.values(), rbac.offline_resources(ROOT / "crds")), FULLNAME
+        rbac.user_roles(loaded.values(), rbac.offline_resources(ROOT / "crds", loaded.values())), FULLNAME
     )
 
     installed = users(render())

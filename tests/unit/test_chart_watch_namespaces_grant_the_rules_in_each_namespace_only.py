@@ -16,7 +16,9 @@ AGGREGATED = "rbac.authorization.k8s.io/aggregate-to-"
 def derived_rules() -> list[dict[str, object]]:
     loaded, _ = kinds.load_kinds(ROOT / "templates")
     rules: list[dict[str, object]] = rbac.derive_rules(
-        loaded.values(), rbac.offline_resources(ROOT / "crds"), OfflineCrds.read(ROOT / "crds").defaulted
+        loaded.values(),
+        rbac.offline_resources(ROOT / "crds", loaded.values()),
+        OfflineCrds.read(ROOT / "crds", loaded.values()).defaulted,
     )
     return rules
 

@@ -16,11 +16,12 @@ from engine.core.offline import admission
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "templates" / "network"
 CRDS = ROOT / "crds"
+KIND = kinds.load_kind(FOLDER)  # its CRD is written from its kind.yaml's schema:
 
 
 def spec_rule() -> dict[str, Any]:
-    crd = yaml.safe_load((CRDS / "network.yaml").read_text())
-    (rule,) = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"][
+    assert KIND.crd is not None
+    (rule,) = KIND.crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"][
         "x-kubernetes-validations"
     ]
     return dict(rule)
@@ -37,10 +38,10 @@ def network(tmp_path: Path, gateway: str) -> documents.Document:
 def test_a_gateway_outside_the_cidr_is_refused_citing_the_rule(tmp_path: Path) -> None:
     rule = spec_rule()
     document = network(tmp_path, "10.0.0.1")
-    crds = admission.OfflineCrds.read(CRDS)
+    crds = admission.OfflineCrds.read(CRDS, [KIND])
 
     with pytest.raises(StencilError) as caught:
-        crds.admit(document, kinds.load_kind(FOLDER), "default")
+        crds.admit(document, KIND, "default")
 
     error = caught.value
     assert (error.file, error.field) == (str(tmp_path / "network.yaml"), "spec" + rule["fieldPath"])
@@ -54,7 +55,7 @@ def test_the_shipped_example_passes_every_rule_with_nothing_left_unchecked(tmp_p
     (example,) = sorted((FOLDER / "examples").glob("*.yaml"))
     document = documents.Document.read(example, StencilError)
 
-    found = admission.OfflineCrds.read(CRDS).problems(document, kinds.load_kind(FOLDER), "default")
+    found = admission.OfflineCrds.read(CRDS, [KIND]).problems(document, KIND, "default")
 
     assert found == ([], [])
 

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from engine.core.model import kinds
 from engine.tools import cli
+from tests.unit import _kinds
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,8 +24,8 @@ def test_the_printed_crd_is_the_kinds() -> None:
     assert columns == ["Image", "Ready", "Reason", "Age"]
 
 
-def test_a_kind_without_a_schema_is_told_so() -> None:
-    kind_dir = ROOT / "templates" / "network"
+def test_a_kind_without_a_schema_is_told_so(tmp_path: Path) -> None:
+    kind_dir = _kinds.with_crd_file(ROOT / "templates" / "network", tmp_path / "network")
     result = CliRunner().invoke(cli.main, ["crd", str(kind_dir)])
     assert result.exit_code != 0
     assert f"{kind_dir / kinds.KIND_FILE}: schema: Network has no schema" in result.output

@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner, Result
 
-from engine.core.model import placement
+from engine.core.model import kinds, placement
 from engine.tools import cli
 from tests.unit import _kinds
 
@@ -66,7 +66,8 @@ def test_a_cr_the_crd_would_refuse_fails_with_its_file_line_and_field(tmp_path: 
     (tmp_path / "cr.yaml").write_text(CR + "  replicas: -1\n")
     result = stencil("-f", tmp_path / "cr.yaml")
     assert result.exit_code != 0
-    crd = yaml.safe_load((ROOT / "crds" / "deploywebservice.yaml").read_text())
+    crd = kinds.load_kind(FOLDER).crd  # written from its kind.yaml's schema:
+    assert crd is not None
     replicas = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
     (rule,) = replicas["replicas"]["x-kubernetes-validations"]
     assert f"{tmp_path / 'cr.yaml'}:7: spec.replicas: {rule['message']}" in result.output
@@ -75,7 +76,10 @@ def test_a_cr_the_crd_would_refuse_fails_with_its_file_line_and_field(tmp_path: 
 
 def test_a_template_error_names_the_template_and_the_cr(tmp_path: Path) -> None:
     (tmp_path / "cr.yaml").write_text(CR)
-    result = stencil("-f", tmp_path / "cr.yaml", "--crds", tmp_path)  # no CRD: no defaults
+    folder = _kinds.seed_with_crd_file(tmp_path / "templates" / "deploywebservice")
+    (tmp_path / "crds").mkdir()
+    arguments = ["render", str(folder), "-f", str(tmp_path / "cr.yaml"), "--crds", str(tmp_path / "crds")]
+    result = CliRunner().invoke(cli.main, arguments)  # no CRD: no defaults
     assert result.exit_code != 0
     assert "deployment.yaml:6: spec.replicas: not set" in result.output
     assert f"(rendering DeployWebService shop from {tmp_path / 'cr.yaml'}:1)" in result.output

@@ -7,7 +7,6 @@ serve every kind.  A kind's own crds/ that lacks its parent's CRD hides nothing.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,7 @@ from engine.core.offline import admission
 from engine.tools import cli
 from tests.unit import _kinds
 
-ROOT = Path(__file__).resolve().parents[2]
-KIND = _kinds.SEED_FOLDER
-CRD = ROOT / "crds" / "deploywebservice.yaml"
+CRD = _kinds.SEED_CRD
 CR = _kinds.SEED_CR
 
 
@@ -49,15 +46,13 @@ def render_replicas(kind_dir: Path, tmp_path: Path) -> int:
 
 def project(tmp_path: Path, project_default: int) -> Path:
     """The kind folder copied into a project layout whose crds/ gives replicas ``project_default``."""
-    kind_dir = tmp_path / "project" / "templates" / "deploywebservice"
-    shutil.copytree(KIND, kind_dir)
+    kind_dir = _kinds.seed_with_crd_file(tmp_path / "project" / "templates" / "deploywebservice")
     write_crd(tmp_path / "project" / "crds", crd_with_replicas_default(project_default))
     return kind_dir
 
 
 def test_a_kind_folder_copied_alone_reads_its_own_crds(tmp_path: Path) -> None:
-    kind_dir = tmp_path / "somewhere" / "deploywebservice"
-    shutil.copytree(KIND, kind_dir)
+    kind_dir = _kinds.seed_with_crd_file(tmp_path / "somewhere" / "deploywebservice")
     write_crd(kind_dir / "crds", crd_with_replicas_default(4))
     assert render_replicas(kind_dir, tmp_path) == 4
 

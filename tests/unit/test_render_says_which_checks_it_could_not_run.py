@@ -3,7 +3,6 @@ a CEL rule the offline library cannot evaluate, or no CRD for the parent at all.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ import yaml
 from click.testing import CliRunner
 
 from engine.tools import cli
+from tests.unit import _kinds
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "templates" / "network" / "examples" / "example-network.yaml"
@@ -18,11 +18,10 @@ EXAMPLE = ROOT / "templates" / "network" / "examples" / "example-network.yaml"
 
 def kind_with_crd(tmp_path: Path, rule: str | None) -> Path:
     """The Network kind copied alone, its CRD inside it, with ``rule`` added on spec (no CRD if None)."""
-    folder = tmp_path / "network"
-    shutil.copytree(ROOT / "templates" / "network", folder)
+    folder = _kinds.with_crd_file(ROOT / "templates" / "network", tmp_path / "network")
     (folder / "crds").mkdir()
     if rule is not None:
-        crd: dict[str, Any] = yaml.safe_load((ROOT / "crds" / "network.yaml").read_text())
+        crd: dict[str, Any] = yaml.safe_load((_kinds.SHIPPED_CRDS / "network.yaml").read_text())
         spec = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
         spec.setdefault("x-kubernetes-validations", []).append({"rule": rule})
         (folder / "crds" / "network.yaml").write_text(yaml.safe_dump(crd))

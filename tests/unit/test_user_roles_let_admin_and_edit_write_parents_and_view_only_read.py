@@ -18,7 +18,7 @@ def test_roles_of_the_deploywebservice_kind() -> None:
     loaded, _ = kinds.load_kinds(ROOT / "templates")
     kind = loaded["deploywebservice"]
 
-    roles = rbac.user_roles([kind], rbac.offline_resources(ROOT / "crds"))
+    roles = rbac.user_roles([kind], rbac.offline_resources(ROOT / "crds", [kind]))
     documents = {d["metadata"]["name"]: d for d in rbac.user_clusterroles(roles, "ops")}
 
     assert sorted(documents) == [

@@ -34,8 +34,8 @@ TRICKY = [
 
 
 def _rendered_examples() -> list[dict[str, Any]]:
-    crds = admission.OfflineCrds.read(ROOT / "crds")
     loaded, _ = kinds.load_kinds(ROOT / "templates")
+    crds = admission.OfflineCrds.read(ROOT / "crds", loaded.values())
     children: list[dict[str, Any]] = []
     for _, kind in sorted(loaded.items()):
         for example in kind.examples:
