@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.core.model import bundles as model_bundles
 from engine.runtime.serving import bundles, manager
 from tests.integration._widgets import KIND_YAML, VALUE_CONFIGMAP
 from tests.seam._fake import FakeKube
@@ -29,11 +30,11 @@ def bundle(name: str, kind_name: str, files: dict[str, str]) -> dict[str, object
 
 
 def test_the_reasons() -> None:
-    assert "not a DNS label" in str(bundles.bundle_problem("w" * 300, {}, 100))
-    assert "not a DNS label" in str(bundles.bundle_problem("bad\x00name", {}, 100))
-    assert "not a plain file name" in str(bundles.bundle_problem("widget", {"../kind.yaml": ""}, 100))
-    assert "do not fit" in str(bundles.bundle_problem("widget", {"kind.yaml": "x" * 101}, 100))
-    assert bundles.bundle_problem("widget", {"kind.yaml": "x" * 100}, 100) is None
+    assert "not a DNS label" in str(model_bundles.problem("w" * 300, {}, 100))
+    assert "not a DNS label" in str(model_bundles.problem("bad\x00name", {}, 100))
+    assert "not a plain file name" in str(model_bundles.problem("widget", {"../kind.yaml": ""}, 100))
+    assert "do not fit" in str(model_bundles.problem("widget", {"kind.yaml": "x" * 101}, 100))
+    assert model_bundles.problem("widget", {"kind.yaml": "x" * 100}, 100) is None
 
 
 def test_a_hostile_bundle_leaves_the_others_loading(tmp_path: Path) -> None:

@@ -60,6 +60,7 @@ from engine.core.model.statusrules import ConditionRule as ConditionRule
 from engine.core.model.statusrules import FieldRule as FieldRule
 
 EXAMPLES_DIR = "examples"
+TESTS_DIR = "tests"  # what `stencil test` reads beside the examples: golden files and fixtures
 
 _ID = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _MAX_ID = 63

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.core.model import documents, errors, kinds
 
-TESTS_DIR = "tests"
+TESTS_DIR = kinds.TESTS_DIR
 FIXTURES = "fixtures"
 
 

@@ -2,19 +2,19 @@
 
 A kind author who may write ConfigMaps in the engine's kind namespace ships a kind as one
 ConfigMap (``stencil.dev/kind-bundle=true``, a file per key; ``stencil.dev/kind-name`` names the
-kind, else the ConfigMap's name).  ``Bundles`` keeps them cached and writes them under a private
-directory that the engine loads beside its templates folder (``engine.runtime.serving.manager``).
+kind, else the ConfigMap's name: ``engine.core.model.bundles``).  ``Bundles`` keeps them cached
+and writes them under a private directory that the engine loads beside its templates folder
+(``engine.runtime.serving.manager``).
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import shutil
 import tempfile
 from pathlib import Path
 
-from engine.core.model import placement
+from engine.core.model import bundles
 from engine.core.model.objects import Obj
 from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.cluster.seam import Api
@@ -22,11 +22,9 @@ from engine.runtime.cluster.watching import Informer
 
 log = logging.getLogger("stencil.controller")
 
-BUNDLE_LABEL = placement.BUNDLE_LABEL  # a ConfigMap carrying one kind folder, one file per key
-BUNDLE_NAME_ANNOTATION = "stencil.dev/kind-name"  # the kind's name, if not the ConfigMap's
-BUNDLE_SPACE = 48 * 1024 * 1024  # bytes of kind files written in all: the chart's /tmp holds 64 MiB
-_BUNDLE_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
-_FILE_NAME = re.compile(r"[A-Za-z0-9_][-A-Za-z0-9_.]{0,127}")
+BUNDLE_LABEL = bundles.LABEL  # what a kind ConfigMap is: engine.core.model.bundles
+BUNDLE_NAME_ANNOTATION = bundles.NAME_ANNOTATION
+BUNDLE_SPACE = bundles.SPACE
 
 
 class Bundles:
@@ -69,7 +67,7 @@ class Bundles:
     def materialize(self) -> Path:
         """Write each labelled ConfigMap's files as a kind folder under ``directory``.
 
-        A ConfigMap that cannot be a kind folder (``bundle_problem``: a name that is not a DNS
+        A ConfigMap that cannot be a kind folder (``bundles.problem``: a name that is not a DNS
         label, a file name that is not plain, more than the space left) is skipped and said once;
         it never stops the other kinds from loading.
         """
@@ -82,7 +80,7 @@ class Bundles:
             meta = cm["metadata"]
             name = str((meta.get("annotations") or {}).get(BUNDLE_NAME_ANNOTATION) or meta["name"])
             files = {str(k): str(v) for k, v in (cm.get("data") or {}).items()}
-            problem = bundle_problem(name, files, BUNDLE_SPACE - used)
+            problem = bundles.problem(name, files, BUNDLE_SPACE - used)
             if problem is not None:
                 refused[str(meta["name"])] = problem
                 continue
@@ -110,17 +108,3 @@ class Bundles:
 
     def close(self) -> None:
         shutil.rmtree(self.directory, ignore_errors=True)
-
-
-def bundle_problem(name: str, files: dict[str, str], space: int) -> str | None:
-    """Why a kind ConfigMap named ``name`` with ``files`` cannot be written as a kind folder in
-    ``space`` bytes, or None."""
-    if not _BUNDLE_NAME.fullmatch(name):
-        return f"its kind name {name[:70]!r} is not a DNS label (at most 63 of a-z, 0-9 and -)"
-    for filename in files:
-        if not _FILE_NAME.fullmatch(filename):
-            return f"its key {filename[:70]!r} is not a plain file name"
-    size = sum(len(text.encode()) for text in files.values())
-    if size > space:
-        return f"its {size} bytes of files do not fit in the {max(space, 0)} bytes left for kinds"
-    return None
