@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.core.model import objects
 from engine.localcluster.plane import LocalCluster
 from engine.runtime.cluster.kube import Kube
 from engine.runtime.serving import manager
@@ -116,7 +117,7 @@ def main(n: int, scenario: Scenario) -> None:
             resync_started = time.monotonic()
             for ctrl in engine.controllers.values():
                 for obj in ctrl.parents.list():
-                    ctrl.wakes.add(f"{obj['metadata']['namespace']}/{obj['metadata']['name']}")
+                    ctrl.wakes.add(objects.key_of(obj))
             while any(c.queue.depth or c.queue.processing() for c in engine.workers.values()):
                 time.sleep(0.05)
             resync_seconds = time.monotonic() - resync_started

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.model import placement
-from engine.runtime.reconciling import controller, worker
+from engine.core.model.objects import Key
+from engine.runtime.reconciling import controller, requeuing, worker
 from engine.runtime.serving import manager
 from engine.runtime.telemetry import observability, tracing
 from tests.integration._widgets import write_kind
@@ -50,7 +51,7 @@ def engine_for(
         assert kind_controller.parents.wait_for_sync(5)
         reconcile = kind_controller.reconcile
 
-        def reconcile_then_wait_for_its_events(key: str) -> controller.Result:
+        def reconcile_then_wait_for_its_events(key: Key) -> requeuing.Result:
             # Events are sent by the recorder's thread; a test reads them once a reconcile returns.
             try:
                 return reconcile(key)

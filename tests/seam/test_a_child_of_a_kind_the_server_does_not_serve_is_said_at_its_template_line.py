@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.model import errors
+from engine.core.model.objects import Key
 from tests.seam._fake import FakeKube
 from tests.seam._harness import conditions, engine_for, parent
 
@@ -28,7 +29,7 @@ def test_an_unserved_child_kind_is_a_condition_at_the_line_of_its_api_version(tm
     fake = FakeKube()
     parent(fake)
     with engine_for(fake, tmp_path, UNSERVED, KIND) as controller, pytest.raises(errors.NotServed) as caught:
-        controller.reconcile("ns/w")
+        controller.reconcile(Key("ns", "w"))
 
     assert caught.value.terminal is False and caught.value.retry_after == errors.NotServed.retry_after
     rendered = conditions(fake)["TemplatesRendered"]

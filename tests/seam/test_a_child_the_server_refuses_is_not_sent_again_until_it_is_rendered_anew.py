@@ -9,6 +9,7 @@ import pytest
 
 from engine.core.decisions import refusing
 from engine.core.model import errors
+from engine.core.model.objects import Key
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
 from tests.seam._harness import SPEC_VALUE_IN_CONFIG_MAP_A, WIDGET, conditions, engine_for, parent
@@ -34,7 +35,7 @@ def test_a_refused_child_is_held_until_the_parent_renders_it_anew(tmp_path: Path
     fake.fail_apply["w-a"] = errors.api_error(422, INVALID, "apply")
     with engine_for(fake, tmp_path, SPEC_VALUE_IN_CONFIG_MAP_A) as controller:
         with pytest.raises(errors.Refused) as first:
-            controller.reconcile("ns/w")
+            controller.reconcile(Key("ns", "w"))
         assert applies(fake) == 1
         applied, ready = conditions(fake)["ChildrenApplied"], conditions(fake)["Ready"]
         assert (applied["status"], applied["reason"]) == ("False", refusing.CHILD_REFUSED)
@@ -44,7 +45,7 @@ def test_a_refused_child_is_held_until_the_parent_renders_it_anew(tmp_path: Path
 
         for _ in range(5):  # woken again and again: nothing is sent, the verdict stands
             with pytest.raises(errors.Refused) as again:
-                controller.reconcile("ns/w")
+                controller.reconcile(Key("ns", "w"))
             assert again.value.retry_after is not None and 0 < again.value.retry_after <= refusing.FIRST_WAIT
         assert applies(fake) == 1
         warnings = [e for e in fake.events if e.get("reason") == refusing.CHILD_REFUSED]
@@ -54,7 +55,7 @@ def test_a_refused_child_is_held_until_the_parent_renders_it_anew(tmp_path: Path
         del fake.fail_apply["w-a"]
         fake.add({**fake.objects[WIDGET], "spec": {"value": "y"}})  # the tenant fixes the spec
         wait_until(lambda: controller.parents.get("ns", "w")["spec"] == {"value": "y"}, what="the new spec")
-        controller.reconcile("ns/w")
+        controller.reconcile(Key("ns", "w"))
 
         assert applies(fake) == 2
         assert conditions(fake)["ChildrenApplied"]["status"] == "True"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.core.model.objects import Key
 from engine.runtime.serving import manager
 from engine.testing import wait_until
 from tests.integration._widgets import write_kind
@@ -39,13 +40,13 @@ def test_a_widgets_childs_event_queues_the_widget_and_not_the_gadget(tmp_path: P
         child_of(fake, widget, "w-a")  # owned by the Widget whose uid the Gadget shares
         child_of(fake, other_widget, "w2-a")  # one event later, on the same watch
         woken = []
-        while "ns/w2" not in woken:  # the first event was handled whole before the second
+        while Key("ns", "w2") not in woken:  # the first event was handled whole before the second
             key = widgets.get(timeout=10)
             assert key is not None, f"the Widgets' queue got {woken} and then nothing"
             woken.append(key)
             widgets.done(key)
 
-        assert woken == ["ns/w", "ns/w2"]
+        assert woken == [Key("ns", "w"), Key("ns", "w2")]
         assert gadgets.get(timeout=0) is None
     finally:
         engine.stop(grace=0)

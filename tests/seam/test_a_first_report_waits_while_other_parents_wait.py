@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.core.model.objects import Key
 from engine.runtime.reconciling import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
@@ -47,15 +48,15 @@ def test_the_first_report_waits_behind_other_parents_and_ready_is_written_once(t
     parent(fake)
     with engine_for(fake, tmp_path, GADGET, RULES) as kind_controller:
         drain(kind_controller)
-        worker_of(kind_controller).queue.add(f"{NAMESPACE}/another")  # another parent waits for a worker
+        worker_of(kind_controller).queue.add(Key(NAMESPACE, "another"))  # another parent waits for a worker
 
-        result = kind_controller.reconcile(f"{NAMESPACE}/w")
+        result = kind_controller.reconcile(Key(NAMESPACE, "w"))
 
         assert [verb for verb, _ in fake.calls if verb in ("APPLY", "STATUS")] == ["APPLY"]
         assert result.when_idle and result.requeue_after == reporting.REPORT_WAIT
 
         gadget_comes_up(fake, kind_controller)
-        kind_controller.reconcile(f"{NAMESPACE}/w")  # Ready is news: written whatever waits
+        kind_controller.reconcile(Key(NAMESPACE, "w"))  # Ready is news: written whatever waits
 
         assert status_writes(fake) == 1
         assert conditions(fake)["Ready"]["status"] == "True"
@@ -67,7 +68,7 @@ def test_with_nothing_else_waiting_the_first_status_is_written_at_once(tmp_path:
     with engine_for(fake, tmp_path, GADGET, RULES) as kind_controller:
         drain(kind_controller)
 
-        result = kind_controller.reconcile(f"{NAMESPACE}/w")
+        result = kind_controller.reconcile(Key(NAMESPACE, "w"))
 
         assert status_writes(fake) == 1
         assert conditions(fake)["Ready"]["status"] == "False"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.core.decisions import sharding
+from engine.core.model.objects import Key
 from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards
 from engine.testing import wait_until
@@ -61,7 +62,7 @@ def test_a_forged_mark_is_taken_off_in_one_write_and_a_sharders_mark_moves_the_p
         (a,) = engine.controllers.values()
         for name in (stays, moves):
             wait_until(lambda name=name: a.parents.get(NAMESPACE, name), timeout=5, what="a's cache")
-            a.reconcile(f"{NAMESPACE}/{name}")
+            a.reconcile(Key(NAMESPACE, name))
         wait_until(
             lambda: (
                 len(engine.children.of(fake.objects[(WIDGET, "Widget", NAMESPACE, stays)]["metadata"]["uid"]))
@@ -77,7 +78,7 @@ def test_a_forged_mark_is_taken_off_in_one_write_and_a_sharders_mark_moves_the_p
             lambda: sharding.DRAIN_LABEL in sharding.labels_of(a.parents.get(NAMESPACE, stays)), timeout=5
         )
         before = len(log)
-        worker_of(a).process(f"{NAMESPACE}/{stays}")
+        worker_of(a).process(Key(NAMESPACE, stays))
 
         assert log[before:] == [("a", "patch", stays)], "one write: the mark taken off"
         kept = sharding.labels_of(fake.objects[(WIDGET, "Widget", NAMESPACE, stays)])
@@ -93,7 +94,7 @@ def test_a_forged_mark_is_taken_off_in_one_write_and_a_sharders_mark_moves_the_p
             lambda: sharding.DRAIN_LABEL in sharding.labels_of(a.parents.get(NAMESPACE, moves)), timeout=5
         )
         before = len(log)
-        worker_of(a).process(f"{NAMESPACE}/{moves}")
+        worker_of(a).process(Key(NAMESPACE, moves))
         relabelled = [what for who, verb, what in log[before:] if verb == "patch" and what != moves]
         assert len(relabelled) == 40
         assert sharding.OWNER_LABEL not in sharding.labels_of(

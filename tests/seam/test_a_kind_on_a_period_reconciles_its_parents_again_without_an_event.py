@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core.model.objects import Key
 from tests.seam._fake import FakeKube
 from tests.seam._harness import SPEC_VALUE_IN_CONFIG_MAP_A, engine_for, parent, worker_of
 
@@ -21,5 +22,5 @@ def test_a_parent_is_queued_again_on_its_kinds_period(tmp_path: Path, kind_yaml:
             key = worker.queue.get(timeout=1)
             assert key is not None
             worker.queue.done(key)
-        worker.process("ns/w")
-        assert (worker.queue.get(timeout=3.0) == "ns/w") is again
+        worker.process(Key("ns", "w"))
+        assert (worker.queue.get(timeout=3.0) == Key("ns", "w")) is again

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from engine.core.model.objects import Key
 from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.reconciling.queue import WorkQueue
 from engine.runtime.reconciling.referenced import Referenced
@@ -56,33 +57,33 @@ def test_a_reference_by_name_holds_whole_only_the_object_it_names(
 ) -> None:
     kind, queue = refs.kind(refs.reference()), WorkQueue()
     referenced.watch(kind)
-    resolved = referenced.read(kind, refs.parent(configName="shared"), queue, "shop/echo")
+    resolved = referenced.read(kind, refs.parent(configName="shared"), queue, Key("shop", "echo"))
     assert resolved.values["config"]["data"] == {"ECHO": "shared"}
     _drained(queue)
     assert referenced.cached_bytes() < UNRELATED * 1_000, referenced.cached_bytes()
     gets = _gets(fake)
-    referenced.read(kind, refs.parent(configName="shared"), queue, "shop/echo")
+    referenced.read(kind, refs.parent(configName="shared"), queue, Key("shop", "echo"))
     assert _gets(fake) == gets, "a current object is fetched again"
 
     fake.add({**refs.config_map("shared", team="a"), "data": {"ECHO": "changed"}})
     wait_until(lambda: queue.depth > 0, timeout=10, what="the change to wake the parent")
-    resolved = referenced.read(kind, refs.parent(configName="shared"), queue, "shop/echo")
+    resolved = referenced.read(kind, refs.parent(configName="shared"), queue, Key("shop", "echo"))
     assert resolved.values["config"]["data"] == {"ECHO": "changed"}
     assert _gets(fake) == gets + 1
 
     held = referenced.cached_bytes()
-    referenced.forget(queue, "shop/echo")
+    referenced.forget(queue, Key("shop", "echo"))
     assert referenced.cached_bytes() < held, "an object no parent reads is still held"
 
 
 def test_a_missing_object_is_fetched_once_it_is_created(fake: FakeKube, referenced: Referenced) -> None:
     kind, queue = refs.kind(refs.reference()), WorkQueue()
     referenced.watch(kind)
-    resolved = referenced.read(kind, refs.parent(configName="later"), queue, "shop/echo")
+    resolved = referenced.read(kind, refs.parent(configName="later"), queue, Key("shop", "echo"))
     assert resolved.missing and resolved.values["config"] is None
     fake.add(refs.config_map("later"))
     wait_until(lambda: queue.depth > 0, timeout=10, what="the creation to wake the parent")
-    resolved = referenced.read(kind, refs.parent(configName="later"), queue, "shop/echo")
+    resolved = referenced.read(kind, refs.parent(configName="later"), queue, Key("shop", "echo"))
     assert resolved.values["config"]["data"] == {"ECHO": "later"} and not resolved.missing
 
 
@@ -91,7 +92,7 @@ def test_a_selector_fetches_only_the_objects_it_matches(fake: FakeKube, referenc
     fake.add(refs.config_map("also-a", team="a"))
     referenced.watch(kind)
     gets = _gets(fake)
-    resolved = referenced.read(kind, refs.parent(), queue, "shop/echo")
+    resolved = referenced.read(kind, refs.parent(), queue, Key("shop", "echo"))
     assert [obj["metadata"]["name"] for obj in resolved.values["team"]] == ["also-a", "shared"]
     assert _gets(fake) == gets + 2
     assert referenced.cached_bytes() < UNRELATED * 1_000, referenced.cached_bytes()
@@ -99,7 +100,7 @@ def test_a_selector_fetches_only_the_objects_it_matches(fake: FakeKube, referenc
     held = referenced.cached_bytes()
     fake.add(refs.config_map("also-a", team="b"))  # its labels no longer match: no parent reads it
     wait_until(lambda: referenced.cached_bytes() < held, timeout=10, what="the unmatched object dropped")
-    resolved = referenced.read(kind, refs.parent(), queue, "shop/echo")
+    resolved = referenced.read(kind, refs.parent(), queue, Key("shop", "echo"))
     assert [obj["metadata"]["name"] for obj in resolved.values["team"]] == ["shared"]
 
 
@@ -110,9 +111,9 @@ def test_a_watch_no_parent_reads_through_is_stopped(fake: FakeKube, referenced: 
     before = fake.open_watches.get("configmaps", 0)
     for namespace in ("shop", "other"):
         parent = {**refs.parent(configName="shared"), "metadata": {"name": "echo", "namespace": namespace}}
-        referenced.read(kind, parent, queue, f"{namespace}/echo")
+        referenced.read(kind, parent, queue, Key(namespace, "echo"))
     wait_until(lambda: fake.open_watches.get("configmaps", 0) == before + 2, timeout=10, what="two watches")
-    referenced.forget(queue, "shop/echo")
+    referenced.forget(queue, Key("shop", "echo"))
     wait_until(lambda: fake.open_watches.get("configmaps", 0) == before + 1, timeout=10, what="one stopped")
-    referenced.forget(queue, "other/echo")
+    referenced.forget(queue, Key("other", "echo"))
     wait_until(lambda: fake.open_watches.get("configmaps", 0) == before, timeout=10, what="both stopped")

@@ -8,6 +8,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
 
+from engine.core.model.objects import Key
 from engine.runtime.telemetry import tracing
 from tests.seam._fake import FakeKube
 from tests.seam._harness import CONFIG_MAP_A, engine_for, parent, worker_of
@@ -22,7 +23,7 @@ def test_the_root_span_and_the_render_span_say_the_error(tmp_path: Path) -> None
     fake = FakeKube()
     parent(fake)
     with engine_for(fake, tmp_path, TEMPLATE, tracer=tracing.OpenTelemetry(provider)) as controller:
-        worker_of(controller).process("ns/w")
+        worker_of(controller).process(Key("ns", "w"))
 
     spans = {span.name: span for span in exporter.get_finished_spans()}
     assert sorted(spans) == ["reconcile", "render", "status"]

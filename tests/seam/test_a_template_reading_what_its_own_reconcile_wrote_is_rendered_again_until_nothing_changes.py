@@ -5,6 +5,7 @@ renders a child's resourceVersion into that child) stops asking after ``MAX_ECHO
 
 from pathlib import Path
 
+from engine.core.model.objects import Key
 from engine.runtime.reconciling import controller as controllers
 from tests.seam._fake import FakeKube
 from tests.seam._harness import NAMESPACE, engine_for, parent
@@ -45,16 +46,16 @@ def test_a_copy_of_a_sibling_written_in_the_same_reconcile_fills_on_the_next_ren
     fake = FakeKube()
     parent(fake, value="x")
     with engine_for(fake, tmp_path, FIRST_THEN_COPY, COLLECTION) as controller:
-        first = controller.reconcile(f"{NAMESPACE}/w")
+        first = controller.reconcile(Key(NAMESPACE, "w"))
         assert data(fake, "w-b") == {"copied": "unknown"}
         assert first.requeue_after == 0.0
 
-        second = controller.reconcile(f"{NAMESPACE}/w")
+        second = controller.reconcile(Key(NAMESPACE, "w"))
         assert data(fake, "w-b") == {"copied": "x"}
         assert second.requeue_after == 0.0
 
         writes = len(fake.calls)
-        third = controller.reconcile(f"{NAMESPACE}/w")
+        third = controller.reconcile(Key(NAMESPACE, "w"))
         assert third.requeue_after is None, "a render that writes nothing is the fixed point"
         assert fake.calls[writes:] == [] or all(verb == "STATUS" for verb, _ in fake.calls[writes:])
 
@@ -64,7 +65,7 @@ def test_a_kind_that_renders_its_own_version_stops_asking_after_max_echoes(tmp_p
     parent(fake)
     with engine_for(fake, tmp_path, READS_ITSELF) as controller:
         asked = [
-            controller.reconcile(f"{NAMESPACE}/w").requeue_after for _ in range(controllers.MAX_ECHOES + 2)
+            controller.reconcile(Key(NAMESPACE, "w")).requeue_after for _ in range(controllers.MAX_ECHOES + 2)
         ]
 
     assert asked[: controllers.MAX_ECHOES] == [0.0] * controllers.MAX_ECHOES

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.core.model.objects import Key
 from engine.runtime.reconciling import reporting
 from tests.seam._fake import FakeKube
 from tests.seam._harness import CONFIG_KEY, GADGET_KEY, conditions, gadget_then_config, parent, worker_of
@@ -23,10 +24,10 @@ def test_a_dependency_current_at_creation_releases_the_child_waiting_for_it(tmp_
     with gadget_then_config(fake, tmp_path) as kind_controller:
         worker = worker_of(kind_controller)
         worker.queue.get(timeout=5)  # the parent's own ADDED event, taken out of the way
-        worker.queue.done("ns/w")
+        worker.queue.done(Key("ns", "w"))
 
         fake.delivering.clear()  # the create's watch event comes only after its answer is cached
-        worker.process("ns/w")
+        worker.process(Key("ns", "w"))
         fake.delivering.set()
 
         assert GADGET_KEY in fake.objects

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from engine.core.model import errors
+from engine.core.model.objects import Key
 from tests.seam._fake import FakeKube
 from tests.seam._harness import CONFIG_MAP_A, EMPTY_CONFIG_MAP_A, conditions, engine_for, parent
 
@@ -42,7 +43,7 @@ def test_each_outcome_writes_one_status_with_every_condition_of_the_set(tmp_path
     fake.fail_apply.update(failing)
     with engine_for(fake, tmp_path, template, extra) as controller:
         with contextlib.suppress(Exception):  # each outcome raises what it raises; the status is the test
-            controller.reconcile("ns/w")
+            controller.reconcile(Key("ns", "w"))
         writes = [c for c in fake.calls if c[0] == "STATUS"]
         said = set(conditions(fake))
     assert writes == [("STATUS", "Widget ns/w")]

@@ -5,6 +5,7 @@ wrote (or found already written), and forgets a parent once it is gone: the dash
 import time
 from pathlib import Path
 
+from engine.core.model.objects import Key
 from engine.runtime.telemetry import observability
 from tests.seam._fake import FakeKube
 from tests.seam._harness import (
@@ -31,8 +32,8 @@ def test_a_ready_parent_counts_once_and_not_after_it_is_deleted(tmp_path: Path) 
     with engine_for(fake, tmp_path, EMPTY_CONFIG_MAP_A, metrics=metrics) as controller:
         assert ready_counts(metrics) == {"True": 0, "False": 0}
 
-        controller.reconcile(f"{NAMESPACE}/w")
-        controller.reconcile(f"{NAMESPACE}/w")  # the status stands: still one parent
+        controller.reconcile(Key(NAMESPACE, "w"))
+        controller.reconcile(Key(NAMESPACE, "w"))  # the status stands: still one parent
 
         assert ready_counts(metrics) == {"True": 1, "False": 0}
         fake.remove("tests.stencil.dev/v1", "Widget", NAMESPACE, "w")
@@ -47,6 +48,6 @@ def test_a_parent_whose_template_fails_counts_as_not_ready(tmp_path: Path) -> No
     parent(fake)  # no spec.value: the template fails
     metrics = observability.Metrics()
     with engine_for(fake, tmp_path, SPEC_VALUE_IN_CONFIG_MAP_A, metrics=metrics) as controller:
-        worker_of(controller).process(f"{NAMESPACE}/w")
+        worker_of(controller).process(Key(NAMESPACE, "w"))
 
         assert ready_counts(metrics) == {"True": 0, "False": 1}

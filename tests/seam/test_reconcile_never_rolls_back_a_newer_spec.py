@@ -10,6 +10,7 @@ spec to the children until a resync.
 from pathlib import Path
 from typing import Any
 
+from engine.core.model.objects import Key
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
 from tests.seam._harness import NAMESPACE, SPEC_VALUE_IN_CONFIG_MAP_A, WIDGET, engine_for, parent, worker_of
@@ -32,7 +33,7 @@ def test_a_spec_update_seen_before_the_status_write_response_reaches_the_childre
             )
 
         fake.before_response = spec_changes_while_the_write_is_answered
-        controller.reconcile("ns/w")
+        controller.reconcile(Key("ns", "w"))
 
         cached = controller.parents.get(NAMESPACE, "w")
         assert cached is not None and cached["spec"]["value"] == "second"

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.model import errors
+from engine.core.model.objects import Key
 from engine.runtime.telemetry import observability
 from tests.seam._fake import FakeKube
 from tests.seam._harness import CONFIG_MAP_A, conditions, engine_for, parent, worker_of
@@ -21,8 +22,8 @@ def test_render_error_sets_the_condition_and_sends_one_event(tmp_path: Path) -> 
     metrics = observability.Metrics()
     with engine_for(fake, tmp_path, TEMPLATE, metrics=metrics) as controller:
         with pytest.raises(errors.RenderError):
-            controller.reconcile("ns/w")
-        worker_of(controller).process("ns/w")
+            controller.reconcile(Key("ns", "w"))
+        worker_of(controller).process(Key("ns", "w"))
 
         rendered = conditions(fake)["TemplatesRendered"]
         assert (rendered["status"], rendered["reason"]) == ("False", "RenderFailed")
@@ -30,6 +31,6 @@ def test_render_error_sets_the_condition_and_sends_one_event(tmp_path: Path) -> 
         assert [c for c in fake.calls if c[0] == "APPLY"] == []
         assert [e["reason"] for e in fake.events] == ["RenderFailed"]
         assert [c for c in fake.calls if c[0] == "STATUS"] == [("STATUS", "Widget ns/w")]
-        assert worker_of(controller).queue.num_requeues("ns/w") == 0
+        assert worker_of(controller).queue.num_requeues(Key("ns", "w")) == 0
         terminal = metrics.value("controller_runtime_terminal_reconcile_errors_total", controller="widget")
         assert terminal == 1

@@ -5,6 +5,7 @@ among the writes is not the reconcile's."""
 
 from pathlib import Path
 
+from engine.core.model.objects import Key
 from tests.seam._fake import FakeKube
 from tests.seam._harness import SPEC_VALUE_IN_CONFIG_MAP_A, conditions, engine_for, parent
 
@@ -13,7 +14,7 @@ def test_first_reconcile_writes_children_and_status_then_steady_state_writes_not
     fake = FakeKube()
     parent(fake, value="v")
     with engine_for(fake, tmp_path, SPEC_VALUE_IN_CONFIG_MAP_A) as controller:
-        controller.reconcile("ns/w")
+        controller.reconcile(Key("ns", "w"))
         assert controller.host.recorder.flush()
 
         writes = fake.writes()
@@ -25,7 +26,7 @@ def test_first_reconcile_writes_children_and_status_then_steady_state_writes_not
         assert conditions(fake)["Ready"]["status"] == "True"
 
         fake.calls.clear()
-        controller.reconcile("ns/w")
+        controller.reconcile(Key("ns", "w"))
         assert controller.host.recorder.flush()
 
         assert fake.writes() == []

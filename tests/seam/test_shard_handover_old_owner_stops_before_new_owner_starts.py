@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.decisions import sharding
+from engine.core.model.objects import Key
 from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards
 from engine.testing import wait_until
@@ -84,7 +85,7 @@ def test_the_new_owner_writes_only_after_the_old_owner_released(tmp_path: Path) 
             engine.load()
         (a,), (b,) = (list(engines[who].controllers.values()) for who in ("a", "b"))
         sharder = shards.Sharder(engines["a"], namespace=NAMESPACE)
-        key = f"{NAMESPACE}/{name}"
+        key = Key(NAMESPACE, name)
         wait_until(
             lambda: (
                 sharder.tick()

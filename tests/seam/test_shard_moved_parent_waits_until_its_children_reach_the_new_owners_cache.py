@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.decisions import sharding
+from engine.core.model.objects import Key
 from engine.runtime.reconciling import handover
 from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards
@@ -75,7 +76,7 @@ def test_the_new_owner_writes_nothing_until_every_child_handed_over_is_in_its_ca
         for n in (f"w{i}" for i in range(100))
         if sharding.owner_of(sharding.parent_key(WIDGET, "Widget", NAMESPACE, n), {"a", "b"}) == "b"
     )
-    key, children = f"{NAMESPACE}/{name}", (f"{name}-data", f"{name}-more")
+    key, children = Key(NAMESPACE, name), (f"{name}-data", f"{name}-more")
     lease(fake, "a")
     uid = widget(fake, name)
     views = {"a": Replica(fake, "a", log), "b": HeldChildWatch(fake, "b", log)}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.core.decisions import sharding
+from engine.core.model.objects import Key
 from engine.runtime.serving import sharding as shards
 from engine.testing import wait_until
 from tests.integration._widgets import write_kind
@@ -36,7 +37,7 @@ def test_the_new_owner_relabels_the_dead_owners_children_and_creates_none(tmp_pa
     try:
         (a,), (b,) = (list(engines[who].controllers.values()) for who in ("a", "b"))
         sharder = shards.Sharder(engines["b"], namespace=NAMESPACE)
-        key = f"{NAMESPACE}/{name}"
+        key = Key(NAMESPACE, name)
         wait_until(
             lambda: sharder.tick() == 0 and a.parents.get(NAMESPACE, name), timeout=5, what="a owning it"
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.core.model.objects import Key
 from engine.runtime.reconciling import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
@@ -41,15 +42,15 @@ def test_progress_waits_and_a_new_verdict_does_not(tmp_path: Path) -> None:
     fake = FakeKube()
     parent(fake)
     with engine_for(fake, tmp_path, GADGET) as kind_controller:
-        kind_controller.reconcile("ns/w")  # creates the Gadget, writes the first status at once
+        kind_controller.reconcile(Key("ns", "w"))  # creates the Gadget, writes the first status at once
         gadget_reports(fake, kind_controller, "False", "Starting")
-        kind_controller.reconcile("ns/w")  # Ready turns False: a new verdict, written at once
+        kind_controller.reconcile(Key("ns", "w"))  # Ready turns False: a new verdict, written at once
         assert status_writes(fake) == 2
         first = conditions(fake)["ChildrenReady"]["message"]
         assert "Starting" in first
 
         gadget_reports(fake, kind_controller, "False", "Warming")
-        result = kind_controller.reconcile("ns/w")
+        result = kind_controller.reconcile(Key("ns", "w"))
         # Still not Ready for the same reason: only progress, so not written yet.
         assert status_writes(fake) == 2
         assert result.requeue_after is not None
@@ -57,7 +58,7 @@ def test_progress_waits_and_a_new_verdict_does_not(tmp_path: Path) -> None:
         assert conditions(fake)["ChildrenReady"]["message"] == first
 
         gadget_reports(fake, kind_controller, "True", "Up")
-        kind_controller.reconcile("ns/w")  # a new verdict: Ready, written without waiting
+        kind_controller.reconcile(Key("ns", "w"))  # a new verdict: Ready, written without waiting
         assert status_writes(fake) == 3
         assert conditions(fake)["Ready"]["status"] == "True"
 
@@ -67,13 +68,13 @@ def test_the_waiting_progress_is_written_once_the_interval_has_passed(tmp_path: 
     parent(fake)
     now = [0.0]  # the engine's clock, moved by hand
     with engine_for(fake, tmp_path, GADGET, clock=lambda: now[0]) as kind_controller:
-        kind_controller.reconcile("ns/w")
+        kind_controller.reconcile(Key("ns", "w"))
         gadget_reports(fake, kind_controller, "False", "Starting")
-        kind_controller.reconcile("ns/w")
+        kind_controller.reconcile(Key("ns", "w"))
         gadget_reports(fake, kind_controller, "False", "Warming")
-        result = kind_controller.reconcile("ns/w")
+        result = kind_controller.reconcile(Key("ns", "w"))
         assert result.requeue_after is not None
         now[0] += result.requeue_after
-        kind_controller.reconcile("ns/w")
+        kind_controller.reconcile(Key("ns", "w"))
         assert status_writes(fake) == 3
         assert "Warming" in conditions(fake)["ChildrenReady"]["message"]

@@ -12,6 +12,7 @@ the child while its apply is answered is news, and must wake the parent.
 from pathlib import Path
 from typing import Any
 
+from engine.core.model.objects import Key
 from engine.runtime.reconciling.controller import KindController
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
@@ -31,7 +32,7 @@ def _cached(controller: KindController, obj: dict[str, Any]) -> str | None:
 
 def _reconcile_the_queued_parent(controller: KindController) -> None:
     key = worker_of(controller).queue.get(timeout=5)
-    assert key == "ns/w"
+    assert key == Key("ns", "w")
     worker_of(controller).process(key)
 
 

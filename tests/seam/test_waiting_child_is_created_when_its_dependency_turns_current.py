@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from engine.core.model.objects import Key
 from engine.runtime.reconciling import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
@@ -47,7 +48,7 @@ def gadget_status_cached(kind_controller: controller.KindController, fake: FakeK
     wait_until(cached, timeout=5, interval=0.01, what="the Gadget's status event in the cache")
 
 
-def work_the_queue(kind_controller: controller.KindController) -> list[str]:
+def work_the_queue(kind_controller: controller.KindController) -> list[Key]:
     """Reconcile until the queue stays empty, including the look again at progress that waited."""
     processed, worker = [], worker_of(kind_controller)
     while (key := worker.queue.get(timeout=reporting.PROGRESS_INTERVAL + 0.5)) is not None:
@@ -67,7 +68,7 @@ def test_the_waiting_child_is_created_by_the_dependencys_status_event(tmp_path: 
                 gadget_reports(fake, "False")
 
         fake.before_response = gadget_starts_not_ready
-        kind_controller.reconcile("ns/w")
+        kind_controller.reconcile(Key("ns", "w"))
         gadget_status_cached(kind_controller, fake)
         work_the_queue(kind_controller)
 
@@ -79,8 +80,8 @@ def test_the_waiting_child_is_created_by_the_dependencys_status_event(tmp_path: 
 
         gadget_reports(fake, "True")
         worker = worker_of(kind_controller)
-        assert worker.queue.get(timeout=5) == "ns/w"  # the Gadget's event, routed to its parent
-        worker.process("ns/w")
+        assert worker.queue.get(timeout=5) == Key("ns", "w")  # the Gadget's event, routed to its parent
+        worker.process(Key("ns", "w"))
 
         assert CONFIG_KEY in fake.objects
         assert conditions(fake)["ChildrenApplied"]["reason"] == "Applied"

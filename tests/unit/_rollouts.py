@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.decisions import rollout
+from engine.core.model.objects import Key
 
 T0 = "2026-01-01T00:00:00Z"
 
@@ -30,4 +31,7 @@ def parent(
 
 
 def standings(count: int, revision: int, **kwargs: Any) -> list[rollout.Standing]:
-    return [rollout.standing(f"ns/p-{i:03d}", parent(f"p-{i:03d}", revision, **kwargs)) for i in range(count)]
+    return [
+        rollout.standing(Key("ns", f"p-{i:03d}"), parent(f"p-{i:03d}", revision, **kwargs))
+        for i in range(count)
+    ]

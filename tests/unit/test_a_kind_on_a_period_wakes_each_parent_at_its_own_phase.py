@@ -12,12 +12,13 @@ import pytest
 from engine.core.decisions import lifecycles
 from engine.core.model import kinds
 from engine.core.model.errors import KindError
+from engine.core.model.objects import Key
 from tests.unit import _kinds
 
 
 def test_ten_thousand_parents_made_at_once_are_spread_over_the_period() -> None:
     period, now = 60.0, 1000.0
-    wakes = [now + lifecycles.next_wake(f"ns/p-{index}", period, now) for index in range(10_000)]
+    wakes = [now + lifecycles.next_wake(Key("ns", f"p-{index}"), period, now) for index in range(10_000)]
     assert all(now < wake <= now + period for wake in wakes)
     tenths = collections.Counter(int((wake - now) // (period / 10)) for wake in wakes)
     assert sorted(tenths) == list(range(10)) and all(800 < n < 1200 for n in tenths.values()), tenths
@@ -25,7 +26,7 @@ def test_ten_thousand_parents_made_at_once_are_spread_over_the_period() -> None:
 
 def test_a_parent_keeps_its_phase_whenever_it_was_reconciled() -> None:
     period = 30.0
-    wakes = [now + lifecycles.next_wake("ns/web", period, now) for now in (0, 7.5, 29.9, 31, 1e6)]
+    wakes = [now + lifecycles.next_wake(Key("ns", "web"), period, now) for now in (0, 7.5, 29.9, 31, 1e6)]
     phases = {round(wake % period, 6) for wake in wakes}
     assert len(phases) == 1, phases
 

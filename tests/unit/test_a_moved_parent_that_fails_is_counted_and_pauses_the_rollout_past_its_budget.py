@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 
 from engine.core.decisions import rollout
+from engine.core.model.objects import Key
 from engine.core.model.rollouts import Policy
 from tests.unit import _rollouts as r
 
@@ -17,7 +18,7 @@ POLICY = Policy("10%", 30.0)
 
 def _one_moved(**kwargs: object) -> list[rollout.Standing]:
     parents = r.standings(100, 1)
-    parents[7] = rollout.standing("ns/p-007", r.parent("p-007", 2, **kwargs))  # type: ignore[arg-type]
+    parents[7] = rollout.standing(Key("ns", "p-007"), r.parent("p-007", 2, **kwargs))  # type: ignore[arg-type]
     return parents
 
 
@@ -25,25 +26,24 @@ FAILED = {"type": "TemplatesRendered", "status": "False", "reason": "RenderFaile
 RECENT = "2026-01-01T00:00:50Z"
 
 
-def _failed(key: str, namespace: str = "ns") -> rollout.Standing:
-    name = key.rpartition("/")[2]
-    found = r.parent(name, 2, ready="False", reason="RenderFailed", since=RECENT, more=(FAILED,))
-    found["metadata"]["namespace"] = namespace
-    return rollout.standing(f"{namespace}/{name}", found)
+def _failed(key: Key) -> rollout.Standing:
+    found = r.parent(key.name, 2, ready="False", reason="RenderFailed", since=RECENT, more=(FAILED,))
+    found["metadata"]["namespace"] = key.namespace
+    return rollout.standing(key, found)
 
 
 def test_a_render_failure_is_counted_and_holds_no_room_in_the_waves() -> None:
     parents = r.standings(100, 1)
-    parents[7] = _failed("ns/p-007")
+    parents[7] = _failed(Key("ns", "p-007"))
     step = rollout.step(POLICY, 2, parents, NOW)
     assert step.failure is None and step.share.failed == 1
-    assert "ns/p-007" not in step.moving and len(step.admit) == 10  # the whole bound, for the others
+    assert Key("ns", "p-007") not in step.moving and len(step.admit) == 10  # the whole bound, for the others
 
 
 def test_past_the_budget_of_parents_it_pauses_in_counts_naming_nobody() -> None:
     parents = r.standings(100, 1)
     for i in range(11):  # 10% of 100 is 10
-        parents[i] = _failed(f"ns/p-{i:03d}")
+        parents[i] = _failed(Key("ns", f"p-{i:03d}"))
     step = rollout.step(POLICY, 2, parents, NOW)
     assert step.admit == () and step.failure is not None
     assert (step.failure.reason, step.failure.failed, step.failure.namespaces) == ("RenderFailed", 11, 1)
@@ -53,28 +53,28 @@ def test_past_the_budget_of_parents_it_pauses_in_counts_naming_nobody() -> None:
 
 def test_failures_in_more_namespaces_than_the_budget_pause_it() -> None:
     parents = r.standings(100, 1)
-    parents[0], parents[1] = _failed("a/p-000", "a"), _failed("b/p-001", "b")
+    parents[0], parents[1] = _failed(Key("a", "p-000")), _failed(Key("b", "p-001"))
     assert rollout.step(POLICY, 2, parents, NOW).failure is not None
     tolerant = Policy("10%", 30.0, max_failures=5, max_failed_namespaces=2)
     assert rollout.step(tolerant, 2, parents, NOW).failure is None
 
 
 def test_the_default_goes_on_past_one_tenants_failing_parent_of_two() -> None:
-    parents = [_failed("a/p-000", "a"), rollout.standing("b/p-001", r.parent("p-001", 1))]
+    parents = [_failed(Key("a", "p-000")), rollout.standing(Key("b", "p-001"), r.parent("p-001", 1))]
     step = rollout.step(Policy(), 2, parents, NOW)
-    assert step.failure is None and step.admit == ("b/p-001",)
+    assert step.failure is None and step.admit == (Key("b", "p-001"),)
 
 
 def test_a_budget_of_zero_pauses_at_the_first_failure() -> None:
     parents = r.standings(100, 1)
-    parents[7] = _failed("ns/p-007")
+    parents[7] = _failed(Key("ns", "p-007"))
     assert rollout.step(Policy("10%", 30.0, max_failures=0), 2, parents, NOW).failure is not None
 
 
 def test_not_ready_within_the_deadline_is_a_failure() -> None:
     step = rollout.step(POLICY, 2, _one_moved(ready="False", reason="ChildrenNotReady"), NOW)
     assert step.share.failed == 1 and step.share.reasons == (rollout.DEADLINE_EXCEEDED,)
-    assert step.failure is None and "ns/p-007" not in step.moving
+    assert step.failure is None and Key("ns", "p-007") not in step.moving
 
 
 def test_within_the_deadline_it_goes_on() -> None:
@@ -86,7 +86,7 @@ def test_within_the_deadline_it_goes_on() -> None:
 def test_a_resume_starts_the_deadline_again() -> None:
     parents = _one_moved(ready="False", reason="ChildrenNotReady")
     step = rollout.step(POLICY, 2, parents, NOW, resumed="2026-01-01T00:00:50Z")
-    assert step.share.failed == 0 and "ns/p-007" in step.moving
+    assert step.share.failed == 0 and Key("ns", "p-007") in step.moving
 
 
 def test_waiting_for_a_dependency_is_not_a_failure() -> None:

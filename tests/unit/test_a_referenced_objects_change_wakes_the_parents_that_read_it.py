@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.core.decisions import referencing
 from engine.core.model.identity import ChildId
+from engine.core.model.objects import Key
 from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.cluster.watching import MODIFIED
 from engine.runtime.reconciling.queue import WorkQueue
@@ -26,7 +27,7 @@ def _referenced() -> Referenced:
     return Referenced(None, InformerSet(None), 0.0)  # type: ignore[arg-type]
 
 
-def _woken(queue: WorkQueue) -> list[str]:
+def _woken(queue: WorkQueue) -> list[Key]:
     woken = []
     while queue.depth:
         key = queue.get()
@@ -38,22 +39,22 @@ def _woken(queue: WorkQueue) -> list[str]:
 
 def test_an_object_wakes_the_parents_reading_it_by_name_or_selector() -> None:
     referenced, queue = _referenced(), WorkQueue()
-    referenced.forget(queue, "shop/by-name", keep=[BY_NAME])
-    referenced.forget(queue, "shop/by-team", keep=[BY_SELECTOR])
-    referenced.forget(queue, "shop/unrelated", keep=[OTHER])
+    referenced.forget(queue, Key("shop", "by-name"), keep=[BY_NAME])
+    referenced.forget(queue, Key("shop", "by-team"), keep=[BY_SELECTOR])
+    referenced.forget(queue, Key("shop", "unrelated"), keep=[OTHER])
 
     referenced._on_event(READER, MODIFIED, refs.config_map("shared"), None)
-    assert _woken(queue) == ["shop/by-name"]
+    assert _woken(queue) == [Key("shop", "by-name")]
     referenced._on_event(READER, MODIFIED, refs.config_map("b", team="b"), refs.config_map("b", team="a"))
-    assert _woken(queue) == ["shop/by-team"]
+    assert _woken(queue) == [Key("shop", "by-team")]
     referenced._on_event(READER, MODIFIED, refs.config_map("shared", namespace="other"), None)
     assert _woken(queue) == []
 
 
 def test_an_object_seen_as_another_account_wakes_no_parent_reading_it_as_its_own() -> None:
     referenced, queue = _referenced(), WorkQueue()
-    referenced.forget(queue, "shop/by-name", keep=[BY_NAME])
-    referenced.forget(queue, "shop/by-team", keep=[BY_SELECTOR])
+    referenced.forget(queue, Key("shop", "by-name"), keep=[BY_NAME])
+    referenced.forget(queue, Key("shop", "by-team"), keep=[BY_SELECTOR])
     other = "system:serviceaccount:shop:other-reader"
     referenced._on_event(other, MODIFIED, refs.config_map("shared", team="a"), None)
     assert _woken(queue) == []
@@ -61,7 +62,7 @@ def test_an_object_seen_as_another_account_wakes_no_parent_reading_it_as_its_own
 
 def test_a_parent_that_no_longer_reads_an_object_is_not_woken() -> None:
     referenced, queue = _referenced(), WorkQueue()
-    referenced.forget(queue, "shop/a", keep=[BY_NAME, BY_SELECTOR])
-    referenced.forget(queue, "shop/a")
+    referenced.forget(queue, Key("shop", "a"), keep=[BY_NAME, BY_SELECTOR])
+    referenced.forget(queue, Key("shop", "a"))
     referenced._on_event(READER, MODIFIED, refs.config_map("shared", team="a"), None)
     assert _woken(queue) == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 
 from engine.core.decisions import rollout
+from engine.core.model.objects import Key
 from engine.core.model.rollouts import Policy
 from tests.unit import _rollouts as r
 
@@ -16,24 +17,24 @@ POLICY = Policy("10%", 600.0)
 def test_the_first_wave_is_the_bound() -> None:
     step = rollout.step(POLICY, 2, r.standings(200, 1), NOW)
     assert step.bound == 20 and len(step.admit) == 20 and step.moving == ()
-    assert step.admit == tuple(f"ns/p-{i:03d}" for i in range(20))  # in a stable order
+    assert step.admit == tuple(Key("ns", f"p-{i:03d}") for i in range(20))  # in a stable order
 
 
 def test_moving_parents_and_told_ones_take_places() -> None:
     parents = r.standings(200, 1)
     parents[:5] = r.standings(5, 2, ready="False", reason="ChildrenNotReady")  # moved, not Ready
-    told = frozenset({"ns/p-005", "ns/p-006"})  # next in line
+    told = frozenset({Key("ns", "p-005"), Key("ns", "p-006")})  # next in line
     step = rollout.step(POLICY, 2, parents, NOW, admitted=told)
     assert len(step.admit) == 20 - 5 - 2
     assert not told & set(step.admit)  # not told twice
-    assert set(step.moving) == {*(f"ns/p-{i:03d}" for i in range(5)), *told}
+    assert set(step.moving) == {*(Key("ns", f"p-{i:03d}") for i in range(5)), *told}
 
 
 def test_a_parent_ready_at_the_target_frees_its_place() -> None:
     parents = r.standings(200, 1)
     parents[:20] = r.standings(20, 2)  # the first wave, all Ready
     step = rollout.step(POLICY, 2, parents, NOW)
-    assert step.updated == 20 and len(step.admit) == 20 and step.admit[0] == "ns/p-020"
+    assert step.updated == 20 and len(step.admit) == 20 and step.admit[0] == Key("ns", "p-020")
 
 
 def test_a_percent_rounds_down_but_one_always_moves() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from engine.core.decisions import rollout
+from engine.core.model.objects import Key
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.watching import Informer
@@ -24,12 +25,12 @@ def _cached(obj: dict[str, Any], version: int) -> dict[str, Any]:
 
 
 @pytest.fixture
-def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[Key]:
     """The parents whose index value a look decoded."""
-    decoded: list[str] = []
+    decoded: list[Key] = []
     real = rollout.standing_of
 
-    def counting(key: str, value: str) -> rollout.Standing:
+    def counting(key: Key, value: str) -> rollout.Standing:
         decoded.append(key)
         return real(key, value)
 
@@ -48,7 +49,11 @@ def test_only_changed_standings_are_read_again(reads: list[str]) -> None:
 
     informer.store.apply("MODIFIED", _cached(r.parent("p-1", 1, ready="False", reason="Waiting"), 2))
     first = {s.key: s for s in watched._standings()}
-    assert reads == ["ns/p-1"] and first["ns/p-1"].revision == 1 and not first["ns/p-1"].ready
+    assert (
+        reads == [Key("ns", "p-1")]
+        and first[Key("ns", "p-1")].revision == 1
+        and not first[Key("ns", "p-1")].ready
+    )
 
     reads.clear()
     assert watched._standings() == list(first.values())
@@ -57,5 +62,5 @@ def test_only_changed_standings_are_read_again(reads: list[str]) -> None:
     informer.store.apply("MODIFIED", _cached(r.parent("p-1", 1), 3))  # now Ready
     informer.store.apply("DELETED", _cached(r.parent("p-2", None), 4))
     now = {s.key: s for s in watched._standings()}
-    assert reads == ["ns/p-1"] and now["ns/p-1"].ready
-    assert sorted(now) == ["ns/p-0", "ns/p-1"]  # the deleted parent is gone
+    assert reads == [Key("ns", "p-1")] and now[Key("ns", "p-1")].ready
+    assert sorted(now) == [Key("ns", "p-0"), Key("ns", "p-1")]  # the deleted parent is gone

@@ -1,5 +1,6 @@
 """The exported series carry controller-runtime's names and labels, so existing dashboards work."""
 
+from engine.core.model.objects import Key
 from engine.runtime.reconciling.queue import WorkQueue
 from engine.runtime.telemetry import observability
 
@@ -24,9 +25,9 @@ def test_series_have_controller_runtime_names_and_labels() -> None:
     metrics = observability.Metrics()
     metrics.workers("web", 4)
     queue = WorkQueue(observer=metrics.workqueue("web"))
-    queue.add("default/site")
+    queue.add(Key("default", "site"))
     key = queue.get(timeout=1)
-    assert key == "default/site"
+    assert key == Key("default", "site")
     metrics.reconciled("web", "success", 0.01)
     metrics.applied("Deployment")
     metrics.skipped("Deployment")

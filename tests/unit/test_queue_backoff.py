@@ -1,5 +1,6 @@
 """Rate-limited re-adds back off exponentially per key, up to the cap."""
 
+from engine.core.model.objects import Key
 from engine.runtime.reconciling.queue import WorkQueue
 
 
@@ -9,24 +10,24 @@ def test_rate_limited_delay_doubles_per_failure_up_to_the_cap() -> None:
     delays: list[float] = []
     for _ in range(5):
         added = now[0]
-        queue.add_rate_limited("ns/a")
+        queue.add_rate_limited(Key("ns", "a"))
         while queue.get(timeout=0) is None:
             now[0] += 0.25
         delays.append(now[0] - added)
-        queue.done("ns/a")
+        queue.done(Key("ns", "a"))
 
     assert delays == [0.5, 1.0, 2.0, 3.0, 3.0]
-    assert queue.num_requeues("ns/a") == 5
+    assert queue.num_requeues(Key("ns", "a")) == 5
 
 
 def test_backoff_is_counted_per_key() -> None:
     queue = WorkQueue(base_delay=1.0, max_delay=100.0, clock=lambda: 0.0)
     for _ in range(3):
-        queue.add_rate_limited("ns/a")
-    queue.add_rate_limited("ns/b")
+        queue.add_rate_limited(Key("ns", "a"))
+    queue.add_rate_limited(Key("ns", "b"))
 
-    assert queue.num_requeues("ns/a") == 3
-    assert queue.num_requeues("ns/b") == 1
+    assert queue.num_requeues(Key("ns", "a")) == 3
+    assert queue.num_requeues(Key("ns", "b")) == 1
 
 
 def test_backoff_of_a_very_long_failing_key_stays_at_the_cap() -> None:

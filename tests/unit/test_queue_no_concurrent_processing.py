@@ -2,29 +2,30 @@
 
 import threading
 
+from engine.core.model.objects import Key
 from engine.runtime.reconciling.queue import WorkQueue
 
 
 def test_key_being_processed_is_not_handed_to_a_second_worker() -> None:
     queue = WorkQueue()
-    queue.add("ns/a")
+    queue.add(Key("ns", "a"))
     first = queue.get(timeout=0)
-    queue.add("ns/a")  # an event for the same parent arrives mid-reconcile
+    queue.add(Key("ns", "a"))  # an event for the same parent arrives mid-reconcile
 
-    got: list[str | None] = []
+    got: list[Key | None] = []
     second_worker = threading.Thread(target=lambda: got.append(queue.get(timeout=0.1)))
     second_worker.start()
     second_worker.join()
 
-    assert first == "ns/a"
+    assert first == Key("ns", "a")
     assert got == [None]
     assert queue.processing() == 1
 
 
 def test_concurrent_workers_never_overlap_on_one_key() -> None:
     queue = WorkQueue()
-    active: set[str] = set()
-    overlaps: list[str] = []
+    active: set[Key] = set()
+    overlaps: list[Key] = []
     guard = threading.Lock()
     rounds = 200
     done_rounds = [0]
@@ -44,7 +45,7 @@ def test_concurrent_workers_never_overlap_on_one_key() -> None:
                 if done_rounds[0] >= rounds:
                     queue.shutdown()
 
-    for key in ("a", "b"):
+    for key in (Key("ns", "a"), Key("ns", "b")):
         queue.add(key)
     workers = [threading.Thread(target=worker) for _ in range(4)]
     for thread in workers:

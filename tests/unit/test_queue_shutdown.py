@@ -2,6 +2,7 @@
 
 import threading
 
+from engine.core.model.objects import Key
 from engine.runtime.reconciling.queue import WorkQueue
 
 
@@ -21,9 +22,9 @@ def test_shutdown_unblocks_getters_waiting_without_timeout() -> None:
 
 def test_queue_hands_out_nothing_and_accepts_nothing_after_shutdown() -> None:
     queue = WorkQueue()
-    queue.add("ns/a")
+    queue.add(Key("ns", "a"))
     queue.shutdown()
-    queue.add("ns/b")
+    queue.add(Key("ns", "b"))
 
     assert queue.get(timeout=0) is None
     assert queue.shutting_down

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RECONCILE = """
 import sys, tempfile
 from pathlib import Path
+from engine.core.model.objects import Key
 from engine.runtime.telemetry import tracing
 from tests.seam._fake import FakeKube
 from tests.seam._harness import SPEC_VALUE_IN_CONFIG_MAP_A, engine_for, parent, worker_of
@@ -22,7 +23,7 @@ assert tracer is tracing.OFF, tracer
 fake = FakeKube()
 parent(fake, value="v")
 with tempfile.TemporaryDirectory() as folder, engine_for(fake, Path(folder), SPEC_VALUE_IN_CONFIG_MAP_A) as c:
-    worker_of(c).process("ns/w")
+    worker_of(c).process(Key("ns", "w"))
 assert ("APPLY", "ConfigMap ns/w-a") in fake.calls, fake.calls
 print(sorted(name for name in sys.modules if name.split(".")[0] == "opentelemetry"))
 """

@@ -29,7 +29,7 @@ from typing import Any
 
 from engine.core.decisions import contention, health
 from engine.core.model import lifecycle
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Key, Obj
 from engine.core.model.placement import (
     KIND_LABEL,
     MANAGED_BY_LABEL,
@@ -73,10 +73,11 @@ def handed(path: contention.Path, obj: Mapping[str, Any]) -> bool:
     return any(path[: len(given)] == given for given in lifecycle.of(obj).paths)
 
 
-def next_wake(key: str, period: float, now: float) -> float:
+def next_wake(key: Key, period: float, now: float) -> float:
     """Seconds from ``now`` until ``key``'s next turn of ``period``: the next time, after now, that
-    is its phase (a hash of the key, uniform over the period) plus a whole number of periods."""
-    phase = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") / 2**64 * period
+    is its phase (a hash of the key as said, ``namespace/name``, uniform over the period) plus a
+    whole number of periods."""
+    phase = int.from_bytes(hashlib.sha256(str(key).encode()).digest()[:8], "big") / 2**64 * period
     return period - (now - phase) % period
 
 

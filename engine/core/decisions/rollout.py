@@ -37,10 +37,12 @@ from engine.core.decisions.status import (
     TEMPLATES_RENDERED,
     WAITING_FOR_DEPENDENCIES,
 )
+from engine.core.model.objects import Key
 from engine.core.model.rollouts import Policy
 
 MOVING = "RevisionChanged"  # Ready's reason from a parent's move until it reports at the new revision
 DEADLINE_EXCEEDED = "ProgressDeadlineExceeded"
+_NO_KEY = Key("", "")  # a standing read for what it says, of no parent in particular
 _NOT_FAILURES = (WAITING_FOR_DEPENDENCIES, CONTESTED_FIELD)  # ChildrenApplied False on the way, not a failure
 
 
@@ -48,7 +50,7 @@ _NOT_FAILURES = (WAITING_FOR_DEPENDENCIES, CONTESTED_FIELD)  # ChildrenApplied F
 class Standing:
     """Where one parent stands: the revision it is on, since when, and how it is doing there."""
 
-    key: str  # namespace/name
+    key: Key
     revision: int | None  # None: it has recorded none yet
     since: str = ""  # when it moved to ``revision`` (RFC 3339)
     ready: bool = False  # Ready at its generation, at ``revision``
@@ -90,8 +92,8 @@ class Step:
     other replicas' shares)."""
 
     target: int
-    admit: tuple[str, ...]  # parents to move to the target now
-    moving: tuple[str, ...]  # moved and not Ready yet, not failed (the unavailable ones)
+    admit: tuple[Key, ...]  # parents to move to the target now
+    moving: tuple[Key, ...]  # moved and not Ready yet, not failed (the unavailable ones)
     updated: int  # at the target and Ready
     total: int
     bound: int  # at most this many moving at once
@@ -104,7 +106,7 @@ class Step:
         return self.totals.updated == self.totals.parents
 
 
-def standing(key: str, parent: Mapping[str, Any]) -> Standing:
+def standing(key: Key, parent: Mapping[str, Any]) -> Standing:
     """A parent's standing, read from its status (``status.kindRevision`` and its conditions)."""
     status = parent.get("status")
     status = status if isinstance(status, Mapping) else {}
@@ -129,10 +131,15 @@ def standing(key: str, parent: Mapping[str, Any]) -> Standing:
     return Standing(key, record["number"], str(record.get("since", "")), ready, failure)
 
 
+def revision_of(parent: Mapping[str, Any]) -> int | None:
+    """The revision of its kind a parent records (``status.kindRevision``), if any."""
+    return standing(_NO_KEY, parent).revision
+
+
 def standing_value(parent: Mapping[str, Any]) -> list[str]:
     """A parent's standing as a cache index value (``standing`` without its key), so that a rollout
     reads every parent's standing without decoding one; none for a parent that records nothing."""
-    found = standing("", parent)
+    found = standing(_NO_KEY, parent)
     if found.revision is None:
         return []
     return [json.dumps([found.revision, found.since, found.ready, found.failure])]
@@ -147,13 +154,13 @@ def record_only(parent: Mapping[str, Any]) -> dict[str, Any]:
         "kind": parent.get("kind"),
         "metadata": {k: meta[k] for k in ("name", "namespace", "uid", "resourceVersion") if k in meta},
     }
-    number = standing("", parent).revision
+    number = revision_of(parent)
     if number is not None:
         kept["status"] = {KIND_REVISION: {"number": number}}
     return kept
 
 
-def standing_of(key: str, value: str) -> Standing:
+def standing_of(key: Key, value: str) -> Standing:
     """The standing ``standing_value`` wrote for the parent with ``key``."""
     revision, since, ready, failure = json.loads(value)
     return Standing(key, revision, since, ready, tuple(failure) if failure else None)
@@ -167,7 +174,7 @@ def step(
     *,
     paused: bool = False,
     resumed: str = "",
-    admitted: frozenset[str] = frozenset(),
+    admitted: frozenset[Key] = frozenset(),
     others: Sequence[Share] = (),
 ) -> Step:
     """Which parents move to ``target`` now, given where every parent stands.
@@ -185,19 +192,19 @@ def step(
     arrived = [p for p in at_target if not p.ready]  # moved, not Ready yet
     told = admitted & {p.key for p in parents if p.revision != target}  # moving, not recorded yet
     failed = {p.key: found for p in arrived if (found := _failure(p, policy, now, resumed)) is not None}
-    moving = sorted({*(p.key for p in arrived if p.key not in failed), *told})
+    moving = sorted({*(p.key for p in arrived if p.key not in failed), *told}, key=str)  # as said
     share = Share(
         parents=len(parents),
         updated=len(at_target) - len(arrived),
         unavailable=len(moving),
         failed=len(failed),
-        namespaces=tuple(sorted({namespace_digest(key.partition("/")[0]) for key in failed})),
+        namespaces=tuple(sorted({namespace_digest(key.namespace) for key in failed})),
         reasons=tuple(sorted(failed.values()))[:_REASONS],
     )
     totals = add(share, *others)
     failure = over_budget(policy, totals)
     bound = policy.bound(len(parents))
-    pending = sorted(p.key for p in parents if p.revision != target and p.key not in told)
+    pending = sorted((p.key for p in parents if p.revision != target and p.key not in told), key=str)
     room = 0 if paused or failure else max(0, bound - len(moving))
     return Step(
         target=target,

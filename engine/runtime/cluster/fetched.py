@@ -28,13 +28,12 @@ from typing import Any
 import orjson
 
 from engine.core.decisions import ownership
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Key, Obj, key_of
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.store import later, version_of
 
 Get = Callable[[Resource, str, str | None], Obj | None]  # the client's GET of one object
-_Key = tuple[str, str]  # (namespace or "", name)
 
 _KEPT = ("name", "namespace", "resourceVersion", "labels")
 
@@ -58,14 +57,14 @@ class Fetched:
         self._get = get
         self._resource = resource
         self.index = index
-        self._held: dict[_Key, tuple[str | None, Obj, bytes]] = {}  # version, metadata, JSON
+        self._held: dict[Key, tuple[str | None, Obj, bytes]] = {}  # version, metadata, JSON
         self._lock = threading.Lock()
 
     def get(self, namespace: str | None, name: str) -> Obj | None:
         """The object, as of the index's version of it or later; None if the index has none."""
         meta = self.index.get(namespace, name)
         if meta is None:
-            self.release([(namespace or "", name)])
+            self.release([Key(namespace or "", name)])
             return None
         return self._current(meta)
 
@@ -81,14 +80,14 @@ class Fetched:
                     found.append(obj)
         return found
 
-    def release(self, keys: Sequence[_Key]) -> None:
-        """Drop the objects of ``keys`` (namespace or "", name): no one reads them now."""
+    def release(self, keys: Sequence[Key]) -> None:
+        """Drop the objects of ``keys``: no one reads them now."""
         with self._lock:
             for key in keys:
                 self._held.pop(key, None)
 
-    def holds(self, key: _Key) -> bool:
-        """Whether the object of ``key`` (namespace or "", name) is held whole."""
+    def holds(self, key: Key) -> bool:
+        """Whether the object of ``key`` is held whole."""
         with self._lock:
             return key in self._held
 
@@ -106,21 +105,22 @@ class Fetched:
 
     def _current(self, meta: Mapping[str, Any]) -> Obj | None:
         """The whole object ``meta`` is the metadata of, held or fetched."""
-        namespace, name = meta["metadata"].get("namespace") or "", meta["metadata"]["name"]
+        key = key_of(meta)
+        namespace, name = key
         version = version_of(dict(meta))
         with self._lock:
-            entry = self._held.get((namespace, name))
+            entry = self._held.get(key)
         if entry is not None and (entry[0] == version or later(entry[0], version)):
             held: Obj = orjson.loads(entry[2])
             return held
         obj = self._get(self._resource, name, namespace or None)
         if obj is None:
-            self.release([(namespace, name)])  # deleted since: the index's event for it comes
+            self.release([key])  # deleted since: the index's event for it comes
             return None
         ownership.kept(obj)  # of managedFields, the engine's own applied set, as every cache keeps
         fetched = version_of(obj)
         with self._lock:
-            entry = self._held.get((namespace, name))
+            entry = self._held.get(key)
             if entry is None or not later(entry[0], fetched):  # never a GET older than one held
-                self._held[(namespace, name)] = (fetched, as_index_keeps(obj), orjson.dumps(obj))
+                self._held[key] = (fetched, as_index_keeps(obj), orjson.dumps(obj))
         return obj

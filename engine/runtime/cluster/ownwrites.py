@@ -17,15 +17,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Key, Obj, key_of
 from engine.runtime.cluster.store import DELETED, Event, version_of
-
-Key = tuple[str, str]  # (namespace or "", name)
-
-
-def key_of(obj: Obj) -> Key:
-    meta = obj.get("metadata") or {}
-    return meta.get("namespace") or "", str(meta.get("name"))
 
 
 class OwnWrites:

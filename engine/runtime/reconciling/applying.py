@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from engine.core.decisions import contention, planning, refusing, sharding
 from engine.core.model import errors, lifecycle
 from engine.core.model.identity import ChildId
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Obj, uid_of
 from engine.runtime.cluster.kube import FIELD_MANAGER
 from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import events
@@ -88,7 +88,7 @@ class Applier:
         contests: list[contention.Contest] = []
         created: list[Obj] = []
         recreate: list[planning.Apply] = []  # refused as invalid, and their template recreates
-        uid, wrote = self.parent["metadata"]["uid"], False
+        uid, wrote = uid_of(self.parent), False
         try:
             for apply in plan.applies:
                 meta = apply.obj["metadata"]
@@ -154,7 +154,7 @@ class Applier:
     def _refused(self, child: ChildId, version: refusing.Version, exc: errors.ApiError) -> errors.Refused:
         """Record that the server refused ``child`` for good; the first refusal of an object is
         said in a Warning event (it is not sent again as it is)."""
-        hold = self.refusals.refused(self.parent["metadata"]["uid"], child, version, exc, self.clock())
+        hold = self.refusals.refused(uid_of(self.parent), child, version, exc, self.clock())
         if hold.news:
             self.host.recorder.emit(self.parent, events.WARNING, hold.error.reason, str(hold.error))
         return hold.error
@@ -165,7 +165,7 @@ class Applier:
         other writer from the server's ``managedFields`` and says so in a Warning event."""
         if apply.current is None:
             return []
-        uid, child = self.parent["metadata"]["uid"], ChildId.of(apply.obj)
+        uid, child = uid_of(self.parent), ChildId.of(apply.obj)
         held = self.contention.held(uid, child, planning.restores(apply.current, apply.obj), self.clock())
         if not held or all(c.announced for c in held):
             return held
@@ -198,7 +198,7 @@ class Applier:
             self.host.children.remember(existing)
             if planning.adoptable(child, existing):
                 return self._update(child, existing, adopted=True)
-            if not planning.controlled_by(existing, self.parent["metadata"]["uid"]):
+            if not planning.controlled_by(existing, uid_of(self.parent)):
                 why = f"already exists and is not controlled by this {self.parent['kind']}"
                 return Write(conflict=planning.Conflict(ChildId.of(child), why))
             if planning.converged(existing, child):
@@ -231,7 +231,7 @@ class Applier:
             if now is None or current is None or now["metadata"]["uid"] == current["metadata"]["uid"]:
                 raise  # gone (its deletion wakes this parent to create it again), or truly refused
             self.host.children.remember(now)
-            if planning.controlled_by(now, self.parent["metadata"]["uid"]):
+            if planning.controlled_by(now, uid_of(self.parent)):
                 raise
             why = f"was replaced by an object this {self.parent['kind']} does not control"
             return Write(conflict=planning.Conflict(ChildId.of(child), why))
@@ -241,7 +241,7 @@ class Applier:
         if current is None or adopted:  # what an adoption takes over is no contest
             return Write()
         restored = {path: contention.value_at(child, path) for path in planning.restores(current, child)}
-        uid, ref = self.parent["metadata"]["uid"], ChildId.of(child)
+        uid, ref = uid_of(self.parent), ChildId.of(child)
         return Write(contests=tuple(self.contention.restored(uid, ref, restored, self.clock())))
 
     def prune_all(self, plan: planning.Plan) -> None:

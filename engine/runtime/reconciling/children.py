@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from engine.core.decisions import referencing, sharding
 from engine.core.model import apis, errors, kinds, placement
 from engine.core.model.identity import ChildId
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Key, Obj
 from engine.core.templating import rendering
 from engine.runtime.cluster.informers import Across, InformerSet
 from engine.runtime.cluster.kube import Resource
@@ -244,7 +244,7 @@ class Children:
         if type_ == DELETED:
             self._wake_waiting(obj)
 
-    def wait_for_names(self, queue: Wakes, key: str, conflicts: Iterable[ChildId]) -> None:
+    def wait_for_names(self, queue: Wakes, key: Key, conflicts: Iterable[ChildId]) -> None:
         """Record which child names the parent ``key`` of ``queue`` waits for (its conflicts now;
         none clears)."""
         self._waiting.want((queue, key), conflicts)

@@ -6,8 +6,9 @@ patch (``patching``), and write the status once (a decorator's parents, ``decora
 Each step answers with a value (``Seen``, ``Planned``, ``applying.Applied``, ``reporting.Report``)
 that the next one reads. The decisions (``door.render``, ``planning.plan``, ``status.derive_status``)
 are pure; this module only moves data between them and the API server, and answers what the queue
-does next (a ``requeuing.Result``). The queue key is only ``namespace/name``: every reconcile
-re-reads everything it needs, so a missed or merged event costs nothing.
+does next (a ``requeuing.Result``). The queue key is only the parent's namespace and name (an
+``objects.Key``): every reconcile re-reads everything it needs, so a missed or merged event costs
+nothing.
 
 A ``KindController`` is the reconciler of its kind and knows nothing of threads and queues: the
 queue, the workers and the retries are ``worker``'s, and the controller sees the queue only as
@@ -29,7 +30,7 @@ from collections.abc import Callable
 from engine.core import door
 from engine.core.decisions import conditions, contention, lifecycles, ordering, planning, refusing, status
 from engine.core.model import dependencies, errors, kinds, seedkeys
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Key, Obj, key_of, uid_of
 from engine.runtime.cluster import nesting
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource
@@ -46,7 +47,7 @@ from engine.runtime.reconciling import (
     steps,
 )
 from engine.runtime.reconciling.deletion import Deletion
-from engine.runtime.reconciling.host import Host, key_of
+from engine.runtime.reconciling.host import Host
 from engine.runtime.reconciling.requeuing import Result, Wakes
 from engine.runtime.reconciling.steps import Exit, Planned, Seen
 
@@ -93,7 +94,7 @@ class KindController:
             own_writes=False,  # a parent's own status write would only wake it again
             resync_period=options.resync,
         )
-        self.parents.add_index(UID_INDEX, lambda obj: [str(obj["metadata"].get("uid", ""))])
+        self.parents.add_index(UID_INDEX, lambda obj: [uid_of(obj)])
         self._clock = options.clock
         self.reports = reporting.StatusWriter(
             host, self.name, resource, self.parents, self.wakes, self._clock
@@ -115,7 +116,7 @@ class KindController:
         if type_ == DELETED or old is None:
             self._counted_anew()
         if type_ == DELETED:
-            uid = str(obj["metadata"].get("uid", ""))
+            uid = uid_of(obj)
             self.host.recorder.forget(uid)
             self.reports.forget(uid)
             self._contention.forget(uid)
@@ -134,11 +135,11 @@ class KindController:
         """A new version of the kind folder: reconcile every parent with it."""
         self.kind, self.broken = kind, broken
         for namespace, name, _ in self.parents.versions():  # keys only: decoding every parent at once
-            self.wakes.add(f"{namespace}/{name}")  # takes gigabytes when they are large
+            self.wakes.add(Key(namespace, name))  # takes gigabytes when they are large
 
     # -- the reconcile ----------------------------------------------------------
 
-    def reconcile(self, key: str) -> Result:
+    def reconcile(self, key: Key) -> Result:
         """Bring one parent's children and status in line with its spec (``_reconcile``), within
         the engine's bound on what is decoded at once and drawing ``random_string`` with the
         engine's key; a kind with a period (``reconcileEvery``) asks for the next at the parent's
@@ -146,24 +147,23 @@ class KindController:
 
         Returns what the queue should do next, or raises: a terminal ``StencilError`` after the
         status says what is wrong, any other error to be retried (``worker`` says how)."""
-        namespace, _, name = key.partition("/")
-        admitted = self.host.memory.admit(self.parents.size(namespace or None, name))
+        admitted = self.host.memory.admit(self.parents.size(key.namespace or None, key.name))
         with admitted, seedkeys.keyed(self.host.options.seed_key()):
-            result = self._reconcile(key, namespace, name)
+            result = self._reconcile(key)
         every = self.kind.every if self.kind is not None else None
         if every and result.requeue_after is None and not result.when_idle:  # again at its phase
             return Result(requeue_after=lifecycles.next_wake(key, every, self._clock()), periodic=True)
         return result
 
-    def _reconcile(self, key: str, namespace: str, name: str) -> Result:
+    def _reconcile(self, key: Key) -> Result:
         """The steps of one reconcile, top to bottom."""
         # 1. Load the parent from the cache; a deleted parent's children go with it (owner references).
-        parent = self.parents.get(namespace or None, name)
+        parent = self.parents.get(key.namespace or None, key.name)
         if self.kind is not None and self.kind.decorates and not decorating.selected(self.kind, parent):
             return self.decorations.undecorate(key, parent, self._applier, self._patcher())
         if parent is None or not self.handover.ours(parent):  # sharded: another replica's, or handed over now
             return Result()
-        self.host.options.tracer.annotate(uid=parent["metadata"]["uid"])
+        self.host.options.tracer.annotate(uid=uid_of(parent))
         if (arriving := self.handover.arriving(parent, self.kind)) is not None:  # its children not all cached
             return arriving
         if parent["metadata"].get("deletionTimestamp"):  # its children beyond owner references go first
@@ -174,7 +174,7 @@ class KindController:
         # 3.-6. Render, plan, apply and prune; 7. the status, written once, whatever the outcome.
         return self._finish(self._converge(key, parent, seen))
 
-    def _converge(self, key: str, parent: Obj, seen: Seen) -> Exit:
+    def _converge(self, key: Key, parent: Obj, seen: Seen) -> Exit:
         """Steps 3 to 6, each of which may end the reconcile; none writes the status."""
         if self.kind is None:  # a broken kind folder: say so on every parent, change nothing else
             assert self.broken is not None
@@ -229,7 +229,7 @@ class KindController:
     def _observe(self, parent: Obj) -> Seen:
         """Step 2: the children this parent controls, and related objects, as the caches hold them:
         only within its reach (its namespace, those its placement names), whatever labels claim."""
-        uid, reach = parent["metadata"]["uid"], self._reach(parent)
+        uid, reach = uid_of(parent), self._reach(parent)
         complete = self.host.children.synced_kinds()
         observed = planning.within(self.host.children.of(uid), reach)
         observes = self.kind.observe if self.kind else ()
@@ -237,17 +237,17 @@ class KindController:
         referenced = self.host.children.referenced.read(self.kind, parent, self.wakes, key_of(parent))
         return Seen(reach, observed, planning.owned(observed, uid, reach), related, complete, referenced)
 
-    def _caches_complete(self, key: str, desired: list[Obj]) -> bool:
+    def _caches_complete(self, key: Key, desired: list[Obj]) -> bool:
         """Whether every desired child's kind is cached (a listing under way would look like missing
         children).  Its sync wakes nobody, so the reconcile looks again after ``CACHE_WAIT``."""
         if self.host.children.watch(desired):
             return True
-        log.info("waiting for the caches of its child kinds", extra={"kind": self.name, "key": key})
+        log.info("waiting for the caches of its child kinds", extra={"kind": self.name, "key": str(key)})
         return False
 
     def _observe_again(self, parent: Obj, seen: Seen, desired: list[Obj]) -> Seen:
         """The children read again once their caches are complete, ``desired`` ones included."""
-        uid = parent["metadata"]["uid"]
+        uid = uid_of(parent)
         read = self.host.children.of(uid, also=desired, read=(seen.observed, seen.complete))
         observed = planning.within(read, seen.reach)
         return dataclasses.replace(seen, observed=observed, mine=planning.owned(observed, uid, seen.reach))
@@ -277,13 +277,13 @@ class KindController:
         wake the parent)."""
         with self.host.options.tracer.span("plan") as span:
             gate = ordering.gate(rendered, seen.mine, _now())
-            plan = planning.plan(gate.ready, seen.observed, parent["metadata"]["uid"], seen.reach)
+            plan = planning.plan(gate.ready, seen.observed, uid_of(parent), seen.reach)
             span.set(applies=len(plan.applies), prunes=len(plan.prunes), unchanged=len(plan.unchanged))
         for _ in plan.unchanged:
             self.host.counts.skipped(self.name)
         return Planned(rendered, gate, plan)
 
-    def _apply(self, key: str, parent: Obj, planned: Planned, applier: applying.Applier) -> applying.Applied:
+    def _apply(self, key: Key, parent: Obj, planned: Planned, applier: applying.Applier) -> applying.Applied:
         """Step 5: every child missing or drifted applied (server-side apply, one field manager); a
         name held by another object is a conflict, and the parent waits for that name.  A field
         that another writer keeps changing back is restored ever more slowly (contention).  A
@@ -303,10 +303,10 @@ class KindController:
         if not applied.conflicts:
             applier.prune_all(planned.plan)
 
-    def _report(self, key: str, parent: Obj, seen: Seen, planned: Planned, applied: applying.Applied) -> Exit:
+    def _report(self, key: Key, parent: Obj, seen: Seen, planned: Planned, applied: applying.Applied) -> Exit:
         """Step 7: what the status says of the plan applied, read from what is observed now, and
         what the queue does next; or, before any status, another look at once."""
-        plan, uid = planned.plan, parent["metadata"]["uid"]
+        plan, uid = planned.plan, uid_of(parent)
         if not plan.empty:  # our writes are in the cache: read them
             mine = planning.owned(self.host.children.of(uid, also=planned.desired), uid, seen.reach)
             seen = dataclasses.replace(seen, mine=mine)
@@ -358,11 +358,11 @@ class KindController:
             self.deletion.when_done(kind, parent, report.status, seen.mine, seen.related, now, outcome)
         return report.again
 
-    def _log(self, key: str, planned: Planned, applied: applying.Applied) -> None:
+    def _log(self, key: Key, planned: Planned, applied: applying.Applied) -> None:
         plan, conflicts = planned.plan, applied.conflicts
         context = {
             "kind": self.name,
-            "key": key,
+            "key": str(key),
             "applied": len(plan.applies) - (len(conflicts) - len(plan.conflicts)),
             "unchanged": len(plan.unchanged),
             "pruned": 0 if conflicts else len(plan.prunes),

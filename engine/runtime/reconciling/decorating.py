@@ -16,9 +16,9 @@ from collections.abc import Callable
 
 from engine.core.decisions import planning
 from engine.core.model import kinds, placement
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Key, Obj, key_of, uid_of
 from engine.runtime.reconciling.applying import Applier
-from engine.runtime.reconciling.host import Host, key_of
+from engine.runtime.reconciling.host import Host
 from engine.runtime.reconciling.patching import Patcher
 from engine.runtime.reconciling.requeuing import Result
 
@@ -50,9 +50,9 @@ class Decorations:
     def __init__(self, host: Host) -> None:
         self.host = host
         self._lock = threading.Lock()
-        self._left: dict[str, Obj] = {}  # by key: each object as last cached
+        self._left: dict[Key, Obj] = {}  # by key: each object as last cached
 
-    def left(self, obj: Obj) -> str:
+    def left(self, obj: Obj) -> Key:
         """``obj`` left the cache (deleted, or no longer matching the label selector): its key, to queue."""
         key = key_of(obj)
         with self._lock:
@@ -60,7 +60,7 @@ class Decorations:
         return key
 
     def undecorate(
-        self, key: str, cached: Obj | None, applier: Callable[[Obj], Applier], patcher: Patcher
+        self, key: Key, cached: Obj | None, applier: Callable[[Obj], Applier], patcher: Patcher
     ) -> Result:
         """Prune the children of an object no longer decorated and take off what its patch set."""
         with self._lock:
@@ -68,7 +68,7 @@ class Decorations:
         obj = cached or gone
         if obj is None:
             return Result()
-        uid, namespace = obj["metadata"]["uid"], str(obj["metadata"].get("namespace") or "")
+        uid, namespace = uid_of(obj), str(obj["metadata"].get("namespace") or "")
         reach = planning.Reach(namespace)
         mine = planning.owned(self.host.children.of(uid), uid, reach)
         if mine:

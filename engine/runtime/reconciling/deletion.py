@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.core.decisions import conditions, lifecycles, planning, rules, status
 from engine.core.model import kinds, lifecycle, placement
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Obj, uid_of
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.reconciling import events
@@ -60,7 +60,7 @@ class Deletion:
         if planning.FINALIZER not in (parent["metadata"].get("finalizers") or ()):
             return Result()
         parent = patcher.release(parent)  # what its patches set on objects it does not own goes first
-        uid = parent["metadata"]["uid"]
+        uid = uid_of(parent)
         listed = []
         for resource in self.host.children.resources(kind):
             children, _ = self.host.kube.list(resource, label_selector=f"{placement.PARENT_UID_LABEL}={uid}")
@@ -84,7 +84,7 @@ class Deletion:
         children have, or once the kind's timeout has passed; until then it is looked at again."""
         since = parent["metadata"].get("deletionTimestamp")
         step = lifecycles.teardown_step(children, since, conditions.timestamp(_utcnow()), teardown.timeout)
-        uid = parent["metadata"]["uid"]
+        uid = uid_of(parent)
         for child in step.releases:
             applier.release(planning.release_of(child, uid))
         for child in step.deletes:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from engine.core.decisions import sharding
 from engine.core.model import errors, kinds, placement
 from engine.core.model.identity import ChildId
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Obj, key_of, uid_of
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
@@ -97,7 +97,7 @@ class Handover:
         if forged is not None:  # one write, and the parent stays: no child is relabelled for it
             self._unmark(parent, forged, to)
             return
-        uid, writer = parent["metadata"]["uid"], self._writer()
+        uid, writer = uid_of(parent), self._writer()
         handed = self._handed.setdefault(uid, set())
         for child in self.host.children.of(uid):
             if ChildId.of(child) in handed or sharding.labels_of(child).get(sharding.OWNER_LABEL) == to:
@@ -126,7 +126,7 @@ class Handover:
             return  # the labels changed meanwhile, or it is gone: judged again at its next event
         log.warning(
             "a drain mark the sharder did not make was taken off",
-            extra={"kind": self.controller, "key": _key(parent), "towards": to},
+            extra={"kind": self.controller, "key": str(key_of(parent)), "towards": to},
         )
 
     def arriving(self, parent: Obj, kind: kinds.Kind | None) -> Result | None:
@@ -136,7 +136,7 @@ class Handover:
         record = (parent["metadata"].get("annotations") or {}).get(sharding.HANDED_OVER)
         if identity is None or record is None:
             return None
-        uid = parent["metadata"]["uid"]
+        uid = uid_of(parent)
         if self._arrived.get(uid) == record:
             return None
         expected = sharding.arrival(parent, identity)
@@ -150,7 +150,7 @@ class Handover:
         if self._clock() - self._since.setdefault(uid, self._clock()) < ARRIVAL_PATIENCE:
             log.info(
                 "waiting for its children to reach the cache",
-                extra={"kind": self.controller, "key": _key(parent), "expected": expected},
+                extra={"kind": self.controller, "key": str(key_of(parent)), "expected": expected},
             )
             return Result(requeue_after=ARRIVAL_WAIT)
         self._adopt(parent, identity, kind)
@@ -173,7 +173,9 @@ class Handover:
                         count += 1
         self._arrived[meta["uid"]] = record
         self._since.pop(meta["uid"], None)
-        log.info("adopted children", extra={"kind": self.controller, "key": _key(parent), "children": count})
+        log.info(
+            "adopted children", extra={"kind": self.controller, "key": str(key_of(parent)), "children": count}
+        )
 
     def _children_of(self, uid: str, record: str, resource: Resource, namespace: str | None) -> list[Obj]:
         """The parent's children of ``resource`` as the server has them.  Those of a dead owner
@@ -218,11 +220,6 @@ def _relabel(writer: Api, child: Obj, to: str) -> Obj | None:
         return None
 
 
-def _key(parent: Obj) -> str:
-    meta = parent["metadata"]
-    return f"{meta.get('namespace') or ''}/{meta['name']}"
-
-
 def release(
     kube: Api,
     parents: Across,
@@ -255,7 +252,7 @@ def release(
         "released parent",
         extra={
             "kind": controller,
-            "key": f"{meta.get('namespace') or ''}/{meta['name']}",
+            "key": str(key_of(parent)),
             "to": sharding.labels_of(parent).get(sharding.DRAIN_LABEL),
             "children": children,
         },

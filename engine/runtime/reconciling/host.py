@@ -13,7 +13,6 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from engine.core.model.objects import Obj
 from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import events, memory
@@ -23,12 +22,6 @@ from engine.runtime.reconciling.revisions import Revisions
 
 if TYPE_CHECKING:
     from engine.runtime.telemetry.observability import Metrics
-
-
-def key_of(obj: Obj) -> str:
-    """A parent's queue key: ``namespace/name`` (``/name`` if cluster-scoped)."""
-    meta = obj["metadata"]
-    return f"{meta.get('namespace') or ''}/{meta['name']}"
 
 
 class Counts:

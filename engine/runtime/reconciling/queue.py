@@ -18,7 +18,7 @@ make a level-triggered controller correct under concurrency:
 - ``add_when_idle`` queues a key whose work can wait (a status that only says how far
   things got): it is handed out once no other key is waiting, or after a bound at the
   latest, so reporting never delays work that changes the cluster;
-- keys are handed out fairly by namespace, the part of a key before its ``/``: each
+- keys are handed out fairly by namespace (a key is an ``objects.Key``): each
   namespace with keys waiting has a FIFO of its own, and the namespaces take turns, one key
   a turn, as the API server's priority and fairness shares its seats among flows.  A tenant
   with 300 parents waiting delays another tenant's parent by one turn, not by 300 keys;
@@ -49,6 +49,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
+from engine.core.model.objects import Key
+
 
 class QueueObserver(Protocol):
     """Receives what the queue measures; all durations are in seconds on the queue's clock."""
@@ -56,16 +58,16 @@ class QueueObserver(Protocol):
     def depth(self, depth: int) -> None:
         """The number of keys ready to be handed out has changed."""
 
-    def added(self, key: str) -> None:
+    def added(self, key: Key) -> None:
         """A key entered the queue (not counted when it was already waiting)."""
 
-    def waited(self, key: str, seconds: float) -> None:
+    def waited(self, key: Key, seconds: float) -> None:
         """A key was handed to a worker ``seconds`` after it was added."""
 
-    def processed(self, key: str, seconds: float) -> None:
+    def processed(self, key: Key, seconds: float) -> None:
         """A worker called ``done`` ``seconds`` after it got the key."""
 
-    def retried(self, key: str) -> None:
+    def retried(self, key: Key) -> None:
         """A key was re-added with backoff after a failure."""
 
 
@@ -73,16 +75,16 @@ class _NoObserver:
     def depth(self, depth: int) -> None:
         pass
 
-    def added(self, key: str) -> None:
+    def added(self, key: Key) -> None:
         pass
 
-    def waited(self, key: str, seconds: float) -> None:
+    def waited(self, key: Key, seconds: float) -> None:
         pass
 
-    def processed(self, key: str, seconds: float) -> None:
+    def processed(self, key: Key, seconds: float) -> None:
         pass
 
-    def retried(self, key: str) -> None:
+    def retried(self, key: Key) -> None:
         pass
 
 
@@ -90,12 +92,12 @@ class _Turns:
     """The keys ready to hand out: a FIFO per namespace, the namespaces taking turns."""
 
     def __init__(self) -> None:
-        self._by_namespace: dict[str, deque[str]] = {}
+        self._by_namespace: dict[str, deque[Key]] = {}
         self._turns: deque[str] = deque()  # namespaces with keys waiting, the next one first
         self._len = 0
 
-    def append(self, key: str) -> None:
-        namespace = key.partition("/")[0] if "/" in key else ""
+    def append(self, key: Key) -> None:
+        namespace = key.namespace
         waiting = self._by_namespace.get(namespace)
         if waiting is None:
             waiting = self._by_namespace[namespace] = deque()
@@ -103,7 +105,7 @@ class _Turns:
         waiting.append(key)
         self._len += 1
 
-    def popleft(self) -> str:
+    def popleft(self) -> Key:
         namespace = self._turns.popleft()
         waiting = self._by_namespace[namespace]
         key = waiting.popleft()
@@ -119,7 +121,7 @@ class _Turns:
 
 
 class WorkQueue:
-    """A deduplicating, delaying, per-key rate-limited queue of string keys."""
+    """A deduplicating, delaying, per-key rate-limited queue of keys."""
 
     def __init__(
         self,
@@ -139,22 +141,22 @@ class WorkQueue:
         self._ready = threading.Condition(self._lock)
         self._queue = _Turns()
         # Keys that need processing: those in _queue plus those re-added while processing.
-        self._dirty: set[str] = set()
-        self._processing: dict[str, float] = {}  # key -> when a worker got it
-        self._added_at: dict[str, float] = {}
+        self._dirty: set[Key] = set()
+        self._processing: dict[Key, float] = {}  # key -> when a worker got it
+        self._added_at: dict[Key, float] = {}
         # Delayed keys: a heap of (ready_at, seq, key) with stale entries skipped on pop;
         # _delayed holds each key's current ready_at.
-        self._heap: list[tuple[float, int, str]] = []
-        self._delayed: dict[str, float] = {}
+        self._heap: list[tuple[float, int, Key]] = []
+        self._delayed: dict[Key, float] = {}
         self._seq = itertools.count()
-        self._failures: dict[str, int] = {}
-        self._held: dict[str, float] = {}  # keys whose work overran its budget -> not before when
-        self._idle: dict[str, None] = {}  # keys waiting for an empty queue, in order
+        self._failures: dict[Key, int] = {}
+        self._held: dict[Key, float] = {}  # keys whose work overran its budget -> not before when
+        self._idle: dict[Key, None] = {}  # keys waiting for an empty queue, in order
         self._shutting_down = False
 
     # -- adding -----------------------------------------------------------
 
-    def add(self, key: str) -> None:
+    def add(self, key: Key) -> None:
         """Queue ``key`` now, unless it is already waiting (or held: then once its hold ends)."""
         with self._lock:
             held = self._held.get(key)
@@ -163,7 +165,7 @@ class WorkQueue:
             else:
                 self._add_locked(key)
 
-    def add_after(self, key: str, delay: float) -> None:
+    def add_after(self, key: Key, delay: float) -> None:
         """Queue ``key`` after ``delay`` seconds (on the queue's clock)."""
         if delay <= 0:
             self.add(key)
@@ -171,7 +173,7 @@ class WorkQueue:
         with self._lock:
             self._schedule_locked(key, max(self._clock() + delay, self._held.get(key, 0.0)))
 
-    def add_when_idle(self, key: str, within: float) -> None:
+    def add_when_idle(self, key: Key, within: float) -> None:
         """Queue ``key`` once no other key is waiting, or after ``within`` seconds at the latest."""
         with self._lock:
             if self._shutting_down or key in self._dirty:
@@ -179,7 +181,7 @@ class WorkQueue:
             self._idle.setdefault(key, None)
         self.add_after(key, within)
 
-    def add_rate_limited(self, key: str) -> None:
+    def add_rate_limited(self, key: Key) -> None:
         """Queue ``key`` after its exponential backoff, and count the failure."""
         with self._lock:
             failures = self._failures.get(key, 0)
@@ -194,7 +196,7 @@ class WorkQueue:
             return self._max_delay
         return float(min(self._base_delay * 2.0**failures, self._max_delay))
 
-    def hold(self, key: str) -> None:
+    def hold(self, key: Key) -> None:
         """``key``'s work overran its budget: count it, and have adds of the key wait out its
         backoff, ``overrun_delay * 2**overruns`` capped at ``max_delay``."""
         with self._lock:
@@ -204,19 +206,19 @@ class WorkQueue:
             delay = self._max_delay if failures > 1000 else self._overrun_delay * 2.0**failures
             self._held[key] = self._clock() + min(delay, self._max_delay)
 
-    def forget(self, key: str) -> None:
+    def forget(self, key: Key) -> None:
         """Reset ``key``'s failure count and lift its hold (after a successful reconcile)."""
         with self._lock:
             self._failures.pop(key, None)
             self._held.pop(key, None)
 
-    def num_requeues(self, key: str) -> int:
+    def num_requeues(self, key: Key) -> int:
         with self._lock:
             return self._failures.get(key, 0)
 
     # -- taking -------------------------------------------------------------
 
-    def get(self, timeout: float | None = None) -> str | None:
+    def get(self, timeout: float | None = None) -> Key | None:
         """The next key, blocking; ``None`` on timeout or once the queue is shut down.
 
         The caller owns the key until it calls ``done(key)``.
@@ -239,7 +241,7 @@ class WorkQueue:
                     wait = until_due if wait is None else min(wait, until_due)
                 self._ready.wait(wait)
 
-    def done(self, key: str) -> None:
+    def done(self, key: Key) -> None:
         """The worker finished ``key``; if it was added meanwhile, queue it again."""
         with self._lock:
             started = self._processing.pop(key, None)
@@ -276,7 +278,7 @@ class WorkQueue:
 
     __len__ = len
 
-    def waiting_besides(self, key: str) -> int:
+    def waiting_besides(self, key: Key) -> int:
         """Keys ready to be handed out, ``key`` itself not counted."""
         with self._lock:
             queued = key in self._dirty and key not in self._processing
@@ -304,7 +306,7 @@ class WorkQueue:
 
     # -- internals -----------------------------------------------------------
 
-    def _add_locked(self, key: str) -> None:
+    def _add_locked(self, key: Key) -> None:
         if self._shutting_down or key in self._dirty:
             return
         if self._idle.pop(key, 0) is None:  # it waited for an empty queue: its bound is moot now
@@ -318,7 +320,7 @@ class WorkQueue:
         self._observer.depth(len(self._queue))
         self._ready.notify()
 
-    def _schedule_locked(self, key: str, ready_at: float) -> None:
+    def _schedule_locked(self, key: Key, ready_at: float) -> None:
         """Queue ``key`` at ``ready_at`` on the queue's clock, unless it is due earlier already."""
         if self._shutting_down:
             return
@@ -345,7 +347,7 @@ class WorkQueue:
             self._add_locked(key)
         return None
 
-    def _hand_out_locked(self) -> str:
+    def _hand_out_locked(self) -> Key:
         key = self._queue.popleft()
         self._dirty.discard(key)
         now = self._clock()

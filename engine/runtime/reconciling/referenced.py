@@ -39,12 +39,12 @@ import logging
 import threading
 import time
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from engine.core.decisions import referencing
 from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Key, Obj, key_of
 from engine.runtime.cluster.access import Access
 from engine.runtime.cluster.fetched import Fetched, as_index_keeps
 from engine.runtime.cluster.informers import Across, InformerSet
@@ -54,7 +54,7 @@ from engine.runtime.reconciling.requeuing import Wakes
 
 log = logging.getLogger("stencil.references")
 
-Waiter = tuple[Wakes, str]  # a parent's queue and key
+Waiter = tuple[Wakes, Key]  # a parent's queue and key
 K = TypeVar("K", bound=Hashable)
 Named = tuple[str, ChildId]  # an object by name, and whom it is read as
 _Source = tuple[str, tuple[str, str], str]  # reader, (apiVersion, kind), namespace ("" cluster-wide)
@@ -128,7 +128,7 @@ class Referenced:
                 said = (kind.name, reference.api_version, reference.kind)
                 log.warning("kind %s references %s %s, which the server does not serve", *said)
 
-    def read(self, kind: kinds.Kind | None, parent: Obj, queue: Wakes, key: str) -> referencing.Resolved:
+    def read(self, kind: kinds.Kind | None, parent: Obj, queue: Wakes, key: Key) -> referencing.Resolved:
         """What ``kind``'s references read for ``parent`` now, as its reader; from now on, a change to
         any of those objects wakes ``key`` of ``queue``.  A reference beyond the parent's reach, or
         one its reader may not read, is not read: the answer carries its refusal."""
@@ -148,7 +148,7 @@ class Referenced:
         deadline = time.monotonic() + self._sync_wait
         return referencing.resolve(found, lambda target: self._lookup(target, deadline))
 
-    def forget(self, queue: Wakes, key: str, keep: Sequence[referencing.Target] = ()) -> None:
+    def forget(self, queue: Wakes, key: Key, keep: Sequence[referencing.Target] = ()) -> None:
         """Wake ``key`` of ``queue`` only for the objects of ``keep`` from now on (none: a parent
         gone); an object no parent reads any longer is no longer held."""
         waiter = (queue, key)
@@ -265,7 +265,7 @@ class Referenced:
                 )
                 and not self._wanted(reader, meta)
             ]
-            source.release([_key(meta) for meta in gone])
+            source.release([key_of(meta) for meta in gone])
 
     def _on_event(self, reader: str, type_: str, obj: Obj, old: Obj | None) -> None:
         """Wake the parents that read ``obj`` as ``reader`` by its name, or by a selector it matches
@@ -279,10 +279,10 @@ class Referenced:
         gvk = (str(obj.get("apiVersion")), str(obj.get("kind")))
         namespace = (obj.get("metadata") or {}).get("namespace") or ""
         source = self._fetched.get((reader, gvk, namespace))
-        if source is None or not source.holds(_key(obj)):
+        if source is None or not source.holds(key_of(obj)):
             return
         if type_ == DELETED or not self._wanted(reader, obj):
-            source.release([_key(obj)])
+            source.release([key_of(obj)])
 
 
 def cache_of(
@@ -335,8 +335,3 @@ def cache_of(
 def _located(target: referencing.Target) -> referencing.Target:
     """A selector target as a key: where it looks, whichever parent's reference it is."""
     return dataclasses.replace(target, id="", optional=False)
-
-
-def _key(obj: Any) -> tuple[str, str]:
-    meta = obj["metadata"]
-    return meta.get("namespace") or "", meta["name"]

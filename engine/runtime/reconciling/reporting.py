@@ -26,10 +26,10 @@ from typing import Any
 
 from engine.core.decisions import conditions, rollout, status
 from engine.core.model import errors, kinds
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Obj, key_of, uid_of
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource
-from engine.runtime.reconciling.host import Host, key_of
+from engine.runtime.reconciling.host import Host
 from engine.runtime.reconciling.requeuing import Result, Wakes
 
 PROGRESS_INTERVAL = 2.0  # seconds between two writes of a status that only reports progress
@@ -99,7 +99,7 @@ class StatusWriter:
     def _stands(self, parent: Obj, new: Mapping[str, Any]) -> None:
         ready = conditions.find_in(new.get("conditions") or (), "Ready")
         with self._ready_lock:
-            self._ready[parent["metadata"]["uid"]] = str(ready.get("status")) if ready else "Unknown"
+            self._ready[uid_of(parent)] = str(ready.get("status")) if ready else "Unknown"
 
     def write(
         self,
@@ -125,7 +125,7 @@ class StatusWriter:
         """The derived status written, or left to wait, or found already said."""
         ops = status.status_patch(parent, new)
         if ops is None:
-            self._waiting.pop(parent["metadata"]["uid"], None)  # nothing left to report
+            self._waiting.pop(uid_of(parent), None)  # nothing left to report
             self._stands(parent, new)
             return Report(Fate.UNCHANGED, new)
         if may_wait and status.can_wait(parent.get("status"), new):
@@ -144,7 +144,7 @@ class StatusWriter:
 
     def _later(self, parent: Obj, new: Mapping[str, Any]) -> Result | None:
         """When a status that can wait is written, if not now."""
-        uid = parent["metadata"]["uid"]
+        uid = uid_of(parent)
         clock = self.clock()
         waiting = clock - self._waiting.setdefault(uid, clock)
         if self.wakes.waiting_besides(key_of(parent)) and waiting < REPORT_WAIT:

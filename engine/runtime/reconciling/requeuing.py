@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from engine.core.model.objects import Key
+
 
 @dataclass(frozen=True)
 class Result:
@@ -28,14 +30,14 @@ class Result:
 class Wakes(Protocol):
     """The work queue as a reconciler sees it (``queue.WorkQueue`` is one)."""
 
-    def add(self, key: str) -> None:
+    def add(self, key: Key) -> None:
         """Reconcile the parent of ``key`` (again), unless it is waiting already."""
         ...
 
-    def forget(self, key: str) -> None:
+    def forget(self, key: Key) -> None:
         """The parent of ``key`` is gone: its failures and holds go with it."""
         ...
 
-    def waiting_besides(self, key: str) -> int:
+    def waiting_besides(self, key: Key) -> int:
         """How many other parents wait for a worker."""
         ...

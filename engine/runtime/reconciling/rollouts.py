@@ -33,9 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.decisions import conditions, rollout
 from engine.core.model import kinds, rollouts
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Key, Obj, key_of
 from engine.runtime.reconciling import events
-from engine.runtime.reconciling.host import key_of
 from engine.runtime.reconciling.revisions import RESUMED_ANNOTATION, Lineage
 
 if TYPE_CHECKING:
@@ -91,7 +90,7 @@ class Rollout:
         self.current: int | None = None  # the revision every parent was on when the last rollout ended
         self.paused = False
         self.resumed = ""
-        self._admitted: set[str] = set()  # told to move; not yet recorded
+        self._admitted: set[Key] = set()  # told to move; not yet recorded
         self._settled = True  # every parent is on the target: nothing for ticks to do
         self._said: dict[str, Any] | None = None  # the KindRollout status last written
         self._identity = shard  # sharded: this replica's name among the shards (its share's key)
@@ -201,7 +200,7 @@ class Rollout:
             if before is not None and before[0] == value:
                 read[(namespace, name)] = before
                 continue
-            key = f"{namespace}/{name}"
+            key = Key(namespace, name)
             found = rollout.standing_of(key, value) if value is not None else rollout.Standing(key, None)
             read[(namespace, name)] = (value, found)
         self._read = read  # parents no longer cached are forgotten
@@ -215,7 +214,7 @@ class Rollout:
             lineage, target = self.lineage, self.target
             if lineage is None or target is None:
                 return FROM_FOLDER
-            recorded = rollout.standing("", parent).revision
+            recorded = rollout.revision_of(parent)
             key = key_of(parent)
             if recorded == target or self.policy is None:
                 self._admitted.discard(key)

@@ -25,6 +25,7 @@ import time
 from typing import TYPE_CHECKING, Protocol
 
 from engine.core.model import budgets, errors
+from engine.core.model.objects import Key
 from engine.runtime.reconciling.queue import WorkQueue
 from engine.runtime.reconciling.requeuing import Result
 from engine.runtime.telemetry import tracing, turns
@@ -38,7 +39,7 @@ log = logging.getLogger("stencil.controller")
 class Reconciler(Protocol):
     """What a worker runs for each key: one reconcile, which answers or raises."""
 
-    def reconcile(self, key: str) -> Result: ...
+    def reconcile(self, key: Key) -> Result: ...
 
 
 class Worker:
@@ -90,7 +91,7 @@ class Worker:
                 return
             self.process(key)
 
-    def process(self, key: str) -> None:
+    def process(self, key: Key) -> None:
         """One turn: reconcile ``key`` and tell the queue what comes next (the module says what)."""
         with turns.Turn(self._metrics, self._tracer, self.name, key) as turn:
             try:
@@ -105,7 +106,7 @@ class Worker:
                     self.queue.add_after(key, result.requeue_after)
             except errors.StencilError as exc:
                 turn.failed(exc, terminal=exc.terminal)
-                log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": key})
+                log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": str(key)})
                 if exc.terminal and exc.reason == budgets.OverBudget.reason:
                     self.queue.hold(key)
                 elif exc.terminal:
@@ -116,7 +117,9 @@ class Worker:
                     self.queue.add_rate_limited(key)
             except Exception as exc:  # a bug or a surprise: retried with backoff, with its traceback
                 turn.failed(exc)
-                log.warning("reconcile failed: %s", exc, extra={"kind": self.name, "key": key}, exc_info=True)
+                log.warning(
+                    "reconcile failed: %s", exc, extra={"kind": self.name, "key": str(key)}, exc_info=True
+                )
                 self.queue.add_rate_limited(key)
             finally:
                 self.queue.done(key)

@@ -28,7 +28,7 @@ from pathlib import Path
 from engine.core.decisions import rollout as rollout_core
 from engine.core.decisions.sharding import as_sharder_keeps
 from engine.core.model import apis, claimants, errors, kinds
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Key, Obj
 from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
@@ -268,7 +268,7 @@ class Engine:
             if not everyone.has_synced:
                 return
             recorded = (everyone.get(ns or None, name) or {} for ns, name, _ in everyone.versions())
-            in_use |= {n for n in (rollout_core.standing("", p).revision for p in recorded) if n is not None}
+            in_use |= {n for n in (rollout_core.revision_of(p) for p in recorded) if n is not None}
             self._forget_everyone(controller.resource)
         self.revisions.prune(controller.name, in_use)
         self._unpruned.discard(gvk)
@@ -350,7 +350,7 @@ class Engine:
             controllers = list(self.controllers.values())
         for controller in controllers:
             for namespace, name in controller.parents.keys_by_index(UID_INDEX, uid):
-                controller.wakes.add(f"{namespace}/{name}")
+                controller.wakes.add(Key(namespace, name))
 
     # -- running --------------------------------------------------------------
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from engine.core.decisions import sharding
 from engine.core.model import errors, kinds
-from engine.core.model.objects import Obj
+from engine.core.model.objects import Key, Obj, key_of
 from engine.runtime.cluster.informers import Across, InformerSet
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.runtime.cluster.seam import Api
@@ -171,7 +171,7 @@ class Sharder:
         self.metrics = metrics
         self._clock = clock
         self._members = Members(engine, namespace, clock)
-        self._draining_since: dict[tuple[Resource, str], float] = {}
+        self._draining_since: dict[tuple[Resource, Key], float] = {}
         # Parents that needed no write, by kind and namespace, name and the resourceVersion they
         # were judged at, for the members ``_settled_for``: a pass skips them until either
         # changes, so an idle pass over 100,000 parents is a dictionary lookup each rather than a
@@ -309,15 +309,14 @@ class Sharder:
     def _record(self, move: _Move, written: Obj) -> None:
         """A sent move in the cache, the log and the metrics."""
         name, resource, decision = move.name, move.resource, move.decision
-        meta = move.parent["metadata"]
         move.cache.observe(written)
-        where = f"{meta.get('namespace') or ''}/{meta['name']}"
+        where = key_of(move.parent)
         moment = self._clock()
         if decision.step is sharding.Step.DRAIN:
             self._draining_since[(resource, where)] = moment
             log.info(
                 "draining parent",
-                extra={"kind": name, "key": where, "from": decision.owner, "to": decision.to},
+                extra={"kind": name, "key": str(where), "from": decision.owner, "to": decision.to},
             )
             return
         began = self._draining_since.pop((resource, where), None)
@@ -326,7 +325,13 @@ class Sharder:
         )
         log.info(
             "assigned parent",
-            extra={"kind": name, "key": where, "from": decision.owner, "to": decision.to, "reason": reason},
+            extra={
+                "kind": name,
+                "key": str(where),
+                "from": decision.owner,
+                "to": decision.to,
+                "reason": reason,
+            },
         )
         if self.metrics is not None:
             self.metrics.shard_assigned(name, reason, None if began is None else moment - began)

@@ -31,6 +31,7 @@ from typing import Literal
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
+from engine.core.model.objects import Key
 from engine.runtime.telemetry import delegation, httpserver
 
 # controller-runtime's reconcile_time_seconds buckets (pkg/internal/controller/metrics):
@@ -317,16 +318,16 @@ class QueueMetrics:
     def depth(self, depth: int) -> None:
         self._depth.set(depth)
 
-    def added(self, key: str) -> None:
+    def added(self, key: Key) -> None:
         self._adds.inc()
 
-    def waited(self, key: str, seconds: float) -> None:
+    def waited(self, key: Key, seconds: float) -> None:
         self._queue_duration.observe(seconds)
 
-    def processed(self, key: str, seconds: float) -> None:
+    def processed(self, key: Key, seconds: float) -> None:
         self._work_duration.observe(seconds)
 
-    def retried(self, key: str) -> None:
+    def retried(self, key: Key) -> None:
         self._retries.inc()
 
 

@@ -12,6 +12,7 @@ import time
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from engine.core.model.objects import Key
 from engine.runtime.telemetry import tracing
 
 if TYPE_CHECKING:
@@ -21,12 +22,12 @@ if TYPE_CHECKING:
 class Turn:
     """One reconcile of ``key`` by the controller of ``kind``, from its start to its outcome."""
 
-    def __init__(self, metrics: Metrics | None, tracer: tracing.Tracer, kind: str, key: str) -> None:
+    def __init__(self, metrics: Metrics | None, tracer: tracing.Tracer, kind: str, key: Key) -> None:
         self.metrics = metrics
         self.kind = kind
         self.outcome: ReconcileResult = "success"
         self.terminal = False
-        namespace, _, name = key.partition("/")
+        namespace, name = key
         self._span = tracer.span("reconcile", kind=kind, namespace=namespace, name=name)
         self._trace: tracing.Span | None = None
         self._started = 0.0
