@@ -23,8 +23,11 @@ decided in ``engine.core.decisions.holding``; when a claim may be taken is
 ``interval``): a kind that appears is taken or waited for, a kind that goes away has its claim
 released.  ``on_held`` runs when a kind is taken.  Stopping the holds releases every claim the
 engine holds; the caller stops its writes before.  A kind whose claim the engine may not read
-(403: a kind added as a ConfigMap after its RBAC was derived) is served without a hold, and
-the log says so once: serving it is what the engine did before kinds were held.
+(403: a kind added as a ConfigMap without the rules of its Lease) is served without a hold, and
+the log says so once: serving it is what the engine did before kinds were held.  A 403 is believed
+only once it has lasted ``FORBIDDEN_GRACE`` seconds (``clock``): the rules of a kind dropped in
+with a ClusterRole of its own reach the API server's authorizer a moment after the kind reaches
+the engine, once kube-controller-manager has aggregated them into a role the engine is bound to.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ log = logging.getLogger("stencil.holding")
 
 GVK = tuple[str, str]  # a parent kind: (apiVersion, kind)
 _FAILED = (errors.ApiError, errors.Unreachable)
+FORBIDDEN_GRACE = 10.0  # seconds a claim may answer 403 before the kind is served without a hold
 _JITTER = random.Random()
 
 
@@ -80,6 +84,7 @@ class _Kind:
     observed_at: float = 0.0
     reported: str = ""  # the holder last said
     unreadable: set[str] = field(default_factory=set)  # heartbeats this engine may not read (said once)
+    forbidden_since: float | None = None  # when the claim first answered 403 in a row (``clock``)
 
 
 class KindHolds:
@@ -197,13 +202,17 @@ class KindHolds:
             found = lease.get(timeout)
         except errors.ApiError as exc:
             if exc.status == 403:
-                self._serve_unheld(gvk, lease, exc)
+                if kind.forbidden_since is None:
+                    kind.forbidden_since = self._clock()
+                if self._clock() - kind.forbidden_since >= FORBIDDEN_GRACE:
+                    self._serve_unheld(gvk, lease, exc)
                 return
             log.warning("could not read the claim: %s", exc, extra={"lease": lease.key})
             return
         except errors.Unreachable as exc:
             log.warning("could not read the claim: %s", exc, extra={"lease": lease.key})
             return
+        kind.forbidden_since = None
         claim = leader.LeaseRecord.from_spec(found.get("spec") or {}) if found is not None else None
         heartbeat = claims.heartbeat_of((found or {}).get("metadata", {}).get("annotations"))
         beat = None
