@@ -21,10 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import yaml
-
 from engine.core.decisions import progress, status
 from engine.core.model import apis, kinds
+from engine.tools import yamlwriting
 
 HEALTH_KEY = "resource.customizations.health."  # argocd-cm: + <group>_<Kind>
 
@@ -92,17 +91,6 @@ def health_checks(loaded: Iterable[kinds.Kind]) -> dict[str, str]:
     return {health_key(kind.api_version, kind.kind): script for kind in sorted(loaded, key=lambda k: k.name)}
 
 
-class _Dumper(yaml.SafeDumper):
-    """Lines of Lua as a literal block, as a person writes them into ``argocd-cm``."""
-
-
-def _text(dumper: yaml.SafeDumper, text: str) -> yaml.Node:
-    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style="|" if "\n" in text else None)
-
-
-_Dumper.add_representer(str, _text)
-
-
 def dump(data: Mapping[str, Any]) -> str:
-    """``data`` as YAML, each script a literal block."""
-    return yaml.dump(dict(data), Dumper=_Dumper, sort_keys=False, width=120)
+    """``data`` as YAML, each script a literal block, as a person writes them into ``argocd-cm``."""
+    return yamlwriting.dump_blocks([dict(data)])

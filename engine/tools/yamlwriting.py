@@ -210,3 +210,20 @@ def dump_all(documents: list[Any]) -> str:
             text = _libyaml([document])
         parts.append("\n" + text if parts else text)
     return "---".join(parts)
+
+
+class _BlockDumper(yaml.SafeDumper):
+    """Each string of more than one line as a literal block, as a person writes files into YAML."""
+
+
+def _block_text(dumper: yaml.SafeDumper, text: str) -> yaml.Node:
+    return dumper.represent_scalar(_TAG + "str", text, style="|" if "\n" in text else None)
+
+
+_BlockDumper.add_representer(str, _block_text)
+
+
+def dump_blocks(documents: list[Any]) -> str:
+    """``documents`` as one YAML stream for a person to read: keys in their order, lines up to 120
+    characters, and each string of several lines (a file in a ConfigMap, a script) a literal block."""
+    return yaml.dump_all(documents, Dumper=_BlockDumper, sort_keys=False, width=120)

@@ -16,7 +16,7 @@ import socket
 import subprocess
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,9 +97,12 @@ class EngineProcess:
 
 
 @contextlib.contextmanager
-def engine_process(kubeconfig: Path, log: Path, *args: str) -> Iterator[EngineProcess]:
+def engine_process(
+    kubeconfig: Path, log: Path, *args: str, env: Mapping[str, str] | None = None
+) -> Iterator[EngineProcess]:
     """``stencil run --kubeconfig ... *args`` (``engine.testing.process.run_command``), logging
-    JSON, its metrics and probes on free ports.
+    JSON, its metrics and probes on free ports; ``env`` added to this process's environment (the
+    downward API's ``POD_NAME``, say).
 
     Always killed on the way out, whatever the test did; a test that wants to see a clean exit
     calls ``stop()`` itself first.
@@ -111,7 +114,7 @@ def engine_process(kubeconfig: Path, log: Path, *args: str) -> Iterator[EnginePr
             stdout=sink,
             stderr=subprocess.STDOUT,
             # Unbuffered, so that the log of an engine killed with SIGKILL is complete.
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"},
         )
     engine = EngineProcess(process, port, log, probe_port)
     try:

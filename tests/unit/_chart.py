@@ -68,3 +68,23 @@ def grants(rules: list[dict[str, Any]]) -> set[tuple[str, str, tuple[str, ...], 
         for resource in rule["resources"]
         for verb in rule["verbs"]
     }
+
+
+def aggregated(documents: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """The rules the ClusterRole ``name`` grants: its own or, for an aggregated role, those
+    kube-controller-manager fills in, of every rendered ClusterRole its ``aggregationRule`` selects."""
+    roles = of_kind(documents, "ClusterRole")
+    if "aggregationRule" not in roles[name]:
+        return list(roles[name]["rules"])
+    selectors = [s["matchLabels"] for s in roles[name]["aggregationRule"]["clusterRoleSelectors"]]
+    return [
+        rule
+        for role in roles.values()
+        if any(selects(selector, role) for selector in selectors)
+        for rule in role.get("rules") or []
+    ]
+
+
+def selects(match_labels: dict[str, str], role: dict[str, Any]) -> bool:
+    """Whether a ``matchLabels`` selector selects ``role`` (every label it names, with its value)."""
+    return match_labels.items() <= (role["metadata"].get("labels") or {}).items()

@@ -66,3 +66,14 @@ app.kubernetes.io/component: engine
 {{- if .Values.watchNamespace }}{{ $all = prepend $all .Values.watchNamespace }}{{ end }}
 {{- toJson ($all | uniq) }}
 {{- end }}
+
+{{/*
+The labels that aggregate a ClusterRole into one of this release's roles: (list $ "engine") or
+(list $ "kind-leases").  They name the release and its namespace, so that no other release picks
+the ClusterRole up: what `stencil bundle` writes (engine.core.offline.dropins).
+*/}}
+{{- define "stencil.aggregationLabels" -}}
+{{- $root := index . 0 -}}
+stencil.dev/aggregate-to-{{ index . 1 }}: {{ $root.Release.Name | quote }}
+stencil.dev/release-namespace: {{ $root.Release.Namespace | quote }}
+{{- end }}

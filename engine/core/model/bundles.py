@@ -3,8 +3,8 @@
 The engine watches the ConfigMaps labelled ``stencil.dev/kind-bundle=true`` in its namespace and
 writes each one back as a folder, a file per key (``engine.runtime.serving.bundles``); the kind's
 name is the annotation ``stencil.dev/kind-name``, else the ConfigMap's name.  What goes in is
-said here once, for every writer of such ConfigMaps (the chart, through ``hack/sync-chart``) and
-for the reader:
+said here once, for every writer of such ConfigMaps (the chart, through ``hack/sync-chart``, and
+``stencil bundle``) and for the reader:
 
 - ``files``: the folder's own files (``kind.yaml`` and the templates); not its ``examples/`` nor
   the golden files and fixtures of ``stencil test`` in ``tests/``, which change nothing a parent
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from engine.core.model import errors, kinds, placement
 
@@ -42,6 +43,26 @@ def files(directory: Path) -> list[Path]:
             )
         found.append(path)
     return found
+
+
+def configmap(directory: Path, name: str, namespace: str) -> dict[str, Any]:
+    """The ConfigMap ``namespace/name`` that carries the kind folder ``directory`` as the kind
+    ``name``; an error if the engine would refuse it."""
+    data = {path.name: path.read_text() for path in files(directory)}
+    refused = problem(name, data, SPACE)
+    if refused is not None:
+        raise errors.KindError(f"the engine would not load it as a kind: {refused}", file=str(directory))
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "labels": {LABEL: "true"},
+            "annotations": {NAME_ANNOTATION: name},
+        },
+        "data": data,
+    }
 
 
 def problem(name: str, data: dict[str, str], space: int) -> str | None:

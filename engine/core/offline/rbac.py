@@ -205,6 +205,26 @@ def derive_rules(
     return rules
 
 
+def engine_rules(
+    kinds: Iterable[Kind],
+    resources: Resources,
+    defaults: Defaults = _as_written,
+    *,
+    common: bool = True,
+    sharded: bool = False,
+    reader: str | None = referencing.DEFAULT_READER,
+) -> list[Rule]:
+    """``derive_rules``, and with ``sharded`` what sharding adds (``shard_rules``) merged in: the
+    ClusterRole's rules of ``stencil rbac`` (and of ``stencil bundle`` for one kind, without the
+    ``common`` ones its release already has)."""
+    kinds = list(kinds)
+    rules = derive_rules(kinds, resources, defaults, common=common, reader=reader)
+    if sharded:
+        named = [rule for rule in rules if "resourceNames" in rule]
+        rules = [*merge(_grants([*rules, *shard_rules(kinds, resources)])), *named]
+    return rules
+
+
 def reader_rules(kinds: Iterable[Kind], resources: Resources) -> list[Rule]:
     """What an account references are read as needs where they look: ``get/list/watch`` of each kind
     a kind references (the ClusterRole ``<name>-reader``, bound in a namespace by a RoleBinding)."""
@@ -378,12 +398,8 @@ def documents(
     ``sharded`` (``stencil run --shards``), with what sharding adds to the first two
     (``shard_rules``, ``namespace_rules``)."""
     kinds = list(kinds)
-    rules = derive_rules(kinds, resources, defaults, reader=reader)
-    if sharded:
-        named = [rule for rule in rules if "resourceNames" in rule]
-        rules = [*merge(_grants([*rules, *shard_rules(kinds, resources)])), *named]
     return [
-        clusterrole(rules, name),
+        clusterrole(engine_rules(kinds, resources, defaults, sharded=sharded, reader=reader), name),
         role(namespace_rules(lease_name, sharded=sharded), name, namespace),
         role(kind_lease_rules(kinds), f"{name}-kinds", kind_lease_namespace),
         clusterrole(heartbeat_rules(), f"{name}-heartbeats"),

@@ -7,6 +7,7 @@ command, which kubectl runs for ``kubectl stencil ...`` when it is on PATH.
 
 from engine.tools.cli import (
     argocd,
+    bundle,
     changes,
     cluster,
     crd,
@@ -30,6 +31,7 @@ def kubectl_plugin() -> None:
 
 __all__ = [
     "argocd",
+    "bundle",
     "changes",
     "cluster",
     "crd",
