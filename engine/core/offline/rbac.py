@@ -261,7 +261,7 @@ def rules_by_kind(
 
 def namespace_rules(lease_name: str, *, sharded: bool = False) -> list[Rule]:
     """The rules the engine needs in its own namespace: its leader Lease, the kind ConfigMaps,
-    the kinds' revisions and the Secret of its seed key;
+    the kinds' revisions with what it reads to name their owner, and the Secret of its seed key;
     ``sharded``, also every replica's own Lease (named after its pod, so not by name) and the
     listing of them all that the sharder reads.
 
@@ -271,12 +271,15 @@ def namespace_rules(lease_name: str, *, sharded: bool = False) -> list[Rule]:
     """
     rules: list[Rule] = [
         {"apiGroups": [""], "resources": ["configmaps"], "verbs": ["get", "list", "watch"]},
-        # The kinds' revisions (``stencil run --revisions-namespace``).
+        # The kinds' revisions (``stencil run --revisions-namespace``), owned by the engine's
+        # Deployment, which it finds from its own pod through the pod's ReplicaSet.
         {
             "apiGroups": ["apps"],
             "resources": ["controllerrevisions"],
             "verbs": ["get", "list", "create", "patch"],
         },
+        {"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]},
+        {"apiGroups": ["apps"], "resources": ["replicasets"], "verbs": ["get"]},
         {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create"]},
         {
             "apiGroups": ["coordination.k8s.io"],

@@ -34,6 +34,8 @@ class Options:
     held_kinds_only: bool = False
     # Where kind revisions are kept (ControllerRevisions); None: in the engine's memory only.
     revisions_namespace: str | None = None
+    # The engine's own pod (namespace, name), whose Deployment owns the revisions of its namespace.
+    pod: tuple[str, str] | None = None
     shard: str | None = None  # this replica's shard identity: reconcile only the parents labelled with it
     # Namespaces (shell patterns) no kind may write a child in; None: kube-* and bundle_namespace.
     protected_namespaces: tuple[str, ...] | None = None

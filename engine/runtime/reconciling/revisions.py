@@ -12,6 +12,11 @@ back to), its status what the engine says of it (the current and update revision
 parents moved, the parent that stopped it, conditions).  ``stencil rollout`` reads and
 writes it; so can kubectl.
 
+The revisions name the engine's own Deployment as their owner (``engine.runtime.cluster.workload``),
+so that Kubernetes' garbage collector deletes them with it (``helm uninstall``); one read without
+that owner (written by an engine that had none, or by another install in the same namespace) is
+given it as well, so it goes only once every install that uses it is gone.
+
 Without a namespace to keep revisions in, or without the KindRollout CRD installed, the
 revisions live in the engine's memory only: rollouts still go in waves, but an engine that
 restarts knows only the folder it reads.
@@ -31,7 +36,7 @@ from engine.core.decisions import rollout
 from engine.core.model import errors, kinds
 from engine.core.model.objects import Obj
 from engine.runtime.cluster import transport
-from engine.runtime.cluster.kube import Resource
+from engine.runtime.cluster.kube import FIELD_MANAGER, Resource
 from engine.runtime.cluster.seam import Api
 
 log = logging.getLogger("stencil.controller")
@@ -71,9 +76,16 @@ class Lineage:
 class Revisions:
     """Reads and writes revisions and KindRollouts; keeps them in memory when the cluster cannot."""
 
-    def __init__(self, kube: Api, namespace: str | None, bound: Callable[[kinds.Kind], kinds.Kind]) -> None:
+    def __init__(
+        self,
+        kube: Api,
+        namespace: str | None,
+        bound: Callable[[kinds.Kind], kinds.Kind],
+        owners: Callable[[str | None], list[dict[str, Any]]] = lambda namespace: [],
+    ) -> None:
         self.kube = kube
         self.namespace = namespace
+        self._owners = owners  # the owner references an object of a namespace names (``workload.Owner``)
         self._bound = bound  # the engine's off-limits namespaces put on every revision it loads
         self._memory: dict[str, dict[int, dict[str, str]]] = {}  # kind -> number -> files
         self._dir = Path(tempfile.mkdtemp(prefix="stencil-revisions-"))
@@ -120,10 +132,12 @@ class Revisions:
             return dict(self._memory.get(name, {}))
         found: dict[int, dict[str, str]] = {}
         items, _ = self.kube.list(self._controller_revisions, self.namespace, f"{KIND_LABEL}={name}")
+        owners = self._owners(self.namespace)
         for item in items:
             data = item.get("data") or {}
             if isinstance(item.get("revision"), int) and isinstance(data.get("files"), dict):
                 found[item["revision"]] = {str(k): str(v) for k, v in data["files"].items()}
+            self._adopt(item, owners)
         self._memory[name] = dict(found)
         return found
 
@@ -139,12 +153,31 @@ class Revisions:
                     "name": f"{name}-{digest}",
                     "namespace": self.namespace,
                     "labels": {KIND_LABEL: name},
+                    **({"ownerReferences": owners} if (owners := self._owners(self.namespace)) else {}),
                 },
                 "revision": number,
                 "data": {"files": files},
             }
         )
         log.info("kind %s: revision %d (%s) recorded", name, number, digest, extra={"kind": name})
+
+    def _adopt(self, item: Obj, owners: list[dict[str, Any]]) -> None:
+        """Add the owners ``item`` does not name yet to its owner references, keeping the others (a
+        strategic merge, by uid: the revision may be another install's too)."""
+        named = {ref.get("uid") for ref in item["metadata"].get("ownerReferences") or []}
+        missing = [owner for owner in owners if owner["uid"] not in named]
+        if not missing or self._controller_revisions is None:
+            return
+        try:
+            self.kube.request(
+                "PATCH",
+                self._controller_revisions.path(self.namespace, item["metadata"]["name"]),
+                {"metadata": {"ownerReferences": missing}},
+                query={"fieldManager": FIELD_MANAGER},
+                content_type="application/strategic-merge-patch+json",
+            )
+        except errors.ApiError as exc:  # it stays as it was: served all the same
+            log.warning("revision %s not given its owner: %s", item["metadata"]["name"], exc)
 
     def numbers(self, name: str) -> list[int]:
         """The kind's revisions kept, oldest first."""

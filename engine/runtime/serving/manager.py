@@ -29,6 +29,7 @@ from engine.core.decisions import rollout as rollout_core
 from engine.core.decisions.sharding import as_sharder_keeps
 from engine.core.model import apis, claimants, errors, kinds
 from engine.core.model.objects import Key, Obj
+from engine.runtime.cluster import workload
 from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
@@ -73,7 +74,9 @@ class Engine:
             shard=self.options.shard,
             read_as=self.options.read_as,
         )
-        self.revisions = Revisions(self.kube, self.options.revisions_namespace, self._bounded)
+        owner = workload.Owner(self.kube, self.options.pod)  # the engine's Deployment, found once
+        namespace = self.options.revisions_namespace
+        self.revisions = Revisions(self.kube, namespace, self._bounded, owner.references)
         # The live replicas, when sharded (``sharding.Members``): a rollout adds up their shares.
         self.shard_members: Callable[[], frozenset[str]] | None = None
         self._rollouts: Informer | None = None  # the KindRollouts, when kept in the cluster

@@ -155,3 +155,13 @@ def observed(help: str, *, multiple: bool = False) -> Decorator:
 def read_as(help: str) -> Decorator:
     """``--read-as``: the ServiceAccount references are read as where a kind's ``readAs`` names none."""
     return click.option("--read-as", default=DEFAULT_READER, show_default=True, help=help)
+
+
+def bind_address(option: str, value: str) -> tuple[str, int] | None:
+    """``host:port`` (host may be empty: every address) as a bind address, None for '0' (off)."""
+    if value in ("0", ""):
+        return None
+    host, _, port = value.rpartition(":")
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise click.BadParameter(f"{value!r} is not host:port", param_hint=option)
+    return host.strip("[]") or "0.0.0.0", int(port)

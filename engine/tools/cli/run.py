@@ -203,15 +203,15 @@ def run(
     import socket
 
     from engine.core.decisions import holding
-    from engine.runtime.cluster import seedsecret
+    from engine.runtime.cluster import seedsecret, workload
     from engine.runtime.cluster.kube import Kube
     from engine.runtime.serving import manager
     from engine.runtime.telemetry import logs, observability, tracing
 
     logs.configure_logging("json" if log_format == "json" else "text", log_level)
     metrics, health = observability.Metrics(), observability.Health()
-    probes = _address("--health-probe-bind-address", health_probe_bind_address)
-    scrapes = _address("--metrics-bind-address", metrics_bind_address)
+    probes = options.bind_address("--health-probe-bind-address", health_probe_bind_address)
+    scrapes = options.bind_address("--metrics-bind-address", metrics_bind_address)
     stopping = stop_event()
     kube = Kube.auto(kubeconfig)
     kube.observe(metrics.answered)
@@ -227,6 +227,7 @@ def run(
         tracer=tracing.from_environment(),  # the OTEL_* variables: each reconcile a trace
         bundle_namespace=kind_configmaps_namespace,
         revisions_namespace=revisions_namespace or os.environ.get("POD_NAMESPACE"),
+        pod=workload.this_pod(),  # whose Deployment owns the revisions, asked of the API server
         run_workers=not leader_elect,
         held_kinds_only=hold_kinds and not shards,  # sharded, the sharder assigns only held kinds
         shard=identity if shards else None,
@@ -438,13 +439,3 @@ class _Campaign:
         )
         elector.start()
         return elector
-
-
-def _address(option: str, value: str) -> tuple[str, int] | None:
-    """``host:port`` (host may be empty: every address) as a bind address, None for '0' (off)."""
-    if value in ("0", ""):
-        return None
-    host, _, port = value.rpartition(":")
-    if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise click.BadParameter(f"{value!r} is not host:port", param_hint=option)
-    return host.strip("[]") or "0.0.0.0", int(port)
