@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-import time
-from collections.abc import Callable, Iterator
+import dataclasses
+import datetime
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from engine.core.model import placement
 from engine.core.model.objects import Key
-from engine.runtime.reconciling import controller, requeuing, worker
+from engine.runtime.reconciling import controller, options, requeuing, worker
 from engine.runtime.serving import manager
 from engine.runtime.telemetry import observability, tracing
 from tests.integration._widgets import write_kind
@@ -37,11 +38,11 @@ def engine_for(
     template: str,
     kind_yaml_extra: str = "",
     metrics: observability.Metrics | None = None,
-    clock: Callable[[], float] = time.monotonic,
+    clock: options.Clock = options.SYSTEM_CLOCK,
     tracer: tracing.Tracer = tracing.OFF,
 ) -> Iterator[controller.KindController]:
-    """The Widget kind's controller, caches synced, stopped on the way out; ``clock`` paces its
-    status reports."""
+    """The Widget kind's controller, caches synced, stopped on the way out; ``clock`` is the
+    engine's (``HandClock``: moved by the test)."""
     templates = write_kind(tmp_path / "templates", {"children.yaml": template}, kind_yaml_extra)
     options = manager.Options(run_workers=False, metrics=metrics, clock=clock, tracer=tracer)
     engine = manager.Engine(fake, templates, options)
@@ -80,6 +81,21 @@ def write_gadget_kind(templates: Path, files: dict[str, str]) -> None:
     (folder / "kind.yaml").write_text(GADGET_KIND)
     for name, text in files.items():
         (folder / name).write_text(text)
+
+
+@dataclasses.dataclass
+class HandClock:
+    """An engine's clock that a test moves by hand (``seconds += ...``): both of its readings, the
+    monotonic seconds and the time of day, from a fixed moment that is not now."""
+
+    seconds: float = 0.0
+    start: datetime.datetime = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+
+    def monotonic(self) -> float:
+        return self.seconds
+
+    def wall(self) -> datetime.datetime:
+        return self.start + datetime.timedelta(seconds=self.seconds)
 
 
 def worker_of(kind_controller: controller.KindController) -> worker.Worker:

@@ -13,7 +13,7 @@ from engine.core.model.objects import Key
 from engine.runtime.reconciling import controller, reporting
 from engine.testing import wait_until
 from tests.seam._fake import FakeKube
-from tests.seam._harness import GADGET, GADGET_KEY, WIDGET, conditions, engine_for, parent
+from tests.seam._harness import GADGET, GADGET_KEY, WIDGET, HandClock, conditions, engine_for, parent
 
 
 def status_writes(fake: FakeKube) -> int:
@@ -66,15 +66,15 @@ def test_progress_waits_and_a_new_verdict_does_not(tmp_path: Path) -> None:
 def test_the_waiting_progress_is_written_once_the_interval_has_passed(tmp_path: Path) -> None:
     fake = FakeKube()
     parent(fake)
-    now = [0.0]  # the engine's clock, moved by hand
-    with engine_for(fake, tmp_path, GADGET, clock=lambda: now[0]) as kind_controller:
+    clock = HandClock()
+    with engine_for(fake, tmp_path, GADGET, clock=clock) as kind_controller:
         kind_controller.reconcile(Key("ns", "w"))
         gadget_reports(fake, kind_controller, "False", "Starting")
         kind_controller.reconcile(Key("ns", "w"))
         gadget_reports(fake, kind_controller, "False", "Warming")
         result = kind_controller.reconcile(Key("ns", "w"))
         assert result.requeue_after is not None
-        now[0] += result.requeue_after
+        clock.seconds += result.requeue_after
         kind_controller.reconcile(Key("ns", "w"))
         assert status_writes(fake) == 3
         assert "Warming" in conditions(fake)["ChildrenReady"]["message"]

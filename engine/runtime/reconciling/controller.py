@@ -23,7 +23,6 @@ it only what ``host.Host`` says (the engine itself, kind loading and the workers
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import logging
 from collections.abc import Callable
 
@@ -57,10 +56,6 @@ UID_INDEX = "uid"
 CACHE_WAIT = 1.0  # how soon a reconcile looks again when a child kind's cache is not filled yet
 CONFLICT_RECHECK = 10.0  # how often a parent in ChildConflict tries its name again
 MAX_ECHOES = 8  # renders in a row after a parent's own writes (a state machine's steps)
-
-
-def _now() -> str:
-    return conditions.timestamp(datetime.datetime.now(datetime.UTC))
 
 
 class KindController:
@@ -97,16 +92,18 @@ class KindController:
         self.parents.add_index(UID_INDEX, lambda obj: [uid_of(obj)])
         self._clock = options.clock
         self.reports = reporting.StatusWriter(
-            host, self.name, resource, self.parents, self.wakes, self._clock
+            host, self.name, resource, self.parents, self.wakes, self._clock.monotonic
         )
         self.deletion = Deletion(host, resource, self.parents)
         self._contention = contention.Contention()  # fields another writer keeps changing back
         self._refusals = refusing.Refusals()  # children the server refused as they are rendered now
         self._echoes: dict[str, int] = {}  # by parent uid: renders in a row that followed its own writes
         self.rollout = rollouts.Rollout(  # its revisions
-            host, self.name, self.parents, self.wakes, shard=host.options.shard
+            host, self.name, self.parents, self.wakes, clock=self._clock.monotonic, shard=host.options.shard
         )
-        self.handover = handover.Handover(host, self.name, resource, self.parents, lambda: self.writer)
+        self.handover = handover.Handover(
+            host, self.name, resource, self.parents, lambda: self.writer, clock=self._clock.monotonic
+        )
         self._counted_anew = self.rollout.counted_anew
         self.decorations = decorating.Decorations(host)
 
@@ -152,7 +149,8 @@ class KindController:
             result = self._reconcile(key)
         every = self.kind.every if self.kind is not None else None
         if every and result.requeue_after is None and not result.when_idle:  # again at its phase
-            return Result(requeue_after=lifecycles.next_wake(key, every, self._clock()), periodic=True)
+            wake = lifecycles.next_wake(key, every, self._clock.monotonic())
+            return Result(requeue_after=wake, periodic=True)
         return result
 
     def _reconcile(self, key: Key) -> Result:
@@ -184,7 +182,8 @@ class KindController:
         #    its move first; none while an object the kind references is missing: its creation wakes it.
         seen = dataclasses.replace(seen, revision=self.rollout.choose(parent))
         if seen.revision.move and seen.revision.number is not None:  # the move is recorded first
-            return Exit(parent, seen, result=self.reports.record_move(parent, seen.revision.number, _now()))
+            moved = self.reports.record_move(parent, seen.revision.number, self._now())
+            return Exit(parent, seen, result=moved)
         rendered = self._render(seen.revision.kind or self.kind, parent, seen)
         if isinstance(rendered, Exit):
             return rendered
@@ -276,7 +275,7 @@ class KindController:
         whose ``after:`` templates are not all healthy yet is not planned (its dependency's events
         wake the parent)."""
         with self.host.options.tracer.span("plan") as span:
-            gate = ordering.gate(rendered, seen.mine, _now())
+            gate = ordering.gate(rendered, seen.mine, self._now())
             plan = planning.plan(gate.ready, seen.observed, uid_of(parent), seen.reach)
             span.set(applies=len(plan.applies), prunes=len(plan.prunes), unchanged=len(plan.unchanged))
         for _ in plan.unchanged:
@@ -313,7 +312,7 @@ class KindController:
         # A dependency this reconcile created may already be Current (a Namespace, a ConfigMap).
         # Its watch event carries the version cached from the create's answer and wakes nobody,
         # and such an object sends no later one: decide the gate again now, not at the resync.
-        if planned.gate.waiting and plan.applies and steps.releases(planned, seen, _now()):
+        if planned.gate.waiting and plan.applies and steps.releases(planned, seen, self._now()):
             return Exit(parent, seen, result=Result(requeue_after=0.0))
         if self._echo(uid, seen.revision.kind or self.kind, applied):  # templates read what it wrote
             return Exit(parent, seen, result=Result(requeue_after=0.0))
@@ -347,7 +346,7 @@ class KindController:
         if the kind's ``deleteWhen`` rule holds (``deletion``).  When to reconcile again, or None."""
         assert self.kind is not None or self.broken is not None
         kind = seen.revision.kind or self.kind or steps.placeholder(self.broken)
-        now = _now()
+        now = self._now()
         outcome = dataclasses.replace(
             outcome, references=seen.referenced.values, revision=seen.revision.number
         )
@@ -372,6 +371,10 @@ class KindController:
         level = logging.INFO if plan.applies or plan.prunes or conflicts else logging.DEBUG
         log.log(level, "reconciled", extra=context)
 
+    def _now(self) -> str:
+        """The time of day as a condition's timestamp says it, on the engine's clock."""
+        return conditions.timestamp(self._clock.wall())
+
     def _reach(self, parent: Obj) -> planning.Reach:
         """Where this parent's children and related objects may lie."""
         namespace = parent["metadata"].get("namespace") or ""
@@ -393,4 +396,4 @@ class KindController:
 
     def _applier(self, parent: Obj) -> applying.Applier:
         memory = (self._contention, self._refusals)
-        return applying.Applier(self.host, self.name, self.writer, parent, *memory, self._clock)
+        return applying.Applier(self.host, self.name, self.writer, parent, *memory, self._clock.monotonic)

@@ -13,7 +13,6 @@ as kro keeps it beside its instance controller.
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -83,7 +82,9 @@ class Deletion:
         """One step of an ordered teardown (``lifecycles.teardown_step``): the parent goes once its
         children have, or once the kind's timeout has passed; until then it is looked at again."""
         since = parent["metadata"].get("deletionTimestamp")
-        step = lifecycles.teardown_step(children, since, conditions.timestamp(_utcnow()), teardown.timeout)
+        step = lifecycles.teardown_step(
+            children, since, conditions.timestamp(self.host.options.clock.wall()), teardown.timeout
+        )
         uid = uid_of(parent)
         for child in step.releases:
             applier.release(planning.release_of(child, uid))
@@ -137,10 +138,6 @@ def _holds(kind: kinds.Kind) -> bool:
     """Whether the kind's parents are deleted under the finalizer whatever their children: an ordered
     teardown, or patches of objects it does not own to take off."""
     return kind.teardown is not None or any(template.patch for template in kind.templates)
-
-
-def _utcnow() -> datetime.datetime:
-    return datetime.datetime.now(datetime.UTC)
 
 
 def _named(children: Sequence[Obj]) -> str:

@@ -19,7 +19,6 @@ and counted; the children themselves show what was done (``kubectl get`` by owne
 
 from __future__ import annotations
 
-import datetime
 import logging
 import queue
 import threading
@@ -29,6 +28,7 @@ from typing import Any, Protocol
 
 from engine.core.decisions import conditions
 from engine.core.model import errors
+from engine.runtime.reconciling.options import SYSTEM_CLOCK, Clock
 
 log = logging.getLogger("stencil.events")
 
@@ -71,13 +71,15 @@ class Recorder:
         *,
         normal: Bucket | None = None,
         on_drop: Callable[[str], None] | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self._sink = sink
         self._component = component
         self._last: dict[str, dict[str, str]] = {}  # uid -> reason -> the message last sent
         self._lock = threading.Lock()
         self._pending: queue.Queue[dict[str, Any] | None] = queue.Queue(capacity)
-        self._normal = normal or Bucket(NORMAL_BURST, NORMAL_PER_SECOND)
+        self._normal = normal or Bucket(NORMAL_BURST, NORMAL_PER_SECOND, clock.monotonic)
+        self._clock = clock
         self._on_drop = on_drop
         self.dropped = 0
         self._sender = threading.Thread(target=self._send_all, name="stencil-events", daemon=True)
@@ -95,7 +97,7 @@ class Recorder:
                 return
             self._last.setdefault(uid, {})[reason] = message
         namespace = meta.get("namespace") or "default"
-        now = conditions.timestamp(datetime.datetime.now(datetime.UTC))
+        now = conditions.timestamp(self._clock.wall())
         event = {
             "apiVersion": "v1",
             "kind": "Event",

@@ -3,14 +3,22 @@
 ``Options`` is read by the engine (``engine.runtime.serving.manager``) and by each kind's controller
 (``engine.runtime.reconciling.controller``); it lives apart from both so that neither imports the other
 for it.
+
+The engine has one clock, ``Options.clock``, read for two things: seconds that never go back, on
+which every interval is measured (the queue's delays and backoffs, the pacing of status reports,
+the back-off of a contested field or a refused child, a kind's period, a handover's patience), and
+the time of day, which is what the engine writes (a condition's ``lastTransitionTime``, an event's
+time, a rollout's record, an ordered teardown's deadline).  A test hands in a clock of its own and
+moves both by hand.
 """
 
 from __future__ import annotations
 
+import datetime
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from engine.core.decisions import referencing
 from engine.core.model import seedkeys
@@ -18,6 +26,31 @@ from engine.runtime.telemetry import tracing
 
 if TYPE_CHECKING:
     from engine.runtime.telemetry.observability import Metrics
+
+
+class Clock(Protocol):
+    """The engine's clock (the module says what it is read for)."""
+
+    def monotonic(self) -> float:
+        """Seconds that never go back, from an arbitrary start."""
+        ...
+
+    def wall(self) -> datetime.datetime:
+        """The time of day, in UTC."""
+        ...
+
+
+class SystemClock:
+    """The machine's clocks: ``time.monotonic`` itself, called as cheaply, and the UTC time."""
+
+    monotonic = staticmethod(time.monotonic)
+
+    @staticmethod
+    def wall() -> datetime.datetime:
+        return datetime.datetime.now(datetime.UTC)
+
+
+SYSTEM_CLOCK: Clock = SystemClock()
 
 
 @dataclass
@@ -46,8 +79,7 @@ class Options:
     # What random_string draws with, asked at each reconcile (``engine.runtime.cluster.seedsecret``);
     # the offline key only where no engine key is read, as in tests that build an engine by hand.
     seed_key: Callable[[], bytes] = lambda: seedkeys.OFFLINE
-    # Monotonic seconds, as the pacing of status reports and of contested fields reads them.
-    clock: Callable[[], float] = time.monotonic
+    clock: Clock = SYSTEM_CLOCK  # the engine's one clock: intervals and the time it writes
 
     @property
     def off_limits(self) -> tuple[str, ...]:

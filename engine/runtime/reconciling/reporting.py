@@ -12,7 +12,8 @@ again.  A status that only says how far things got (``status.can_wait``) may wai
 - less than ``PROGRESS_INTERVAL`` after the last write, when it only reports progress
   (``status.only_progress``): a Deployment's steps towards Available become one write, not three.
 
-The pacing reads the engine's clock (``Options.clock``), so a test moves time by hand.
+The pacing reads the engine's one clock (``Options.clock``, its monotonic seconds), so a test
+moves time by hand.
 """
 
 from __future__ import annotations

@@ -170,7 +170,7 @@ class Rollout:
         with self._lock:
             if self.policy is None:
                 return False
-            now = conditions.timestamp(datetime.datetime.now(datetime.UTC))
+            now = conditions.timestamp(self.host.options.clock.wall())
             self._invalid = str(broken.error)  # said until the folder loads again
             said = rollout.invalid(self._said, self._invalid, now)
         log.error("kind %s: its folder does not load; its parents stay where they are", self.name)

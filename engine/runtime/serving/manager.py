@@ -17,7 +17,6 @@ that could write into that namespace could write kinds.
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import logging
 import threading
 import time
@@ -61,7 +60,8 @@ class Engine:
         self.informers = InformerSet(self.kube)
         self.memory = memory.Budget()  # bytes of parents decoded for reconciles at once
         metrics = self.options.metrics
-        self.recorder = events.Recorder(self.kube, on_drop=metrics.event_dropped if metrics else None)
+        on_drop = metrics.event_dropped if metrics else None
+        self.recorder = events.Recorder(self.kube, on_drop=on_drop, clock=self.options.clock)
         self.counts = Counts(self.counters, metrics)  # the controllers count their writes here, by name
         self.controllers: dict[tuple[str, str], KindController] = {}  # by parent (apiVersion, kind)
         self.workers: dict[tuple[str, str], Worker] = {}  # each controller's, by the same key
@@ -220,7 +220,9 @@ class Engine:
             log.warning("no API resource for %s %s yet (is its CRD installed?); will retry", *gvk)
             return False
         name, metrics = kind.name if kind else broken.name if broken else gvk[1], self.options.metrics
-        queue = WorkQueue(observer=metrics.workqueue(name) if metrics else None)
+        queue = WorkQueue(
+            clock=self.options.clock.monotonic, observer=metrics.workqueue(name) if metrics else None
+        )
         controller = KindController(self, name, kind, broken, resource, queue)
         self.controllers[gvk] = self._routes[_group_kind(*gvk)] = controller
         worker = self.workers[gvk] = Worker(
@@ -307,7 +309,7 @@ class Engine:
                 log.warning("kind %s: its revisions could not be pruned: %s", gvk[1], exc)
         if not self._run_workers:
             return
-        now = datetime.datetime.now(datetime.UTC)
+        now = self.options.clock.wall()
         for gvk, controller in list(self.controllers.items()):
             if not self._admits(gvk):
                 continue  # another engine holds the kind, and moves its rollout
