@@ -9,7 +9,7 @@ for) is created in both with a dry run and strict field validation, and the answ
 same status code, reason and causes, or the same object kept, defaults and all. Statuses are
 written in both through the status subresource the same way. The served CRDs have the same names,
 scope, versions, subresources and printer columns, and ``kubectl get`` shows the same table of the
-kind's examples. ``tests/unit/test_each_seed_schema_writes_the_crd_that_was_shipped_by_hand.py``
+kind's examples. ``tests/unit/core/offline/test_each_seed_schema_writes_the_crd_that_was_shipped_by_hand.py``
 holds the two CRDs to each other offline.
 """
 
@@ -28,7 +28,7 @@ from engine.core.model import errors
 from engine.runtime.cluster.kube import Kube
 from engine.tools import manifests
 from tests import _crd_corpus
-from tests.unit.test_each_seed_schema_writes_the_crd_that_was_shipped_by_hand import (
+from tests.unit.core.offline.test_each_seed_schema_writes_the_crd_that_was_shipped_by_hand import (
     SEEDS,
     corpus,
     generated,

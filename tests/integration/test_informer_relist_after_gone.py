@@ -2,7 +2,7 @@
 
 The API server's watch cache serves even ``resourceVersion=1`` on a young
 cluster, so a real 410 cannot be provoked here; the loop's reaction to Gone is
-covered in ``tests/unit/test_cache_informer_loop.py`` and this test runs the
+covered in ``tests/unit/testing/test_cache_informer_loop.py`` and this test runs the
 relist itself against the real server.
 """
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from engine.localcluster.components import SERVICE_CIDR
 from engine.tools import cli
 from tests.integration import _widgets
-from tests.unit.test_refused_child_is_reported_at_its_template_line import SERVICE  # the one it locates
+from tests.unit.tools.test_refused_child_is_reported_at_its_template_line import SERVICE  # the one it locates
 
 pytestmark = [pytest.mark.cluster, pytest.mark.nodes]
 

@@ -1,7 +1,8 @@
 """Three ``stencil run --shards`` replicas and 300 Networks: every Network is reconciled by
 exactly one replica, the one its owner label names, and each replica caches its share: the
 Networks whose rendezvous choice it is, about a third.  How evenly the hash spreads parents is
-checked apart (``tests/unit/test_shard_membership_change_moves_about_one_in_n_parents.py``): 300
+checked apart
+(``tests/unit/core/decisions/test_shard_membership_change_moves_about_one_in_n_parents.py``): 300
 parents hashed over three members vary by about ±8 % (one standard deviation), so a share here is
 exactly the computed one rather than within a tolerance; ``bench/shards.py`` measures ±15 % at
 3,000.
