@@ -2,7 +2,7 @@
 
 Tested against Jinja 3.1.6, and bound to its series: ``pyproject.toml`` asks for
 ``jinja2>=3.1.6,<3.2`` (``TESTED`` says the same, and
-``tests/unit/test_jinja_internals_are_those_of_a_tested_version.py`` fails on a Jinja
+``tests/unit/core/test_jinja_internals_are_those_of_a_tested_version.py`` fails on a Jinja
 outside it, or one without an internal listed here).  The rest of the templating
 package uses Jinja's public API only (environments, the sandbox's ``call``,
 ``getattr``, ``call_binop`` and ``intercepted_binops``, ``finalize``, ``Undefined``,

@@ -12,7 +12,7 @@ made of letters, digits and ``-._/`` that the resolver reads back as a string is
 as libyaml writes it.  A document holding anything whose text would depend on where it stands
 (a string libyaml would break over lines or that holds a line break, a key too long for
 ``key: value``, a value that is not JSON data) is handed to libyaml whole, so the output is
-libyaml's in every case.  ``tests/unit/test_yaml_written_is_what_libyamls_safe_dumper_writes.py``
+libyaml's in every case.  ``tests/unit/tools/test_yaml_written_is_what_libyamls_safe_dumper_writes.py``
 holds it to that, on every shipped kind's children and on generated documents.
 """
 

@@ -4,7 +4,7 @@ A parent is ``Ready`` only when its children are, so the engine needs one
 answer per child that works for every kind it may render.  The answer is the
 one sigs.k8s.io/cli-utils ``pkg/kstatus/status`` computes (the rules kpt, Flux
 and Config Sync share), rule for rule and in the same order, and
-``tests/unit/test_health_agrees_with_kstatus.py`` runs kstatus's own test
+``tests/unit/core/decisions/test_health_agrees_with_kstatus.py`` runs kstatus's own test
 tables against it:
 
 1. generic: being deleted -> ``Terminating``; ``metadata.generation`` not yet
