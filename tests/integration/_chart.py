@@ -76,7 +76,6 @@ def ready_example(kube: Kube, kind_dir: Path, namespace: str) -> dict[str, Any]:
     parents = kube.resource(sample["apiVersion"], sample["kind"])
     ready: dict[str, Any] = eventually(
         condition_is(kube, parents, sample["metadata"]["name"], namespace, "Ready", "True"),
-        timeout=90,
         what=f"{sample['kind']} {namespace}/{sample['metadata']['name']} to become Ready",
     )
     return ready

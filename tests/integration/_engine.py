@@ -5,14 +5,13 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from engine.runtime.cluster.kube import Kube
 from engine.runtime.serving import manager
-from engine.testing import wait_until
+from tests._deadlines import eventually as eventually  # the tests' one wait, asked for here too
 
 ROOT = Path(__file__).resolve().parents[2]
-T = TypeVar("T")
 
 
 @contextlib.contextmanager
@@ -47,11 +46,6 @@ def cordon(kube: Kube) -> Iterator[list[str]]:
         yield names
     finally:
         schedulable(True)
-
-
-def eventually(probe: Callable[[], T | None], timeout: float = 60.0, what: str = "condition") -> T:
-    """The first truthy value ``probe`` returns, polling; fails the test after ``timeout``."""
-    return wait_until(probe, timeout=timeout, what=what)
 
 
 def conditions(obj: dict[str, Any] | None) -> dict[str, dict[str, Any]]:

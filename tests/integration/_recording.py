@@ -61,7 +61,7 @@ def recording(kube: Kube, res: Resource, namespace: str) -> Iterator[Recording]:
 
     thread = threading.Thread(target=watch, name=f"recording {res.plural}", daemon=True)
     thread.start()
-    eventually(lambda: closers, timeout=10, what=f"the watch of {res.plural} to open")
+    eventually(lambda: closers, what=f"the watch of {res.plural} to open")
     try:
         yield record
         assert thread.is_alive(), f"the watch of {res.plural} ended before the test did"

@@ -17,7 +17,8 @@ from typing import Any
 
 from engine.core.model import errors
 from engine.runtime.cluster.kube import Kube
-from engine.testing import dispatched_requests, service_account_token, token_kubeconfig, wait_until
+from engine.testing import dispatched_requests, service_account_token, token_kubeconfig
+from tests._deadlines import eventually
 
 WRITES = ["create", "update", "patch", "delete", "deletecollection"]
 
@@ -87,9 +88,7 @@ def counted_writers(
                 made.append(("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", name))
             admin.apply(_flow_schema(name, account, namespace, resources))
             made.append(("/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas", name))
-            wait_until(
-                functools.partial(_in_effect, admin, name), timeout=30, what=f"FlowSchema {name} in effect"
-            )
+            eventually(functools.partial(_in_effect, admin, name), what=f"FlowSchema {name} in effect")
             token = service_account_token(admin, namespace, account)
             kubeconfigs[account] = token_kubeconfig(
                 admin_kubeconfig, token, directory / f"{account}.kubeconfig"

@@ -74,7 +74,6 @@ def test_a_switch_from_blue_to_green_ends_with_blue_scaled_to_zero(
         manifests.apply_all(kube, [widget("w", active="blue")], namespace)
         eventually(
             lambda: state(kube, namespace) == ("blue", 1, 0),
-            timeout=90,
             what=f"blue serving ({state(kube, namespace)})",
         )
 
@@ -82,6 +81,5 @@ def test_a_switch_from_blue_to_green_ends_with_blue_scaled_to_zero(
 
         eventually(
             lambda: state(kube, namespace) == ("green", 0, 1),
-            timeout=90,
             what=f"green serving, blue scaled to 0 (now {state(kube, namespace)}: service, blue, green)",
         )

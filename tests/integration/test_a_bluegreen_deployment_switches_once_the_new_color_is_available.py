@@ -68,7 +68,7 @@ class Steps:
             _, version = kube.list(res, namespace)
             args = (kube, res, namespace, version)
             threading.Thread(target=self._record, args=args, daemon=True).start()
-        eventually(lambda: len(self._stops) == 2, timeout=10, what="both watches open")
+        eventually(lambda: len(self._stops) == 2, what="both watches open")
 
     def _record(self, kube: Kube, res: Resource, namespace: str, version: str) -> None:
         selector = placement.PARENT_NAME_LABEL + "=bg"
@@ -127,19 +127,17 @@ def test_each_change_switches_once_the_new_color_is_available_then_scales_the_ol
     try:
         with running_engine(kube, templates, namespace):  # the default resync: ten minutes
             manifests.apply_all(kube, [_bluegreen({})], namespace)
-            eventually(lambda: _done(kube, res, namespace, "blue"), timeout=60, what="blue serving")
+            eventually(lambda: _done(kube, res, namespace, "blue"), what="blue serving")
 
             for color, labels in (("green", {"new": "label"}), ("blue", {"new2": "label2"})):
                 mark = len(steps.seen)
                 manifests.apply_all(kube, [_bluegreen(labels)], namespace)
                 eventually(
                     lambda color=color: _done(kube, res, namespace, color),
-                    timeout=60,
                     what=f"{color} serving, the other color at 0",
                 )
                 eventually(
                     lambda mark=mark: any(what == (0, 0) for _, _, what in steps.since(mark)),
-                    timeout=10,
                     what="the old color's scale-down watched",
                 )
                 _assert_in_order(steps.since(mark), color)
@@ -158,10 +156,9 @@ def test_each_change_switches_once_the_new_color_is_available_then_scales_the_ol
                     .get("availableReplicas")
                     == 3
                 ),
-                timeout=30,
                 what="blue scaled to 3",
             )
-            eventually(lambda: _done(kube, res, namespace, "blue"), timeout=30, what="blue Ready at 3")
+            eventually(lambda: _done(kube, res, namespace, "blue"), what="blue Ready at 3")
             assert kube.get(replicasets, "bg-green", namespace)["spec"]["replicas"] == 0
     finally:
         steps.close()

@@ -77,7 +77,7 @@ class Watched:
         args = (kube, res, namespace, version)
         self._thread = threading.Thread(target=self._record, args=args, daemon=True)
         self._thread.start()
-        eventually(lambda: self._stop, timeout=10, what="the watch open")
+        eventually(lambda: self._stop, what="the watch open")
 
     def _record(self, kube: Kube, res: Resource, namespace: str, version: str) -> None:
         said: set[tuple[str, str]] = set()  # (what, uid) said already
@@ -143,12 +143,12 @@ def test_it_grows_and_shrinks_one_ordinal_at_a_time_and_keeps_the_claims(
         with running_engine(kube, templates, namespace):
             with cordon(kube):
                 _apply(kube, namespace, _catset(3))
-                eventually(lambda: _pods(kube, namespace) == ["c-0"], timeout=30, what="c-0 made")
+                eventually(lambda: _pods(kube, namespace) == ["c-0"], what="c-0 made")
                 time.sleep(3)  # c-0 cannot be scheduled, so never Ready: c-1 must not be made
                 assert _pods(kube, namespace) == ["c-0"], pods.seen
                 claims = _claims(kube, namespace)
                 assert sorted(claims) == ["www-c-0", "www-c-1", "www-c-2"], sorted(claims)
-            eventually(_scaled(kube, res, namespace, 3), timeout=60, what="3 Ready")
+            eventually(_scaled(kube, res, namespace, 3), what="3 Ready")
             grown = [item for item in pods.seen if item[0] in ("added", "ready")]
             assert grown == [
                 ("added", "c-0"),
@@ -162,8 +162,8 @@ def test_it_grows_and_shrinks_one_ordinal_at_a_time_and_keeps_the_claims(
             mark = len(pods.seen)
             uids = {name: claim["metadata"]["uid"] for name, claim in _claims(kube, namespace).items()}
             _apply(kube, namespace, _catset(1))
-            eventually(_scaled(kube, res, namespace, 1), timeout=60, what="1 Ready")
-            eventually(lambda: _pods(kube, namespace) == ["c-0"], timeout=30, what="c-1 and c-2 gone")
+            eventually(_scaled(kube, res, namespace, 1), what="1 Ready")
+            eventually(lambda: _pods(kube, namespace) == ["c-0"], what="c-1 and c-2 gone")
             shrunk = [item for item in pods.since(mark) if item[0] in ("going", "deleted")]
             # The highest first, and the next only once it is gone.
             assert shrunk == [
@@ -181,7 +181,7 @@ def test_it_grows_and_shrinks_one_ordinal_at_a_time_and_keeps_the_claims(
                 assert owners == [parent_uid], claim["metadata"]  # still the CatSet's
 
             _apply(kube, namespace, _catset(2))
-            eventually(_scaled(kube, res, namespace, 2), timeout=60, what="2 Ready")
+            eventually(_scaled(kube, res, namespace, 2), what="2 Ready")
             pod = kube.get(kube.resource("v1", "Pod"), "c-1", namespace)
             volumes = {v["name"]: v for v in pod["spec"]["volumes"]}
             assert volumes["www"]["persistentVolumeClaim"]["claimName"] == "www-c-1"
@@ -199,7 +199,7 @@ def test_a_template_change_recreates_the_highest_first_and_a_deletion_takes_pods
     try:
         with running_engine(kube, templates, namespace):
             _apply(kube, namespace, _catset(3))
-            eventually(_scaled(kube, res, namespace, 3), timeout=60, what="3 Ready")
+            eventually(_scaled(kube, res, namespace, 3), what="3 Ready")
             before = {
                 p: kube.get(kube.resource("v1", "Pod"), p, namespace)["metadata"]["uid"]
                 for p in _pods(kube, namespace)
@@ -218,7 +218,7 @@ def test_a_template_change_recreates_the_highest_first_and_a_deletion_takes_pods
                     for p in found
                 ) and bool(_scaled(kube, res, namespace, 3)())
 
-            eventually(rolled, timeout=90, what="every Pod recreated with COLOR")
+            eventually(rolled, what="every Pod recreated with COLOR")
             eventually(event_said(kube, namespace, "Recreating"), what="a Recreating event")
             rolled_seen = pods.since(mark)
             deleted = [name for what, name in rolled_seen if what == "deleted"]
@@ -231,7 +231,7 @@ def test_a_template_change_recreates_the_highest_first_and_a_deletion_takes_pods
 
             pods_mark, claims_mark = len(pods.seen), len(claims.seen)
             kube.delete(res, "c", namespace)
-            eventually(lambda: kube.get(res, "c", namespace) is None, timeout=60, what="the CatSet gone")
+            eventually(lambda: kube.get(res, "c", namespace) is None, what="the CatSet gone")
             eventually(lambda: not _pods(kube, namespace) and not _claims(kube, namespace), what="all gone")
             eventually(lambda: len(pods.version(pods_mark, "deleted")) == 3, what="the Pods' deletions")
             eventually(lambda: len(claims.version(claims_mark, "deleted")) == 3, what="the claims' deletions")

@@ -52,7 +52,6 @@ def test_a_change_whose_pods_never_become_ready_stops_at_its_deadline(
                 r.change(folder, "image: {{ spec.image }}", "image: {{ spec.image }}-next", "deployment.yaml")
                 eventually(
                     lambda: (r.kind_rollout(kube, KIND) or {}).get("spec", {}).get("paused"),
-                    timeout=90,
                     what="the rollout paused",
                 )
                 time.sleep(2)
@@ -62,7 +61,6 @@ def test_a_change_whose_pods_never_become_ready_stops_at_its_deadline(
                 # The pause (spec) and its reason (status) are two writes; the reason follows.
                 failure = eventually(
                     lambda: (r.kind_rollout(kube, KIND) or {}).get("status", {}).get("failure"),
-                    timeout=30,
                     what="the rollout's status naming its failure",
                 )
                 assert failure["reason"] == "ProgressDeadlineExceeded" and "parent" not in failure

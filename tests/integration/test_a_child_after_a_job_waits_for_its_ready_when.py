@@ -67,7 +67,7 @@ def test_the_configmap_is_created_only_once_the_job_has_succeeded(
         manifests.apply_all(kube, [widget("w")], namespace)
 
         # The Job runs (its pod cannot start): Current for kstatus, not ready for its rule.
-        job = eventually(running_job, timeout=60, what="the Job to run")
+        job = eventually(running_job, what="the Job to run")
         assert health.assess(job).status == health.CURRENT
         message = eventually(
             lambda: (
@@ -96,4 +96,4 @@ def test_the_configmap_is_created_only_once_the_job_has_succeeded(
         assert done is not None and (done.get("status") or {}).get("succeeded", 0) >= 1
         # Timestamps have whole seconds: created in the second the Job completed, or later.
         assert config["metadata"]["creationTimestamp"] >= done["status"]["completionTime"]
-        eventually(condition_is(kube, widgets, "w", namespace, "Ready", "True"), timeout=60, what="Ready")
+        eventually(condition_is(kube, widgets, "w", namespace, "Ready", "True"), what="Ready")

@@ -86,9 +86,7 @@ def test_a_rolling_recreate_takes_the_last_first_and_keeps_the_rest_up(
         watching.start()
         manifests.apply_all(kube, [widget("a", value="two")], namespace)
         names = [f"a-frozen-{index}" for index in range(3)]
-        eventually(
-            lambda: all(_value(kube, n, namespace) == "two" for n in names), timeout=60, what="all made"
-        )
+        eventually(lambda: all(_value(kube, n, namespace) == "two" for n in names), what="all made")
         eventually(
             lambda: seen.count(("ADDED", "a-frozen-0")) == 1, what="the watch to see the last creation"
         )

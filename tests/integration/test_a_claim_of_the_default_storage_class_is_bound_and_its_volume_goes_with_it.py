@@ -35,7 +35,7 @@ def test_a_claim_is_bound_to_a_volume_of_its_own_that_is_deleted_with_it(kube: K
         claim = kube.get(claims, "data", namespace)
         return claim if phase(claim) == "Bound" else None
 
-    claim = eventually(bound, timeout=30, what="claim data to be Bound")
+    claim = eventually(bound, what="claim data to be Bound")
 
     assert claim["spec"]["storageClassName"] == "standard"
     volume = kube.get(volumes, claim["spec"]["volumeName"])
@@ -49,6 +49,5 @@ def test_a_claim_is_bound_to_a_volume_of_its_own_that_is_deleted_with_it(kube: K
     kube.delete(claims, "data", namespace)
     eventually(
         lambda: kube.get(volumes, volume["metadata"]["name"]) is None,
-        timeout=30,
         what=f"volume {volume['metadata']['name']} to be deleted with its claim",
     )

@@ -11,8 +11,8 @@ import pytest
 
 from engine.core.model import errors, kinds
 from engine.runtime.cluster.kube import Kube
-from engine.testing import wait_until
 from engine.tools import manifests
+from tests._deadlines import eventually
 
 KIND = kinds.load_kind(Path(__file__).resolve().parents[2] / "examples" / "webapp")
 GROUP_VERSION = "examples.stencil.dev/v1"
@@ -44,7 +44,7 @@ def test_the_server_serves_what_the_schema_says(kube: Kube, namespace: str, inst
 
     # What `kubectl explain webapp.spec.image` shows comes from the group's OpenAPI v3 document.
     # The server publishes it a moment after the CRD is Established.
-    wait_until(lambda: _openapi(kube) is not None, timeout=30, what="the group's OpenAPI v3 document")
+    eventually(lambda: _openapi(kube) is not None, what="the group's OpenAPI v3 document")
     schemas = _openapi(kube)["components"]["schemas"]  # type: ignore[index]
     webapp = next(s for name, s in schemas.items() if name.endswith(".WebApp"))
     assert webapp["description"].startswith("A web application from an image")

@@ -66,7 +66,7 @@ def test_the_last_made_goes_first_and_the_timeout_ends_the_wait(
         eventually(condition_is(kube, widgets, "b", namespace, "Ready", "True"), what="b Ready")
         _hold(kube, "b-app", namespace, on=True)
         kube.delete(widgets, "b", namespace)
-        eventually(lambda: _gone(kube, widgets, "b", namespace), timeout=30, what="b gone at its timeout")
+        eventually(lambda: _gone(kube, widgets, "b", namespace), what="b gone at its timeout")
         eventually(event_said(kube, namespace, "TeardownTimedOut", about="b"), what="TeardownTimedOut")
         assert _going(kube, "b-app", namespace) is not None  # its own finalizer holds it, not the parent
         _hold(kube, "b-app", namespace, on=False)

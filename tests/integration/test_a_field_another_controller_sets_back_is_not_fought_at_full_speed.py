@@ -60,7 +60,7 @@ def test_sixty_seconds_of_a_contested_annotation_cost_a_handful_of_applies(
             applied = conditions(kube.get(widgets, "w", namespace)).get("ChildrenApplied") or {}
             return applied if applied.get("reason") == "ContestedField" else None
 
-        applied = eventually(contested, timeout=30, what="ChildrenApplied: ContestedField")
+        applied = eventually(contested, what="ChildrenApplied: ContestedField")
         assert 'metadata.annotations["deployment.kubernetes.io/revision"]' in applied["message"]
         time.sleep(max(WINDOW - (time.monotonic() - started), 0.0))
         applies = deployment_applies(kube) - before

@@ -44,7 +44,7 @@ def test_the_joiner_takes_a_quarter_each_move_handed_over_and_logged(
             now = owners(kube, namespace)
             return now if set(now.values()) == {*REPLICAS, JOINER} else None
 
-        after = eventually(settled, timeout=60, what="the move to the joiner to be over")
+        after = eventually(settled, what="the move to the joiner to be over")
         moved = sorted(p for p in after if after[p] != before[p])
         assert all(after[p] == JOINER for p in moved)
         assert None not in after.values()

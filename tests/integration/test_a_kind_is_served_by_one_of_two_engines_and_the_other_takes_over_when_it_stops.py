@@ -40,7 +40,7 @@ def test_one_engine_holds_a_kind_the_other_stands_by_and_takes_over_when_it_stop
         with engine(config, tmp_path, namespace, "engine-b", templates) as second:
             eventually(lambda: holds(second, NETWORK_LEASE) == [0.0], what="engine-b to stand by")
             manifests.apply_all(kube, [network(f"net-{i}") for i in range(PARENTS)], namespace)
-            eventually(lambda: len(published(kube, namespace)) == PARENTS, timeout=90, what="every ConfigMap")
+            eventually(lambda: len(published(kube, namespace)) == PARENTS, what="every ConfigMap")
 
             # One writer: the holder; the standby reconciled nothing and wrote nothing.
             assert holder(kube, namespace, NETWORK_LEASE) == "engine-a"
@@ -71,7 +71,6 @@ def test_one_engine_holds_a_kind_the_other_stands_by_and_takes_over_when_it_stop
             )
             eventually(
                 lambda: set(published(kube, namespace).values()) == {"10.1.0.0/16"},
-                timeout=90,
                 what="the parents to converge on engine-b",
             )
             # The count ticks as each reconcile returns, after its child is visible.

@@ -33,7 +33,7 @@ def test_a_parent_in_the_middle_of_a_change_reads_in_progress_and_progressing(
                 changed = parent is not None and observed == parent["metadata"]["generation"] > 1
                 return parent if changed and ready != "True" else None
 
-            parent = eventually(seen_and_waiting, timeout=60, what="the change observed, web not Ready")
+            parent = eventually(seen_and_waiting, what="the change observed, web not Ready")
             (kstatus,) = c.read([parent])
             assert kstatus.kstatus == "InProgress", (kstatus, conditions(parent))
             argo = c.argo_cd_reads(templates, parent)

@@ -38,7 +38,7 @@ def test_a_parent_waits_for_a_referenced_configmap_then_converges(
 
         created = time.monotonic()
         manifests.apply_all(kube, [shared_config("shared", "hello")], namespace)
-        ready = eventually(condition_is(kube, widgets, "w", namespace, "Ready", "True"), timeout=30)
+        ready = eventually(condition_is(kube, widgets, "w", namespace, "Ready", "True"))
         took = time.monotonic() - created
         echo = kube.get(configmaps, "w-echo", namespace)
         assert echo is not None and echo["data"] == {"ECHO_VALUE": "hello"}

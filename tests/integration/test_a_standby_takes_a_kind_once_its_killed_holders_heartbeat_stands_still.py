@@ -62,6 +62,6 @@ def test_a_standby_takes_a_kind_a_lease_duration_after_its_holder_is_killed(
             assert holder(kube, namespace, NETWORK_LEASE) == "engine-b"
 
             manifests.apply_all(kube, [network(f"net-{i}") for i in range(PARENTS)], namespace)
-            eventually(lambda: len(published(kube, namespace)) == PARENTS, timeout=90, what="every ConfigMap")
+            eventually(lambda: len(published(kube, namespace)) == PARENTS, what="every ConfigMap")
             # The count ticks as each reconcile returns, after its child is visible.
             eventually(lambda: reconciles(second, "network") >= PARENTS, what="engine-b's reconciles")

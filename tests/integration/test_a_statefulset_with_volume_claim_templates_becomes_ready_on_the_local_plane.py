@@ -54,7 +54,7 @@ def test_a_statefulset_of_two_with_claim_templates_reaches_two_ready_replicas(
             ((kube.get(statefulsets, "db", namespace) or {}).get("status") or {}).get("readyReplicas", 0)
         )
 
-    eventually(lambda: ready_replicas() == 2, timeout=90, what="StatefulSet db to have 2 ready replicas")
+    eventually(lambda: ready_replicas() == 2, what="StatefulSet db to have 2 ready replicas")
 
     claims, _ = kube.list(kube.resource("v1", "PersistentVolumeClaim"), namespace)
     assert sorted(c["metadata"]["name"] for c in claims) == ["data-db-0", "data-db-1"]

@@ -69,7 +69,7 @@ class Active:
         _, version = kube.list(res, namespace)
         args = (kube, res, namespace, version)
         threading.Thread(target=self._record, args=args, daemon=True).start()
-        eventually(lambda: self._stops, timeout=10, what="the watch open")
+        eventually(lambda: self._stops, what="the watch open")
 
     def _record(self, kube: Kube, res: Resource, namespace: str, version: str) -> None:
         phases: dict[str, str] = {}
@@ -120,7 +120,6 @@ def test_it_runs_parallelism_pods_at_a_time_until_its_completions_succeed(
             manifests.apply_all(kube, [_indexedjob()], namespace)
             first = eventually(
                 lambda: (kube.get(res, "ij", namespace) or {}).get("status", {}).get("active") == 2,
-                timeout=30,
                 what="two Pods active",
             )
             assert first and sorted(_pods(kube, namespace)) == ["ij-0", "ij-1"]
@@ -137,7 +136,7 @@ def test_it_runs_parallelism_pods_at_a_time_until_its_completions_succeed(
                 phases = [(p.get("status") or {}).get("phase") for p in pods.values()]
                 return len(pods) == COMPLETIONS and phases == ["Succeeded"] * COMPLETIONS
 
-            eventually(all_succeeded, timeout=60, what=f"{COMPLETIONS} Pods succeeded")
+            eventually(all_succeeded, what=f"{COMPLETIONS} Pods succeeded")
 
             def complete() -> dict[str, Any] | None:
                 parent = kube.get(res, "ij", namespace) or {}
@@ -145,7 +144,7 @@ def test_it_runs_parallelism_pods_at_a_time_until_its_completions_succeed(
                 done = all(found.get(c, {}).get("status") == "True" for c in ("Complete", "Ready"))
                 return parent if done else None
 
-            parent = eventually(complete, timeout=30, what="Complete and Ready")
+            parent = eventually(complete, what="Complete and Ready")
             status = parent["status"]
             assert (status["active"], status["succeeded"], status["failed"]) == (0, COMPLETIONS, 0)
             indices = [f"ij-{index}" for index in range(COMPLETIONS)]
@@ -157,7 +156,7 @@ def test_it_runs_parallelism_pods_at_a_time_until_its_completions_succeed(
 
             # A finished Job makes no Pod again: one removed (as Pod GC would) is not made again.
             kube.delete(kube.resource("v1", "Pod"), "ij-0", namespace)
-            eventually(lambda: "ij-0" not in _pods(kube, namespace), timeout=30, what="ij-0 gone")
+            eventually(lambda: "ij-0" not in _pods(kube, namespace), what="ij-0 gone")
             time.sleep(3)
             assert "ij-0" not in _pods(kube, namespace), active.made
             assert conditions(kube.get(res, "ij", namespace))["Complete"]["status"] == "True"

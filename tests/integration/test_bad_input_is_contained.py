@@ -84,7 +84,6 @@ def test_bad_input_marks_only_its_kind(
         )
         eventually(
             condition_is(kube, dws, "healthy", namespace, "Ready", "True"),
-            timeout=90,
             what="the healthy kind to reach Ready while the other is broken",
         )
         del cond

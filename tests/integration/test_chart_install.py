@@ -97,7 +97,6 @@ def test_chart_lints_renders_installs_and_its_kinds_serve_parents(
             try:
                 eventually(
                     condition_is(kube, dws, sample["metadata"]["name"], namespace, "Ready", "True"),
-                    timeout=90,
                     what="a parent of a shipped kind to become Ready",
                 )
             except AssertionError:

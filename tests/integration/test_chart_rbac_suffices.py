@@ -85,9 +85,7 @@ def test_engine_as_the_charts_service_account_reconciles_and_is_refused_the_rest
                 )
                 name = sample["metadata"]["name"]
                 manifests.apply_all(kube, [sample], namespace)
-                eventually(
-                    condition_is(kube, dws, name, namespace, "Ready", "True"), timeout=90, what="Ready=True"
-                )
+                eventually(condition_is(kube, dws, name, namespace, "Ready", "True"), what="Ready=True")
 
                 # A hand edit of a rendered field is undone.
                 deployments = kube.resource("apps/v1", "Deployment")
@@ -110,7 +108,6 @@ def test_engine_as_the_charts_service_account_reconciles_and_is_refused_the_rest
                         kube.get(deployments, child["metadata"]["name"], namespace)["spec"]["replicas"]  # type: ignore[index]
                         == rendered
                     ),
-                    timeout=15,
                     what="the hand edit to be undone",
                 )
                 assert time.monotonic() - edited < 10

@@ -40,7 +40,7 @@ def test_child_label_edit_is_reverted(kube: Kube, namespace: str, widgets: Resou
         )
         assert edited["metadata"]["labels"][placement.PARENT_NAME_LABEL] == "other"
         started = time.monotonic()
-        eventually(lambda: parent_name_label() == "p", timeout=10, what="the label to be put back")
+        eventually(lambda: parent_name_label() == "p", what="the label to be put back")
         took = time.monotonic() - started
     print(f"\nparent-name label put back after {took:.2f} s")
     child = kube.get(configmaps, "p-config", namespace)

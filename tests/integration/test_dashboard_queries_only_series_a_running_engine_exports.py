@@ -64,7 +64,6 @@ def test_every_dashboard_query_names_a_series_the_engine_exports(
         manifests.apply_all(kube, [parent], namespace)
         eventually(
             condition_is(kube, dws, "watched", namespace, "Ready", "True"),
-            timeout=90,
             what="the parent Ready",
         )
         eventually(

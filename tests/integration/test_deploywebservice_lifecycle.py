@@ -62,7 +62,6 @@ def test_sample_becomes_ready_with_owned_children(
 
         ready = eventually(
             condition_is(kube, dws, "deploywebservice-sample", namespace, "Ready", "True"),
-            timeout=90,
             what="Ready=True",
         )
 

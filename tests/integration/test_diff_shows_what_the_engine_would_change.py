@@ -59,7 +59,7 @@ def test_diff_previews_creates_then_nothing_then_the_edited_field(
 
     with running_engine(kube, ROOT / "templates", namespace):
         manifests.apply_all(kube, [cr(replicas=1)], namespace)
-        eventually(condition_is(kube, dws, "shop", namespace, "Ready", "True"), timeout=90, what="Ready")
+        eventually(condition_is(kube, dws, "shop", namespace, "Ready", "True"), what="Ready")
 
         code, output = diff(local_cluster, namespace, file)
         assert code == 0, output

@@ -24,8 +24,9 @@ import pytest
 
 from engine.localcluster import LocalCluster
 from engine.runtime.cluster.kube import Kube
-from engine.testing import service_account_token, token_kubeconfig, wait_until
+from engine.testing import service_account_token, token_kubeconfig
 from engine.tools import manifests
+from tests._deadlines import eventually
 from tests.integration._engine import ROOT, running_engine
 
 PARENTS = 300
@@ -100,7 +101,7 @@ def _converge(admin: Kube, engine_kube: Kube, tmp_path: Path, throttle: bool) ->
         list(pool.map(lambda i: admin.create(network(i)), range(PARENTS)))
     started = time.monotonic()
     with running_engine(engine_kube, templates, NAMESPACE, resync=600, workers=4):
-        wait_until(lambda: all_ready(admin), timeout=240, interval=2.0, what=f"{PARENTS} Networks Ready")
+        eventually(lambda: all_ready(admin), timeout=240, interval=2.0, what=f"{PARENTS} Networks Ready")
         return time.monotonic() - started
 
 

@@ -19,8 +19,8 @@ import pytest
 from engine.core.model import errors
 from engine.localcluster import LocalCluster
 from engine.runtime.cluster.kube import Kube
-from engine.testing import wait_until
 from engine.tools import manifests
+from tests._deadlines import eventually
 from tests.integration._engine import ROOT, condition_is, running_engine
 from tests.integration._widgets import widget, write_kind
 
@@ -68,9 +68,8 @@ def test_a_parent_failing_through_a_45_second_outage_converges_within_seconds_of
     configmaps = kube.resource("v1", "ConfigMap")
     with running_engine(kube, templates, None, resync=600):
         manifests.apply_all(kube, [widget("w", value="1")], "default")
-        wait_until(
+        eventually(
             condition_is(kube, widgets, "w", "default", "ChildrenApplied", "False"),
-            timeout=30,
             what="the apply failing: the child's namespace does not exist yet",
         )
 
@@ -79,8 +78,8 @@ def test_a_parent_failing_through_a_45_second_outage_converges_within_seconds_of
         cluster.start_apiserver()
         back = time.monotonic()
 
-        wait_until(lambda: create_namespace(kube), timeout=RESUME_WITHIN, what="the namespace created")
-        wait_until(
+        eventually(lambda: create_namespace(kube), timeout=RESUME_WITHIN, what="the namespace created")
+        eventually(
             lambda: kube.get(configmaps, "w-data", LATER),
             timeout=RESUME_WITHIN,
             interval=0.1,

@@ -32,8 +32,9 @@ from engine.core.model import kinds
 from engine.core.offline import admission, rbac
 from engine.localcluster import LocalCluster
 from engine.runtime.cluster.kube import Kube
-from engine.testing import service_account_token, token_kubeconfig, wait_until
+from engine.testing import service_account_token, token_kubeconfig
 from engine.tools import manifests
+from tests._deadlines import eventually
 from tests.integration._engine import ROOT, conditions, running_engine
 
 PARENTS = 300
@@ -124,7 +125,7 @@ def test_a_running_engine_converges_after_its_server_is_restarted_into_a_tight_b
     kube = connect(engine_kubeconfig(admin, cluster, tmp_path / "engine.kubeconfig"))
     with running_engine(kube, ROOT / "templates", None, resync=600, workers=4) as engine:
         create_networks(admin, BEFORE)
-        wait_until(converged(admin, BEFORE), timeout=60, interval=0.5, what=f"{PARENTS} Networks before")
+        eventually(converged(admin, BEFORE), interval=0.5, what=f"{PARENTS} Networks before")
         informers = len(engine.informers)
         assert informers >= 10  # every shipped kind's parents and children: a dozen watches
 
@@ -134,7 +135,7 @@ def test_a_running_engine_converges_after_its_server_is_restarted_into_a_tight_b
             back = time.monotonic()
             assert throttled(admin)
             create_networks(admin, AFTER)
-            wait_until(
+            eventually(
                 converged(admin, AFTER),
                 timeout=CONVERGE_WITHIN,
                 interval=1.0,

@@ -45,7 +45,6 @@ def test_parents_outside_the_watched_namespaces_are_not_touched(
         for namespace in (watched, also_watched):
             eventually(
                 condition_is(kube, dws, "web", namespace, "Ready", "True"),
-                timeout=90,
                 what=f"Ready in {namespace}",
             )
         # The parent in `elsewhere` went in with the others: an engine that watched it too

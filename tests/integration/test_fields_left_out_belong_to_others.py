@@ -50,9 +50,7 @@ def test_replicas_scaled_by_another_manager_stay_as_it_set_them(
 
     with running_engine(kube, templates, namespace) as engine:
         manifests.apply_all(kube, [widget("w", image="nginx:1.27")], namespace)
-        parent = eventually(
-            condition_is(kube, widgets, "w", namespace, "Ready", "True"), timeout=90, what="Ready"
-        )
+        parent = eventually(condition_is(kube, widgets, "w", namespace, "Ready", "True"), what="Ready")
         eventually(settled(lambda: idle(engine), applies), what="the engine to be idle after converging")
         before = applies()
 

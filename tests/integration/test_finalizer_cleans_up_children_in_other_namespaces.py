@@ -42,11 +42,9 @@ def test_parent_deletion_removes_its_children_elsewhere(
 
         eventually(
             lambda: kube.get(configmaps, "w-shared", other_namespace) is None,
-            timeout=30,
             what="the child in the other namespace to be deleted",
         )
         eventually(
             lambda: kube.get(widgets, "w", namespace) is None,
-            timeout=30,
             what="the parent to go once its finalizer is removed",
         )

@@ -49,7 +49,7 @@ def versions_of(kube: Kube, res: Resource, name: str, namespace: str) -> Iterato
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     try:
-        eventually(lambda: stops, timeout=10, what=f"the watch of {res.plural} to open")
+        eventually(lambda: stops, what=f"the watch of {res.plural} to open")
         yield versions
     finally:
         for stop in stops:
@@ -170,7 +170,6 @@ def test_freed_service_name_passes_from_a_mysqlcluster_to_a_deploywebservice(
         # stands between the DeployWebService and Ready.
         eventually(
             condition_is(kube, dws, "web", namespace, "DeploymentAvailable", "True"),
-            timeout=90,
             what="the DeployWebService's Deployment Available",
         )
 

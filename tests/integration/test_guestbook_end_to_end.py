@@ -49,7 +49,7 @@ def test_sample_becomes_ready_with_the_whole_guestbook_owned_by_it(
     with running_engine(kube, ROOT / "templates", namespace):
         parent = manifests.apply_all(kube, [sample], namespace)[0]
         ready = eventually(
-            condition_is(kube, guestbooks, NAME, namespace, "Ready", "True"), timeout=90, what="Ready=True"
+            condition_is(kube, guestbooks, NAME, namespace, "Ready", "True"), what="Ready=True"
         )
 
     # The tutorial's field is kept as it was; the API server filled in the rest from the CRD.

@@ -59,7 +59,6 @@ def test_frontend_is_created_only_after_the_redis_deployments_are_available(
                 and "InProgress" in conditions(obj)["Ready"]["message"]
                 and obj
             ),
-            timeout=60,
             what="the Guestbook to report WaitingForDependencies",
         )
         message = conditions(waiting)["Ready"]["message"]

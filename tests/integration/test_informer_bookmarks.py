@@ -6,7 +6,7 @@ from typing import Any
 
 from engine.runtime.cluster.kube import Kube
 from engine.runtime.cluster.watching import Informer
-from engine.testing import wait_until
+from tests._deadlines import eventually
 
 
 def test_bookmark_advances_the_resource_version_past_changes_outside_the_watch(
@@ -37,9 +37,8 @@ def test_bookmark_advances_the_resource_version_past_changes_outside_the_watch(
         )
         elsewhere = int(other["metadata"]["resourceVersion"])
 
-        wait_until(
+        eventually(
             lambda: int(informer.resource_version or 0) >= elsewhere,
-            timeout=20,
             what=f"a bookmark at or past {elsewhere} (listed at {listed})",
         )
         assert seen == []

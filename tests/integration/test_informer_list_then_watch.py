@@ -6,7 +6,7 @@ from typing import Any
 
 from engine.runtime.cluster.kube import Kube
 from engine.runtime.cluster.watching import Informer
-from engine.testing import wait_until
+from tests._deadlines import eventually
 
 
 def configmap(namespace: str, name: str, value: str) -> dict[str, Any]:
@@ -37,7 +37,7 @@ def test_informer_sees_listed_added_modified_and_deleted_configmaps(kube: Kube, 
         kube.apply(configmap(namespace, "after", "2"))
         kube.delete(resource, "after", namespace)
 
-        wait_until(lambda: len(seen) >= 4, timeout=30, what="the watch events")
+        eventually(lambda: len(seen) >= 4, what="the watch events")
         assert seen[1:] == [("ADDED", "after", None), ("MODIFIED", "after", "1"), ("DELETED", "after", "2")]
         assert informer.get(namespace, "after") is None
         cached = informer.get(namespace, "before")

@@ -6,7 +6,7 @@ from typing import Any
 
 from engine.runtime.cluster.kube import Kube
 from engine.runtime.cluster.watching import Informer
-from engine.testing import wait_until
+from tests._deadlines import eventually
 
 
 def test_resync_delivers_each_cached_object_again_as_sync(kube: Kube, namespace: str) -> None:
@@ -35,7 +35,7 @@ def test_resync_delivers_each_cached_object_again_as_sync(kube: Kube, namespace:
     )
     informer.start()
     try:
-        wait_until(lambda: len(syncs) >= 4, timeout=10, what="two resyncs")
+        eventually(lambda: len(syncs) >= 4, what="two resyncs")
         assert sorted(syncs[:2]) == [("a", True), ("b", True)]
         assert sorted(syncs[2:4]) == [("a", True), ("b", True)]
     finally:

@@ -28,13 +28,12 @@ def test_stop_ends_the_watch_thread_promptly(kube: Kube, namespace: str) -> None
     # never comes: nothing changes in this namespace.
     eventually(
         lambda: informer._closer is not None and waits_on_a_read(threads[0]),
-        timeout=30,
         what="the watch thread to wait on its open watch",
     )
 
     informer.stop()
 
-    eventually(lambda: not any(t.is_alive() for t in threads), timeout=5, what="the watch thread to end")
+    eventually(lambda: not any(t.is_alive() for t in threads), what="the watch thread to end")
 
 
 def test_ending_a_watch_that_already_ended_is_harmless(kube: Kube, namespace: str) -> None:
@@ -59,7 +58,7 @@ def test_ending_a_watch_that_already_ended_is_harmless(kube: Kube, namespace: st
 
     second = threading.Thread(target=watch_again, daemon=True)
     second.start()
-    eventually(lambda: len(closers) == 2, timeout=10, what="the second watch to open")
+    eventually(lambda: len(closers) == 2, what="the second watch to open")
     closers[0]()
     closers[0]()  # twice: still nothing to do
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine.runtime.cluster.kube import Kube
 from engine.runtime.cluster.watching import Informer
-from engine.testing import wait_until
+from tests._deadlines import eventually
 
 
 def configmap(namespace: str, name: str, value: str) -> dict[str, Any]:
@@ -60,7 +60,7 @@ def test_informer_syncs_from_a_streamed_list_and_watches_on(
         assert all(set(e) == {"manager", "operation", "fieldsV1"} and e["manager"] == "stencil" for e in kept)
 
         kube.apply(configmap(namespace, "cm-1", "changed"))
-        wait_until(lambda: ("MODIFIED", "cm-1") in seen, timeout=30, what="the change, on the same watch")
+        eventually(lambda: ("MODIFIED", "cm-1") in seen, what="the change, on the same watch")
         assert watches == [True]  # one request: the listing, then the watch
     finally:
         informer.stop()

@@ -115,7 +115,6 @@ def test_children_are_applied_with_the_service_accounts_rights(
         )
         eventually(
             condition_is(kube, widgets, "w", namespace, "Ready", "True"),
-            timeout=90,
             what="Ready once the account may write ConfigMaps",
         )
         child = kube.request("GET", configmaps.path(namespace, "w-config"))

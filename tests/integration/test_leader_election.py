@@ -17,7 +17,7 @@ import pytest
 
 from engine.runtime.cluster.kube import Kube
 from engine.runtime.serving import leader
-from engine.testing import wait_until
+from tests._deadlines import eventually
 
 LEASE = "stencil-leader"
 LEASE_DURATION = 3
@@ -94,9 +94,7 @@ def test_exactly_one_of_two_candidates_leads(candidates: Any, kube: Kube, namesp
     a.elector.start()
     b.elector.start()
 
-    first = wait_until(
-        lambda: next((c for c in (a, b) if c.elector.is_leader), None), timeout=15, what="a leader"
-    )
+    first = eventually(lambda: next((c for c in (a, b) if c.elector.is_leader), None), what="a leader")
     samples = []
     deadline = time.monotonic() + STEADY_WINDOW  # the observation window, from the first leader on
     while time.monotonic() < deadline:
@@ -115,21 +113,19 @@ def test_standby_takes_over_after_lease_duration_when_leader_dies(
 ) -> None:
     a = candidates("a")
     a.elector.start()
-    wait_until(lambda: a.elector.is_leader, timeout=15, what="a leading")
+    eventually(lambda: a.elector.is_leader, what="a leading")
     b = candidates("b")
     b.elector.start()
     # b has read a's Lease, and seen a renewal of it more than the lower bound's slack below
     # (RETRY + POLL) later: a b that timed the expiry from its first read instead of from the
     # last change it saw would take over too early to pass.
-    first_read = wait_until(lambda: seen_by(b)[1], timeout=15, interval=0.05, what="b to read the Lease")
-    wait_until(
-        lambda: seen_by(b)[1] - first_read > RETRY + POLL, timeout=15, interval=0.05, what="b to see a renew"
-    )
+    first_read = eventually(lambda: seen_by(b)[1], interval=0.05, what="b to read the Lease")
+    eventually(lambda: seen_by(b)[1] - first_read > RETRY + POLL, interval=0.05, what="b to see a renew")
     before = lease(kube, namespace)["spec"]
 
     a.elector.stop(release=False)  # a crash: nobody releases the lease
     stopped_at = time.monotonic()
-    wait_until(lambda: b.elector.is_leader, timeout=15, interval=0.05, what="b leading")
+    eventually(lambda: b.elector.is_leader, interval=0.05, what="b leading")
     took = time.monotonic() - stopped_at
 
     # b waits out a full duration from the last change it saw: a's last renewal,
@@ -144,17 +140,15 @@ def test_standby_takes_over_after_lease_duration_when_leader_dies(
 def test_released_lease_is_taken_over_at_once(candidates: Any, kube: Kube, namespace: str) -> None:
     a = candidates("a", lease_duration=20, renew_deadline=10)
     a.elector.start()
-    wait_until(lambda: a.elector.is_leader, timeout=15, what="a leading")
+    eventually(lambda: a.elector.is_leader, what="a leading")
     b = candidates("b", lease_duration=20, renew_deadline=10)
     b.elector.start()
     # b stands by: it has read the Lease and found a holding it.
-    wait_until(
-        lambda: (seen_by(b)[0] or leader.LeaseRecord()).holder == "a", timeout=15, what="b to stand by"
-    )
+    eventually(lambda: (seen_by(b)[0] or leader.LeaseRecord()).holder == "a", what="b to stand by")
 
     a.elector.stop(release=True)
     stopped_at = time.monotonic()
-    wait_until(lambda: b.elector.is_leader, timeout=15, interval=0.05, what="b leading")
+    eventually(lambda: b.elector.is_leader, interval=0.05, what="b leading")
     took = time.monotonic() - stopped_at
 
     assert took <= POLL + 1  # far below the 20 s lease duration
@@ -166,14 +160,14 @@ def test_released_lease_is_taken_over_at_once(candidates: Any, kube: Kube, names
 def test_leader_steps_down_when_another_holds_the_lease(candidates: Any, kube: Kube, namespace: str) -> None:
     a = candidates("a")
     a.elector.start()
-    wait_until(lambda: a.elector.is_leader, timeout=15, what="a leading")
+    eventually(lambda: a.elector.is_leader, what="a leading")
 
     taken = lease(kube, namespace)
     taken["spec"]["holderIdentity"] = "intruder"
     taken["spec"]["leaseDurationSeconds"] = 3600
     kube.request("PUT", f"/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{LEASE}", taken)
 
-    wait_until(lambda: not a.elector.is_leader, timeout=5, interval=0.05, what="a stepping down")
+    eventually(lambda: not a.elector.is_leader, interval=0.05, what="a stepping down")
     assert a.events == ["started", "stopped"]
     assert holder(kube, namespace) == "intruder"
 
@@ -181,7 +175,7 @@ def test_leader_steps_down_when_another_holds_the_lease(candidates: Any, kube: K
 def test_elector_stops_from_another_thread_while_waiting(candidates: Any, kube: Kube, namespace: str) -> None:
     a = candidates("a")
     a.elector.start()
-    wait_until(lambda: a.elector.is_leader, timeout=15, what="a leading")
+    eventually(lambda: a.elector.is_leader, what="a leading")
     b = candidates("b")
     thread = b.elector.start()
 
@@ -199,14 +193,14 @@ def test_leader_renews_the_lease_without_starting_a_new_term(
 ) -> None:
     a = candidates("a")
     a.elector.start()
-    wait_until(lambda: a.elector.is_leader, timeout=15, what="a leading")
+    eventually(lambda: a.elector.is_leader, what="a leading")
     first = lease(kube, namespace)["spec"]
 
     def renewed() -> dict[str, Any] | None:
         spec = lease(kube, namespace)["spec"]
         return spec if spec["renewTime"] > first["renewTime"] else None
 
-    later = wait_until(renewed, timeout=15, interval=0.05, what="a renewal")
+    later = eventually(renewed, interval=0.05, what="a renewal")
 
     assert (later["acquireTime"], later["leaseTransitions"]) == (
         first["acquireTime"],

@@ -68,7 +68,7 @@ def test_sample_is_ready_lists_its_pods_follows_size_and_keeps_replicas(
         eventually(
             condition_is(kube, clusters, NAME, namespace, "Ready", "True"), timeout=120, what="Ready=True"
         )
-        ready = eventually(lambda: settled(size), timeout=60, what="status.nodes to name the pods")
+        ready = eventually(lambda: settled(size), what="status.nodes to name the pods")
 
         conds = conditions(ready)
         assert conds["Available"]["status"] == "True", conds["Available"]
@@ -103,7 +103,7 @@ def test_sample_is_ready_lists_its_pods_follows_size_and_keeps_replicas(
         smaller = size - 1
         manifests.apply_all(kube, [sample(size=smaller)], namespace)
         eventually(lambda: replicas() == smaller, what="replicas to follow spec.size")
-        eventually(lambda: settled(smaller), timeout=90, what="status.nodes to follow the scale-down")
+        eventually(lambda: settled(smaller), what="status.nodes to follow the scale-down")
 
         # A hand edit of the replicas is undone, as the seed's reconcile did by hand.
         kube.request(
@@ -114,9 +114,9 @@ def test_sample_is_ready_lists_its_pods_follows_size_and_keeps_replicas(
             content_type="application/merge-patch+json",
         )
         edited = time.monotonic()
-        eventually(lambda: replicas() == smaller, timeout=10, what="the hand edit to be undone")
+        eventually(lambda: replicas() == smaller, what="the hand edit to be undone")
         assert time.monotonic() - edited < 5
         settled_again = eventually(
-            lambda: settled(smaller), timeout=90, what="status.nodes to name only the wanted pods again"
+            lambda: settled(smaller), what="status.nodes to name only the wanted pods again"
         )
     assert settled_again["status"]["nodes"] == sorted(f"{NAME}-{i}" for i in range(smaller))

@@ -43,9 +43,7 @@ def test_sample_becomes_ready_with_its_owned_config_map(
 ) -> None:
     with running_engine(kube, ROOT / "templates", namespace):
         uid = manifests.apply_all(kube, [sample()], namespace)[0]["metadata"]["uid"]
-        ready = eventually(
-            condition_is(kube, networks, NAME, namespace, "Ready", "True"), timeout=60, what="Ready=True"
-        )
+        ready = eventually(condition_is(kube, networks, NAME, namespace, "Ready", "True"), what="Ready=True")
 
     conds = conditions(ready)
     assert conds["ConfigPublished"]["status"] == "True"

@@ -62,7 +62,6 @@ def test_one_tenants_failing_parent_pauses_nobody_elses_rollout(
             r.change(folder, "  cidr: {{ spec.cidr }}", "  cidr: {{ spec.cidr }}\n" + BREAK)
             eventually(
                 lambda: at(tenant_b, "net-000", 2) and at(tenant_b, "net-001", 2),
-                timeout=30,
                 what="the other tenant's parents Ready at revision 2",
             )
             said = eventually(
@@ -89,7 +88,6 @@ def test_one_tenants_failing_parent_pauses_nobody_elses_rollout(
                     ((r.kind_rollout(kube, KIND) or {}).get("status") or {}).get("failure")
                     and r.kind_rollout(kube, KIND)
                 ),
-                timeout=30,
                 what="the rollout paused past its budget",
             )
             assert paused["spec"].get("paused") is True

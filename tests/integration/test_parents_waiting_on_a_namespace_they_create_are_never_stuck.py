@@ -70,7 +70,7 @@ def test_eight_parents_twenty_times_each_get_their_quota(
                 )
 
             try:
-                eventually(all_ready, timeout=30, what=f"round {round_}: every parent Ready")
+                eventually(all_ready, what=f"round {round_}: every parent Ready")
             except AssertionError:
                 for name in tenants:
                     ready = conditions(kube.get(widgets, name, namespace)).get("Ready", {})
@@ -85,5 +85,5 @@ def test_eight_parents_twenty_times_each_get_their_quota(
             def all_gone(tenants: dict[str, str] = tenants) -> bool:
                 return all(kube.get(widgets, name, namespace) is None for name in tenants)
 
-            eventually(all_gone, timeout=60, what=f"round {round_}: the parents deleted with their children")
+            eventually(all_gone, what=f"round {round_}: the parents deleted with their children")
     assert not stuck, "\n".join(stuck)

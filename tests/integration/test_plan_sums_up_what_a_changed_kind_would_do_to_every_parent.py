@@ -68,7 +68,7 @@ def test_plan_sums_up_what_a_changed_kind_would_do_to_every_parent(
 ) -> None:
     with running_engine(kube, ROOT / "templates", namespace):
         manifests.apply_all(kube, [cr(index) for index in range(20)], namespace)
-        eventually(lambda: len(children(kube, namespace)) == 40, timeout=90, what="40 children")
+        eventually(lambda: len(children(kube, namespace)) == 40, what="40 children")
     before = children(kube, namespace)
 
     code, summary = plan(local_cluster, namespace, changed(tmp_path))

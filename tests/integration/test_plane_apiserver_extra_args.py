@@ -20,7 +20,7 @@ import pytest
 
 from engine.localcluster import LocalCluster
 from engine.runtime.cluster.kube import Kube
-from engine.testing import wait_until
+from tests._deadlines import eventually
 
 pytestmark = pytest.mark.cluster
 
@@ -54,7 +54,7 @@ def test_inflight_limits_given_as_extra_flags_set_the_seats_of_every_priority_le
         expected = expected_seats(kube, INFLIGHT + MUTATING)
 
         # The limits are applied by a controller inside the server: give it a moment.
-        wait_until(lambda: nominal_seats(kube) == expected, timeout=30, what=f"nominal seats {expected}")
+        eventually(lambda: nominal_seats(kube) == expected, what=f"nominal seats {expected}")
 
         assert max(expected.values()) <= 3  # a few of the 7 seats each
         assert expected_seats(kube, 400 + 200) != expected  # the defaults would not pass

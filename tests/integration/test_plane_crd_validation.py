@@ -10,7 +10,7 @@ import pytest
 
 from engine.core.model import errors
 from engine.runtime.cluster.kube import Kube
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.unit import _crs
 
 
@@ -39,7 +39,7 @@ def test_crd_becomes_established_and_its_schema_rejects_an_invalid_object(
     kube: Kube, namespace: str, gadgets: dict[str, Any]
 ) -> None:
     group = gadgets["spec"]["group"]
-    wait_until(lambda: established(kube, gadgets["metadata"]["name"]), timeout=30, what="Established")
+    eventually(lambda: established(kube, gadgets["metadata"]["name"]), what="Established")
     path = f"/apis/{group}/v1/namespaces/{namespace}/gadgets"
 
     def gadget(name: str, size: int) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.runtime.cluster.kube import Kube
-from engine.testing import wait_until
+from tests._deadlines import eventually
 
 
 def available(deployment: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -34,9 +34,8 @@ def test_a_deployment_reaches_available_with_its_pods_running_on_a_node(kube: Ku
         }
     )
 
-    done = wait_until(
+    done = eventually(
         lambda: available(kube.get(deployments, "web", namespace)),
-        timeout=90,
         what="Deployment web to become Available",
     )
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.runtime.cluster.kube import Kube
-from engine.testing import wait_until
+from tests._deadlines import eventually
 
 
 def test_deleting_an_owner_garbage_collects_its_dependent(kube: Kube, namespace: str) -> None:
@@ -32,8 +32,7 @@ def test_deleting_an_owner_garbage_collects_its_dependent(kube: Kube, namespace:
 
     assert kube.delete(config_maps, "owner", namespace, propagation="Background")
 
-    wait_until(
+    eventually(
         lambda: kube.get(config_maps, "dependent", namespace) is None,
-        timeout=60,
         what="the dependent ConfigMap to be garbage-collected",
     )

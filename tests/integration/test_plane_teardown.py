@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from engine.localcluster import binaries, plane, processes
-from engine.testing import wait_until
+from tests._deadlines import eventually
 
 pytestmark = pytest.mark.cluster
 
@@ -72,7 +72,7 @@ def test_cluster_up_serves_ready_nodes_and_leaves_nothing_after_a_signal(
             stderr=subprocess.STDOUT,
         )
     try:
-        wait_until(lambda: kubeconfig.exists() or cli.poll() is not None, timeout=180, what="the kubeconfig")
+        eventually(lambda: kubeconfig.exists() or cli.poll() is not None, timeout=180, what="the kubeconfig")
         assert cli.poll() is None, output.read_text()
 
         # The file appears only when the cluster is ready: no waiting from here on.
@@ -122,9 +122,8 @@ def test_components_die_with_a_killed_parent_and_its_state_is_swept_later(tmp_pa
             owner.stdout.close()
     state = Path(started["state"])
 
-    wait_until(
+    eventually(
         lambda: not any(alive(pid) for pid in started["pids"]),
-        timeout=10,
         what="the components to die with their parent",
     )
 

@@ -36,7 +36,6 @@ def test_unrendered_child_is_pruned_and_foreign_object_left_alone(
         manifests.apply_all(kube, [parent(extra=False)], namespace)
         eventually(
             lambda: kube.get(configmaps, "p-extra", namespace) is None,
-            timeout=10,
             what="the unrendered child to be pruned",
         )
         assert kube.get(configmaps, "p-main", namespace) is not None

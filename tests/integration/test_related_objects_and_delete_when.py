@@ -82,13 +82,11 @@ def test_status_reads_grandchildren_and_finished_parent_is_deleted(
         manifests.apply_all(kube, [widget("pods", replicas=2)], namespace)
         eventually(
             lambda: len(pod_names()) == 2 and status_pods("pods") == pod_names(),
-            timeout=90,
             what="status.pods to name the two Pods",
         )
         manifests.apply_all(kube, [widget("pods", replicas=1)], namespace)
         eventually(
             lambda: len(pod_names()) == 1 and status_pods("pods") == pod_names(),
-            timeout=90,
             what="status.pods to follow the scale-down",
         )
 

@@ -45,7 +45,6 @@ def test_drop_in_kind_reconciles_and_metrics_move(
         manifests.apply_all(kube, [parent], namespace)
         eventually(
             condition_is(kube, dws, "dropped-in", namespace, "Ready", "True"),
-            timeout=90,
             what="a parent of the dropped-in kind to become Ready",
         )
 

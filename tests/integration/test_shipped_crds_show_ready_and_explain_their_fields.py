@@ -15,7 +15,7 @@ from engine.core.offline import admission
 from engine.localcluster import binaries
 from engine.runtime.cluster import transport
 from engine.runtime.cluster.kube import Kube
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.integration._engine import ROOT
 
 # Those of crds/ and those the kinds under templates/ write from their schema:.
@@ -46,9 +46,7 @@ def as_table(local_cluster: Any) -> Any:
             assert response.status in (200, 429), response.data
             return response if response.status == 200 else None
 
-        table: dict[str, Any] = wait_until(
-            answered, timeout=30, interval=0.2, what=f"a Table of {path}"
-        ).json()
+        table: dict[str, Any] = eventually(answered, interval=0.2, what=f"a Table of {path}").json()
         return table
 
     yield get

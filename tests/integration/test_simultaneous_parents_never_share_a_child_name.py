@@ -107,11 +107,10 @@ def test_simultaneous_parents_never_share_a_child_name(
                     said.setdefault(e["involvedObject"]["name"], []).append(e.get("message", ""))
             return said if len(said) >= PAIRS else None
 
-        said = eventually(conflicts, timeout=30, what="a ChildConflict event for every pair's loser")
+        said = eventually(conflicts, what="a ChildConflict event for every pair's loser")
         now = {shared: children[shared]["metadata"]["resourceVersion"] for *_, shared in pairs}
         eventually(
             lambda: all(record.reached(shared, version) for shared, version in now.items()),
-            timeout=30,
             what="the watch to reach every shared child as it is now",
         )
 

@@ -90,7 +90,6 @@ def test_status_field_removed_when_its_rule_yields_nothing(
         manifests.apply_all(kube, [widget("flagged", value="v", flag=False)], namespace)
         parent = eventually(
             lambda: settled(kube, widgets, namespace, None),
-            timeout=30,
             what="status.flag gone at the server, Ready at the new generation",
         )
         assert "flag" not in parent["status"]

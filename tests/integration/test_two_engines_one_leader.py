@@ -137,9 +137,7 @@ def test_one_of_two_engines_reconciles_and_the_other_takes_over_after_a_kill(
             eventually(lambda: leading(leader) == [1.0], what="the leader's master status")
 
             manifests.apply_all(kube, [parent(replicas=1)], namespace)
-            eventually(
-                condition_is(kube, dws, NAME, namespace, "Ready", "True"), timeout=90, what="Ready=True"
-            )
+            eventually(condition_is(kube, dws, NAME, namespace, "Ready", "True"), what="Ready=True")
 
             # Only the leader did any work; the standby says it is a standby.
             eventually(lambda: reconciles(leader) >= 1, what="the leader's reconciles")

@@ -43,7 +43,6 @@ def test_engines_with_different_kinds_each_hold_and_serve_their_own(
                 ((kube.get(deployments, "web-deployment", namespace) or {}).get("spec") or {}).get("replicas")
                 == 2
             ),
-            timeout=90,
             what="the DeployWebService's Deployment",
         )
         assert (holder(kube, namespace, NETWORK_LEASE), holder(kube, namespace, DWS_LEASE)) == (

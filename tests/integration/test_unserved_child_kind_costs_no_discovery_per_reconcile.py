@@ -80,7 +80,7 @@ def reconciled(kube: Kube, widgets: Resource, namespace: str, value: int) -> dic
         status = (obj or {}).get("status") or {}
         return obj if status.get("observedGeneration") == generation else None
 
-    return eventually(observed, timeout=10, what=f"generation {generation} observed")
+    return eventually(observed, what=f"generation {generation} observed")
 
 
 def established(kube: Kube, crds: Resource) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from engine.core.decisions import refusing
 from engine.core.model import errors
 from engine.core.model.objects import Key
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.seam._fake import FakeKube
 from tests.seam._harness import SPEC_VALUE_IN_CONFIG_MAP_A, WIDGET, conditions, engine_for, parent
 
@@ -54,7 +54,7 @@ def test_a_refused_child_is_held_until_the_parent_renders_it_anew(tmp_path: Path
 
         del fake.fail_apply["w-a"]
         fake.add({**fake.objects[WIDGET], "spec": {"value": "y"}})  # the tenant fixes the spec
-        wait_until(lambda: controller.parents.get("ns", "w")["spec"] == {"value": "y"}, what="the new spec")
+        eventually(lambda: controller.parents.get("ns", "w")["spec"] == {"value": "y"}, what="the new spec")
         controller.reconcile(Key("ns", "w"))
 
         assert applies(fake) == 2

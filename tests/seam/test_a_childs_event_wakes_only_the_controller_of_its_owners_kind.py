@@ -11,7 +11,7 @@ from pathlib import Path
 
 from engine.core.model.objects import Key
 from engine.runtime.serving import manager
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 from tests.seam._harness import CONFIG_MAP_A, NAMESPACE, child_of, write_gadget_kind
@@ -31,7 +31,7 @@ def test_a_widgets_childs_event_queues_the_widget_and_not_the_gadget(tmp_path: P
     engine = manager.Engine(fake, templates, manager.Options(run_workers=False))
     try:
         engine.load()
-        wait_until(engine.synced, timeout=10, what="the parents' and the ConfigMaps' caches")
+        eventually(engine.synced, what="the parents' and the ConfigMaps' caches")
         widgets, gadgets = engine.workers[WIDGET].queue, engine.workers[GADGET].queue
         for queue in (widgets, gadgets):  # the parents' own ADDED events, taken out of the way
             while (key := queue.get(timeout=0)) is not None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine.core.model.objects import Key
 from engine.runtime.reconciling import controller, reporting
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.seam._fake import FakeKube
 from tests.seam._harness import NAMESPACE, WIDGET, conditions, engine_for, parent, worker_of
 from tests.seam.test_status_progress_is_merged_but_a_new_verdict_is_written_at_once import (
@@ -34,7 +34,7 @@ def gadget_comes_up(fake: FakeKube, kind_controller: controller.KindController) 
         held = kind_controller.host.children.of(widget_uid)
         return any(c["metadata"]["resourceVersion"] == written["metadata"]["resourceVersion"] for c in held)
 
-    wait_until(cached, timeout=5, interval=0.01, what="the Gadget's status in the cache")
+    eventually(cached, interval=0.01, what="the Gadget's status in the cache")
 
 
 def drain(kind_controller: controller.KindController) -> None:

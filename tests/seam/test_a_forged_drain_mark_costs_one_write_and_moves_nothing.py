@@ -15,7 +15,7 @@ from engine.core.decisions import sharding
 from engine.core.model.objects import Key
 from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 from tests.seam._harness import worker_of
@@ -61,22 +61,19 @@ def test_a_forged_mark_is_taken_off_in_one_write_and_a_sharders_mark_moves_the_p
         engine.load()
         (a,) = engine.controllers.values()
         for name in (stays, moves):
-            wait_until(lambda name=name: a.parents.get(NAMESPACE, name), timeout=5, what="a's cache")
+            eventually(lambda name=name: a.parents.get(NAMESPACE, name), what="a's cache")
             a.reconcile(Key(NAMESPACE, name))
-        wait_until(
+        eventually(
             lambda: (
                 len(engine.children.of(fake.objects[(WIDGET, "Widget", NAMESPACE, stays)]["metadata"]["uid"]))
                 == 40
             ),
-            timeout=5,
         )
 
         # The tenant marks its parent draining towards "b".
         forged = [{"op": "add", "path": "/metadata/labels/shard.stencil.dev~1drain", "value": "b"}]
         fake.patch_json(a.resource, stays, NAMESPACE, forged)
-        wait_until(
-            lambda: sharding.DRAIN_LABEL in sharding.labels_of(a.parents.get(NAMESPACE, stays)), timeout=5
-        )
+        eventually(lambda: sharding.DRAIN_LABEL in sharding.labels_of(a.parents.get(NAMESPACE, stays)))
         before = len(log)
         worker_of(a).process(Key(NAMESPACE, stays))
 
@@ -90,9 +87,7 @@ def test_a_forged_mark_is_taken_off_in_one_write_and_a_sharders_mark_moves_the_p
             sharding.labels_of(fake.objects[(WIDGET, "Widget", NAMESPACE, moves)]).get(sharding.DRAIN_LABEL)
             == "b"
         )
-        wait_until(
-            lambda: sharding.DRAIN_LABEL in sharding.labels_of(a.parents.get(NAMESPACE, moves)), timeout=5
-        )
+        eventually(lambda: sharding.DRAIN_LABEL in sharding.labels_of(a.parents.get(NAMESPACE, moves)))
         before = len(log)
         worker_of(a).process(Key(NAMESPACE, moves))
         relabelled = [what for who, verb, what in log[before:] if verb == "patch" and what != moves]

@@ -21,7 +21,7 @@ from pathlib import Path
 from engine.core.decisions import sharding
 from engine.core.decisions.rollout import KIND_REVISION
 from engine.runtime.serving import manager
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.integration._widgets import VALUE_CONFIGMAP, write_kind
 from tests.seam._fake import FakeKube
 
@@ -81,7 +81,7 @@ def test_a_sharded_replica_reads_the_parents_of_other_shards_before_it_deletes(t
         assert controller.parents.wait_for_sync(5)
         assert controller.parents.versions() == []  # replica a does not cache b's parent
         pruned = [1, *range(3, REVISIONS + 1)]
-        assert wait_until(lambda: engine.tick() or engine.revisions.numbers("widget") == pruned, timeout=5)
+        assert eventually(lambda: engine.tick() or engine.revisions.numbers("widget") == pruned)
         engine.tick()
         assert engine.revisions.numbers("widget") == pruned  # and nothing more on a later tick
         everyone = engine.informers.get(controller.resource, namespace=None)

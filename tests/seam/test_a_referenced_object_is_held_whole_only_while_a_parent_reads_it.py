@@ -14,7 +14,7 @@ from engine.core.model.objects import Key
 from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.reconciling.queue import WorkQueue
 from engine.runtime.reconciling.referenced import Referenced
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.seam._fake import FakeKube
 from tests.unit import _references as refs
 
@@ -66,7 +66,7 @@ def test_a_reference_by_name_holds_whole_only_the_object_it_names(
     assert _gets(fake) == gets, "a current object is fetched again"
 
     fake.add({**refs.config_map("shared", team="a"), "data": {"ECHO": "changed"}})
-    wait_until(lambda: queue.depth > 0, timeout=10, what="the change to wake the parent")
+    eventually(lambda: queue.depth > 0, what="the change to wake the parent")
     resolved = referenced.read(kind, refs.parent(configName="shared"), queue, Key("shop", "echo"))
     assert resolved.values["config"]["data"] == {"ECHO": "changed"}
     assert _gets(fake) == gets + 1
@@ -82,7 +82,7 @@ def test_a_missing_object_is_fetched_once_it_is_created(fake: FakeKube, referenc
     resolved = referenced.read(kind, refs.parent(configName="later"), queue, Key("shop", "echo"))
     assert resolved.missing and resolved.values["config"] is None
     fake.add(refs.config_map("later"))
-    wait_until(lambda: queue.depth > 0, timeout=10, what="the creation to wake the parent")
+    eventually(lambda: queue.depth > 0, what="the creation to wake the parent")
     resolved = referenced.read(kind, refs.parent(configName="later"), queue, Key("shop", "echo"))
     assert resolved.values["config"]["data"] == {"ECHO": "later"} and not resolved.missing
 
@@ -99,7 +99,7 @@ def test_a_selector_fetches_only_the_objects_it_matches(fake: FakeKube, referenc
 
     held = referenced.cached_bytes()
     fake.add(refs.config_map("also-a", team="b"))  # its labels no longer match: no parent reads it
-    wait_until(lambda: referenced.cached_bytes() < held, timeout=10, what="the unmatched object dropped")
+    eventually(lambda: referenced.cached_bytes() < held, what="the unmatched object dropped")
     resolved = referenced.read(kind, refs.parent(), queue, Key("shop", "echo"))
     assert [obj["metadata"]["name"] for obj in resolved.values["team"]] == ["shared"]
 
@@ -112,8 +112,8 @@ def test_a_watch_no_parent_reads_through_is_stopped(fake: FakeKube, referenced: 
     for namespace in ("shop", "other"):
         parent = {**refs.parent(configName="shared"), "metadata": {"name": "echo", "namespace": namespace}}
         referenced.read(kind, parent, queue, Key(namespace, "echo"))
-    wait_until(lambda: fake.open_watches.get("configmaps", 0) == before + 2, timeout=10, what="two watches")
+    eventually(lambda: fake.open_watches.get("configmaps", 0) == before + 2, what="two watches")
     referenced.forget(queue, Key("shop", "echo"))
-    wait_until(lambda: fake.open_watches.get("configmaps", 0) == before + 1, timeout=10, what="one stopped")
+    eventually(lambda: fake.open_watches.get("configmaps", 0) == before + 1, what="one stopped")
     referenced.forget(queue, Key("other", "echo"))
-    wait_until(lambda: fake.open_watches.get("configmaps", 0) == before, timeout=10, what="both stopped")
+    eventually(lambda: fake.open_watches.get("configmaps", 0) == before, what="both stopped")

@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 from engine.runtime.serving import manager
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 from tests.seam._harness import NAMESPACE, write_gadget_kind
@@ -51,13 +51,13 @@ def test_gadgets_converge_while_the_list_of_secrets_hangs(tmp_path: Path) -> Non
     engine = manager.Engine(fake, templates, options)
     engine.start()
     try:
-        wait_until(lambda: ready(fake, "Gadget", "p"), timeout=10, what="the Gadget Ready")
+        eventually(lambda: ready(fake, "Gadget", "p"), what="the Gadget Ready")
         assert ("v1", "Secret", NAMESPACE, "p-s") not in fake.objects
         assert not ready(fake, "Widget", "p")
 
         answer.set()
 
-        wait_until(lambda: ready(fake, "Widget", "p"), timeout=10, what="the Widget Ready once Secrets list")
+        eventually(lambda: ready(fake, "Widget", "p"), what="the Widget Ready once Secrets list")
     finally:
         answer.set()
         engine.stop(grace=1)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.model.objects import Key
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.seam._fake import FakeKube
 from tests.seam._harness import NAMESPACE, SPEC_VALUE_IN_CONFIG_MAP_A, WIDGET, engine_for, parent, worker_of
 
@@ -26,9 +26,8 @@ def test_a_spec_update_seen_before_the_status_write_response_reaches_the_childre
                 return
             fake.before_response = None
             fake.update_spec(*WIDGET, value="second")
-            wait_until(
+            eventually(
                 lambda: controller.parents.get(NAMESPACE, "w")["spec"]["value"] == "second",  # type: ignore[index]
-                timeout=5,
                 what="the watch event of the spec update in the cache",
             )
 

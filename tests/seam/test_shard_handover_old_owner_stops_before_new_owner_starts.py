@@ -15,7 +15,7 @@ from engine.core.decisions import sharding
 from engine.core.model.objects import Key
 from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.integration._widgets import VALUE_CONFIGMAP, write_kind
 from tests.seam._fake import FakeKube
 from tests.seam._harness import worker_of
@@ -86,26 +86,24 @@ def test_the_new_owner_writes_only_after_the_old_owner_released(tmp_path: Path) 
         (a,), (b,) = (list(engines[who].controllers.values()) for who in ("a", "b"))
         sharder = shards.Sharder(engines["a"], namespace=NAMESPACE)
         key = Key(NAMESPACE, name)
-        wait_until(
+        eventually(
             lambda: (
                 sharder.tick()
                 or sharding.labels_of(fake.objects[(WIDGET, "Widget", NAMESPACE, name)]).get(
                     sharding.OWNER_LABEL
                 )
             ),
-            timeout=5,
             what="the first assignment",
         )
-        wait_until(lambda: a.parents.get(NAMESPACE, name), timeout=5, what="a's cache holding the parent")
+        eventually(lambda: a.parents.get(NAMESPACE, name), what="a's cache holding the parent")
         a.reconcile(key)
         assert (("a", "apply", f"{name}-data")) in log
 
         # "b" joins, and the spec changes: "a" is writing the child when the sharder looks.
         lease(fake, "b")
         fake.update_spec(WIDGET, "Widget", NAMESPACE, name, value="2")
-        wait_until(
+        eventually(
             lambda: a.parents.get(NAMESPACE, name)["spec"]["value"] == "2",
-            timeout=5,
             what="the new spec in a's cache",
         )  # type: ignore[index]
         during: list[str | None] = []
@@ -113,7 +111,7 @@ def test_the_new_owner_writes_only_after_the_old_owner_released(tmp_path: Path) 
         def sharder_runs_mid_reconcile(verb: str, written: dict[str, Any]) -> None:
             if verb == "APPLY" and written["kind"] == "ConfigMap":
                 fake.before_response = None
-                wait_until(lambda: sharder.members() == {"a", "b"}, timeout=5, what="b's Lease seen")
+                eventually(lambda: sharder.members() == {"a", "b"}, what="b's Lease seen")
                 sharder.tick()
                 labels = sharding.labels_of(fake.objects[(WIDGET, "Widget", NAMESPACE, name)])
                 during.extend([labels.get(sharding.OWNER_LABEL), labels.get(sharding.DRAIN_LABEL)])
@@ -132,18 +130,17 @@ def test_the_new_owner_writes_only_after_the_old_owner_released(tmp_path: Path) 
             worker_of(a).process(queued)
         assert log[released_at:] == [("a", "patch", f"{name}-data"), ("a", "patch", name)]
         sharder.tick()
-        wait_until(lambda: b.parents.get(NAMESPACE, name), timeout=5, what="b's cache holding the parent")
+        eventually(lambda: b.parents.get(NAMESPACE, name), what="b's cache holding the parent")
         assert (
             a.parents.get(NAMESPACE, name) is None
             or sharding.holding(a.parents.get(NAMESPACE, name), "a") is not sharding.Holding.OWNS
         )  # type: ignore[arg-type]
         fake.update_spec(WIDGET, "Widget", NAMESPACE, name, value="3")
-        wait_until(
+        eventually(
             lambda: b.parents.get(NAMESPACE, name)["spec"]["value"] == "3",
-            timeout=5,
             what="the new spec in b's cache",
         )  # type: ignore[index]
-        wait_until(lambda: b.handover.arriving(b.parents.get(NAMESPACE, name), b.kind) is None, timeout=5)  # type: ignore[arg-type]
+        eventually(lambda: b.handover.arriving(b.parents.get(NAMESPACE, name), b.kind) is None)  # type: ignore[arg-type]
         b.reconcile(key)
         a.reconcile(key)
         child_writes = [who for who, verb, what in log if verb == "apply" and what == f"{name}-data"]

@@ -18,7 +18,7 @@ from engine.core.model.objects import Key
 from engine.runtime.reconciling import handover
 from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.integration._widgets import VALUE_CONFIGMAP, write_kind
 from tests.seam._fake import FakeKube
 from tests.seam.test_shard_handover_old_owner_stops_before_new_owner_starts import (
@@ -84,28 +84,27 @@ def test_the_new_owner_writes_nothing_until_every_child_handed_over_is_in_its_ca
     try:
         (a,), (b,) = (list(engines[who].controllers.values()) for who in ("a", "b"))
         sharder = shards.Sharder(engines["a"], namespace=NAMESPACE)
-        wait_until(lambda: sharder.tick() == 0 and a.parents.get(NAMESPACE, name), timeout=5, what="a's")
+        eventually(lambda: sharder.tick() == 0 and a.parents.get(NAMESPACE, name), what="a's")
         a.reconcile(key)
         for child in children:  # each child is labelled with its parent's owner, so only a caches it
             labels = sharding.labels_of(fake.objects[("v1", "ConfigMap", NAMESPACE, child)])
             assert labels[sharding.OWNER_LABEL] == "a"
-        wait_until(lambda: engines["a"].children.count(uid) == 2, timeout=5, what="a caching both")
+        eventually(lambda: engines["a"].children.count(uid) == 2, what="a caching both")
         assert engines["b"].children.count(uid) == 0
 
         # "b" joins; "a" lets go; b's watch of ConfigMaps is held back from here on.
         lease(fake, "b")
-        wait_until(lambda: sharder.members() == {"a", "b"}, timeout=5, what="b's Lease seen")
+        eventually(lambda: sharder.members() == {"a", "b"}, what="b's Lease seen")
         sharder.tick()
         views["b"].flowing.clear()
-        wait_until(
+        eventually(
             lambda: sharding.DRAIN_LABEL in sharding.labels_of(a.parents.get(NAMESPACE, name) or {}),
-            timeout=5,
             what="the drain in a's cache",
         )
         a.reconcile(key)
         record = sharding.HANDED_OVER
         assert fake.objects[(WIDGET, "Widget", NAMESPACE, name)]["metadata"]["annotations"][record] == "b/2"
-        wait_until(lambda: sharder.tick() == 0 and b.parents.get(NAMESPACE, name), timeout=5, what="b's")
+        eventually(lambda: sharder.tick() == 0 and b.parents.get(NAMESPACE, name), what="b's")
 
         # The parent is in b's cache, its children are not: b waits, and writes nothing.
         before = len(fake.writes())
@@ -116,7 +115,7 @@ def test_the_new_owner_writes_nothing_until_every_child_handed_over_is_in_its_ca
 
         # The relabel events arrive: b reconciles, and finds nothing to write.
         views["b"].flowing.set()
-        wait_until(lambda: engines["b"].children.count(uid) == 2, timeout=5, what="b caching both")
+        eventually(lambda: engines["b"].children.count(uid) == 2, what="b caching both")
         assert b.reconcile(key).requeue_after is None
         assert not [entry for entry in log if entry[0] == "b"]
         assert fake.writes()[before:] == []

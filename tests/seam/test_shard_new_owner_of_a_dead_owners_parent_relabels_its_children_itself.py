@@ -9,7 +9,7 @@ from pathlib import Path
 from engine.core.decisions import sharding
 from engine.core.model.objects import Key
 from engine.runtime.serving import sharding as shards
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 from tests.seam.test_shard_handover_old_owner_stops_before_new_owner_starts import (
@@ -38,18 +38,14 @@ def test_the_new_owner_relabels_the_dead_owners_children_and_creates_none(tmp_pa
         (a,), (b,) = (list(engines[who].controllers.values()) for who in ("a", "b"))
         sharder = shards.Sharder(engines["b"], namespace=NAMESPACE)
         key = Key(NAMESPACE, name)
-        wait_until(
-            lambda: sharder.tick() == 0 and a.parents.get(NAMESPACE, name), timeout=5, what="a owning it"
-        )
+        eventually(lambda: sharder.tick() == 0 and a.parents.get(NAMESPACE, name), what="a owning it")
         a.reconcile(key)
 
         # "a" dies holding the parent (its Lease goes); "b" is given it.
         fake.remove("coordination.k8s.io/v1", "Lease", NAMESPACE, sharding.lease_name("a"))
         lease(fake, "b")
-        wait_until(lambda: sharder.members() == {"b"}, timeout=5, what="only b live")
-        wait_until(
-            lambda: sharder.tick() == 0 and b.parents.get(NAMESPACE, name), timeout=5, what="b's parent"
-        )
+        eventually(lambda: sharder.members() == {"b"}, what="only b live")
+        eventually(lambda: sharder.tick() == 0 and b.parents.get(NAMESPACE, name), what="b's parent")
         assert engines["b"].children.count(uid) == 0
 
         mark = len(log)

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.core.decisions import sharding
 from engine.runtime.serving import sharding as shards
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 from tests.seam.test_shard_handover_old_owner_stops_before_new_owner_starts import NAMESPACE, Replica, lease
@@ -54,10 +54,10 @@ def test_a_dead_owners_parents_are_sent_to_their_new_owner_several_writes_at_onc
     engine = loaded({"b": view}, write_kind(tmp_path / "templates", TWO_CONFIGMAPS))["b"]
     try:
         sharder = shards.Sharder(engine, namespace=NAMESPACE)
-        wait_until(lambda: sharder.members() == {"b"}, timeout=5, what="b live")
+        eventually(lambda: sharder.members() == {"b"}, what="b live")
         (controller,) = engine.controllers.values()
         across = engine.informers.ensure_across(controller.resource, engine.options.namespaces)
-        wait_until(lambda: across.has_synced, timeout=5, what="the sharder's cache of parents")
+        eventually(lambda: across.has_synced, what="the sharder's cache of parents")
 
         assert sharder.tick() == PARENTS
         owners = {

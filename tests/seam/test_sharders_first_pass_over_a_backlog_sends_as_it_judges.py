@@ -17,7 +17,7 @@ from engine.core.decisions import sharding
 from engine.runtime.cluster.informers import Across
 from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 from tests.seam.test_shard_handover_old_owner_stops_before_new_owner_starts import NAMESPACE, Replica, lease
@@ -51,7 +51,7 @@ class Counted(Replica):
 def sharder_of(engine: manager.Engine, member: str) -> tuple[shards.Sharder, Across]:
     """A sharder on ``engine`` that sees ``member`` live, and its cache of every parent, synced."""
     sharder = shards.Sharder(engine, namespace=NAMESPACE)
-    wait_until(lambda: sharder.members() == {member}, timeout=5, what=f"{member} live")
+    eventually(lambda: sharder.members() == {member}, what=f"{member} live")
     (controller,) = engine.controllers.values()
     everything = engine.informers.ensure_across(
         controller.resource,
@@ -59,7 +59,7 @@ def sharder_of(engine: manager.Engine, member: str) -> tuple[shards.Sharder, Acr
         metadata_only=True,
         transform=sharding.as_sharder_keeps,
     )
-    wait_until(lambda: everything.has_synced, timeout=5, what="the sharder's cache of parents")
+    eventually(lambda: everything.has_synced, what="the sharder's cache of parents")
     return sharder, everything
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from engine.core.decisions import sharding
 from engine.runtime.cluster.informers import Across
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.integration._widgets import write_kind
 from tests.seam._fake import FakeKube
 from tests.seam.test_shard_handover_old_owner_stops_before_new_owner_starts import NAMESPACE, Replica, lease
@@ -63,16 +63,16 @@ def test_a_pass_decodes_only_the_parents_changed_since_it_judged_them(
 
         before = versions()["w007"]
         fake.update_spec(WIDGET, "Widget", NAMESPACE, "w007", value="2")
-        wait_until(lambda: versions()["w007"] != before, timeout=5, what="w007's change in the cache")
+        eventually(lambda: versions()["w007"] != before, what="w007's change in the cache")
         assert one_pass() == (0, ["w007"])
         assert one_pass() == (0, [])
 
         fake.remove(WIDGET, "Widget", NAMESPACE, "w008")
-        wait_until(lambda: "w008" not in versions(), timeout=5, what="w008 gone from the cache")
+        eventually(lambda: "w008" not in versions(), what="w008 gone from the cache")
         assert one_pass() == (0, [])
 
         lease(fake, "c")  # a member joins: every parent is judged again, and some move to it
-        wait_until(lambda: sharder.members() == {"b", "c"}, timeout=5, what="c live")
+        eventually(lambda: sharder.members() == {"b", "c"}, what="c live")
         drains, judged = one_pass()
         assert judged == [name for name in names if name != "w008"]
         moving = {

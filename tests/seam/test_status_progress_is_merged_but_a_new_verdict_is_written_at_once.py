@@ -11,7 +11,7 @@ from pathlib import Path
 
 from engine.core.model.objects import Key
 from engine.runtime.reconciling import controller, reporting
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.seam._fake import FakeKube
 from tests.seam._harness import GADGET, GADGET_KEY, WIDGET, HandClock, conditions, engine_for, parent
 
@@ -35,7 +35,7 @@ def gadget_reports(
         held = kind_controller.host.children.of(widget_uid)
         return any(c["metadata"]["resourceVersion"] == version for c in held if c["kind"] == "Gadget")
 
-    wait_until(cached, timeout=5, interval=0.01, what="the Gadget's status in the cache")
+    eventually(cached, interval=0.01, what="the Gadget's status in the cache")
 
 
 def test_progress_waits_and_a_new_verdict_does_not(tmp_path: Path) -> None:

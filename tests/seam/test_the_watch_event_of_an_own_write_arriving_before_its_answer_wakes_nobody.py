@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.core.model.objects import Key
 from engine.runtime.reconciling.controller import KindController
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.seam._fake import FakeKube
 from tests.seam._harness import NAMESPACE, SPEC_VALUE_IN_CONFIG_MAP_A, engine_for, parent, worker_of
 
@@ -46,7 +46,7 @@ def test_own_writes_seen_by_the_watch_before_their_answers_do_not_queue_the_pare
 
         def watch_event_first(verb: str, written: dict[str, Any]) -> None:
             version = written["metadata"]["resourceVersion"]
-            wait_until(lambda: _cached(controller, written) == version, timeout=5, what="the write's event")
+            eventually(lambda: _cached(controller, written) == version, what="the write's event")
             forced.append((verb, written["kind"]))
 
         fake.before_response = watch_event_first
@@ -68,7 +68,7 @@ def test_another_writers_change_arriving_before_the_applys_answer_queues_the_par
             fake.before_response = None
             edited = fake.add({**written, "data": {"value": "edited by hand"}})
             version = edited["metadata"]["resourceVersion"]
-            wait_until(lambda: _cached(controller, edited) == version, timeout=5, what="the edit's event")
+            eventually(lambda: _cached(controller, edited) == version, what="the edit's event")
 
         fake.before_response = hand_edit_first
         _reconcile_the_queued_parent(controller)

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.core.model.objects import Key
 from engine.runtime.reconciling import controller, reporting
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.seam._fake import FakeKube
 from tests.seam._harness import (
     CONFIG_KEY,
@@ -45,7 +45,7 @@ def gadget_status_cached(kind_controller: controller.KindController, fake: FakeK
             if held["kind"] == "Gadget"
         )
 
-    wait_until(cached, timeout=5, interval=0.01, what="the Gadget's status event in the cache")
+    eventually(cached, interval=0.01, what="the Gadget's status event in the cache")
 
 
 def work_the_queue(kind_controller: controller.KindController) -> list[Key]:

@@ -82,7 +82,7 @@ def test_a_parent_reads_a_secret_only_once_its_namespace_lets_its_reader(
         assert kube.get(secrets, "b-copy", tenant_b) is None
 
         grant_reader(kube, namespace, "secrets")  # A's namespace admin lets its account read them
-        copy = eventually(lambda: kube.get(secrets, "a-copy", namespace), timeout=45, what="A's copy")
+        copy = eventually(lambda: kube.get(secrets, "a-copy", namespace), what="A's copy")
         assert copy["data"] == {"password": encoded}
         eventually(condition_is(kube, widgets, "a", namespace, "Ready", "True"), what="A Ready")
 

@@ -36,7 +36,7 @@ def test_unrelated_configmaps_of_another_tenant_cost_the_engine_their_metadata_a
         manifests.apply_all(kube, [widget("a", configName="shared")], namespace)
         eventually(condition_is(kube, widgets, "a", namespace, "ChildrenApplied", "False"), what="A waiting")
         manifests.apply_all(kube, [shared_config("shared", "one")], namespace)
-        eventually(lambda: echoed("one"), timeout=30, what="A's echo once its ConfigMap is created")
+        eventually(lambda: echoed("one"), what="A's echo once its ConfigMap is created")
         before = referenced.cached_bytes()
 
         blob = "x" * SIZE
@@ -53,7 +53,7 @@ def test_unrelated_configmaps_of_another_tenant_cost_the_engine_their_metadata_a
         # One watch of every namespace delivers in order: once this change reaches A's echo, the
         # engine has been told of every one of B's ConfigMaps.
         manifests.apply_all(kube, [shared_config("shared", "two")], namespace)
-        eventually(lambda: echoed("two"), timeout=30, what="A's echo to follow its ConfigMap's change")
+        eventually(lambda: echoed("two"), what="A's echo to follow its ConfigMap's change")
         after = referenced.cached_bytes()
         each = (after - before) / UNRELATED
         print(f"references hold {before} bytes, then {after} with {UNRELATED} unrelated: {each:.0f} each")

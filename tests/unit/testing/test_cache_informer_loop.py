@@ -16,7 +16,7 @@ from engine.core.model import errors
 from engine.core.model.objects import Obj
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.watching import INITIAL_EVENTS_END, Informer
-from engine.testing import wait_until
+from tests._deadlines import eventually
 
 CONFIGMAPS = Resource("", "v1", "ConfigMap", "configmaps", True)
 
@@ -104,7 +104,7 @@ def run(server: ScriptedServer, synced_at: list[int] | None = None) -> list[tupl
     informer = Informer(server, CONFIGMAPS, on_event=on_event)
     informer.start()
     try:
-        wait_until(server.idle.is_set, timeout=5, interval=0.01, what="the script to play out")
+        eventually(server.idle.is_set, interval=0.01, what="the script to play out")
     finally:
         informer.stop()
         server.release.set()

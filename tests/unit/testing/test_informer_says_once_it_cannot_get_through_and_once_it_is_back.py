@@ -17,7 +17,7 @@ import pytest
 
 from engine.core.model import errors
 from engine.runtime.cluster.watching import Informer
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.unit.testing.test_cache_informer_loop import CONFIGMAPS, ScriptedServer, cm
 
 RETRY = 0.01  # the server's pace, short so the test is quick
@@ -44,7 +44,7 @@ def test_a_throttled_return_is_told_once_per_reason_and_the_accepted_watch_at_on
     with caplog.at_level(logging.WARNING, logger="engine.runtime.cluster.watching"):
         informer.start()
         try:
-            wait_until(server.idle.is_set, timeout=5, interval=0.01, what="the watch accepted")
+            eventually(server.idle.is_set, interval=0.01, what="the watch accepted")
             said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         finally:
             informer.stop()

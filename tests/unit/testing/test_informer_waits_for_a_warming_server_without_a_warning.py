@@ -16,7 +16,7 @@ import pytest
 
 from engine.core.model import errors
 from engine.runtime.cluster.watching import Informer
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.unit.testing.test_cache_informer_loop import CONFIGMAPS, ScriptedServer, cm, end_of_listing
 
 RETRY = 0.01  # the server's pace, short so the test is quick
@@ -42,7 +42,7 @@ def said(
     with caplog.at_level(logging.DEBUG, logger="engine.runtime.cluster.watching"):
         informer.start()
         try:
-            wait_until(server.idle.is_set, timeout=5, interval=0.01, what="the listing streamed")
+            eventually(server.idle.is_set, interval=0.01, what="the listing streamed")
             assert informer.has_synced
         finally:
             informer.stop()

@@ -8,7 +8,7 @@ import itertools
 
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.watching import Informer
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.unit._throttling import throttling_server
 
 RETRY_AFTER = 2  # seconds; neither the 1 s a 429 without the header means nor a step of the backoff
@@ -22,7 +22,7 @@ def test_informer_waits_out_retry_after_without_growing_its_backoff() -> None:
         informer = Informer(kube, CONFIGMAPS, namespace="default")
         informer.start()
         try:
-            wait_until(lambda: len(server.times()) >= 3, timeout=3 * RETRY_AFTER * JITTER + 5, what="3 tries")
+            eventually(lambda: len(server.times()) >= 3, timeout=3 * RETRY_AFTER * JITTER + 5, what="3 tries")
         finally:
             informer.stop()
         times = server.times()[:3]

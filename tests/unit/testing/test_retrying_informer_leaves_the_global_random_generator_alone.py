@@ -9,7 +9,7 @@ import random
 
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.watching import Informer
-from engine.testing import wait_until
+from tests._deadlines import eventually
 from tests.unit._throttling import throttling_server
 
 CONFIGMAPS = Resource("", "v1", "ConfigMap", "configmaps", True)
@@ -21,7 +21,7 @@ def test_an_informer_backing_off_does_not_draw_from_the_global_generator() -> No
         informer = Informer(kube, CONFIGMAPS, namespace="default")
         informer.start()
         try:
-            wait_until(lambda: len(server.times()) >= 3, timeout=10, what="3 tries, with 2 waits between")
+            eventually(lambda: len(server.times()) >= 3, what="3 tries, with 2 waits between")
         finally:
             informer.stop()
 
