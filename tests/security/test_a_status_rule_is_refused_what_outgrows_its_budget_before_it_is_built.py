@@ -66,14 +66,14 @@ def test_a_status_rule_is_refused_what_outgrows_its_budget_before_it_is_built(ru
     )
     context = status_context({"metadata": {"name": "web"}, "spec": SPEC}, ())
     tracemalloc.start()
-    started = time.monotonic()
+    started = time.thread_time()  # its own CPU time: the same beside other work
     try:
         with pytest.raises(KindError) as raised:
             expression.evaluate(context)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert time.monotonic() - started < 1
+    assert time.thread_time() - started < 1
     assert raised.value.reason == "OverBudget", str(raised.value)
     assert str(raised.value).startswith("templates/web/kind.yaml:7: conditions[0].status: ")
     assert peak < 1 << 20, f"{peak} bytes were allocated before the rule was refused"

@@ -16,7 +16,6 @@ import math
 import os
 import re
 import threading
-import time
 from collections.abc import Iterable, Mapping, Set
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -30,7 +29,8 @@ from engine.core.templating.context import View
 
 @dataclass(frozen=True)
 class Limits:
-    """Per template: wall-clock seconds, and characters of output (text plus interpolated values)."""
+    """Per template: seconds of the rendering thread's CPU time (its budget's clock), and
+    characters of output (text plus interpolated values)."""
 
     seconds: float = 1.0
     output_chars: int = 1 << 20
@@ -86,7 +86,6 @@ class Run:
         self.prefix = f"stencilv{self.nonce}x"
         self.values: list[Any] = []
         self.used: set[int] = set()
-        self.deadline = time.monotonic() + limits.seconds
         self.remaining = limits.output_chars
         # What the template's growing operations may build, charged before each is run: as much
         # again as its output may hold, apart from it.
@@ -99,7 +98,7 @@ class Run:
         self.captured: set[int] = set()
 
     def tick(self) -> None:
-        if time.monotonic() > self.deadline:
+        if self.budget.clock.out():  # the thread's CPU time, as every budget counts it
             took = f"rendering took longer than {self.limits.seconds:g}s (an endless loop?)"
             raise budgets.OverBudget(took)
 

@@ -17,19 +17,19 @@ HUGE = "[" + "1," * (2 << 20) + "1]"
 
 @pytest.mark.parametrize("parse", ["fromyaml", "fromjson"])
 def test_a_template_parsing_a_huge_text_fails_at_its_line(parse: str) -> None:
-    started = time.monotonic()
+    started = time.thread_time()  # its own CPU time: the same beside other work
     with pytest.raises(RenderError, match=f"{parse} would build") as caught:
         render_data(f"  x: x\n  n: '{{{{ spec.text | {parse} | length }}}}'\n", {"text": HUGE})
     assert caught.value.line == 7
-    assert time.monotonic() - started < 1
+    assert time.thread_time() - started < 1
 
 
 def test_a_rule_parsing_a_huge_text_is_over_budget() -> None:
-    started = time.monotonic()
+    started = time.thread_time()
     with pytest.raises(KindError, match="fromyaml would build") as caught:
         rule("spec.text | fromyaml | length", {"text": HUGE})
     assert (caught.value.line, caught.value.reason) == (9, "OverBudget")
-    assert time.monotonic() - started < 1
+    assert time.thread_time() - started < 1
 
 
 def test_yaml_is_charged_more_than_its_characters() -> None:

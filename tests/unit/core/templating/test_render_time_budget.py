@@ -23,10 +23,10 @@ RECURSION = "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}\n"
     "template", [SILENT_LOOPS, LOOPS_OVER_A_VALUE], ids=["range", "characters of a value"]
 )
 def test_a_loop_past_the_budget_is_stopped_and_located(template: str) -> None:
-    start = time.monotonic()
+    start = time.thread_time()  # its own CPU time: the same beside other work
     with pytest.raises(RenderError, match=r"took longer than 0\.2s") as caught:
         rendering.render(_kinds.kind(template), _kinds.parent({"text": "abcdefghij"}), [], limits=LIMITS)
-    assert time.monotonic() - start < 2
+    assert time.thread_time() - start < 2
     assert (caught.value.file, caught.value.line) == ("templates/web/t0.yaml", 1)
 
 
