@@ -6,7 +6,9 @@ fails its test, as any other unraisable exception is.
 
 Each case runs in a pytest of its own, with the suite's own warning filters read from
 pyproject.toml, against a local TCP server that resets every connection it accepts; the reset
-case also runs with every warning an error, where it must fail: it does leak.
+case also runs with every warning an error, where it must fail: it does leak.  The reset case
+wraps its socket once the reset has arrived (the socket no longer has a peer), however long the
+server's thread takes to send it on a loaded machine.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+
+from tests._deadlines import WAIT, scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,16 +51,26 @@ def context():
     return tls
 
 
+def reset(sock):  # whether the server's reset has reached the socket: it has no peer any more
+    try:
+        sock.getpeername()
+    except OSError:
+        return True
+    return False
+
+
 def test_reset_before_the_handshake():
     port = serve(reset=True)
-    for _ in range(5):
-        sock = socket.create_connection(("127.0.0.1", port))
-        time.sleep(0.05)  # the reset arrives before the socket is wrapped
-        try:
-            context().wrap_socket(sock, server_hostname="localhost")
-        except OSError:
-            pass
-        gc.collect()
+    sock = socket.create_connection(("127.0.0.1", port))
+    deadline = time.monotonic() + DEADLINE
+    while not reset(sock):
+        assert time.monotonic() < deadline, "the server never reset the connection"
+        time.sleep(0.01)
+    try:
+        context().wrap_socket(sock, server_hostname="localhost")
+    except OSError:
+        pass
+    gc.collect()
 
 
 def test_leaked_once_connected():
@@ -73,10 +87,13 @@ def run_cases(folder: Path, filters: list[str]) -> dict[str, str]:
     (folder / "pytest.ini").write_text(
         "[pytest]\nfilterwarnings =\n" + "".join(f"    {f}\n" for f in filters)
     )
-    (folder / "test_leaks.py").write_text(CASES)
+    (folder / "test_leaks.py").write_text(f"DEADLINE = {scaled(WAIT)}\n{CASES}")
     junit = folder / "junit.xml"
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={junit}"]
-    subprocess.run([*command, "test_leaks.py"], cwd=folder, capture_output=True, timeout=120, check=False)
+    # A pytest starting beside other work takes tens of seconds; the deadline is for a hung one.
+    subprocess.run(
+        [*command, "test_leaks.py"], cwd=folder, capture_output=True, timeout=scaled(WAIT), check=False
+    )
     return {
         case.get("name", "?"): "failed"
         if case.find("failure") is not None or case.find("error") is not None
