@@ -12,6 +12,8 @@ the floors (Go and Python), Stencil and kro each converge N parents created whil
                                     # backlogs of 1,000, 3,000 and 10,000; a cold start on 10,000
     python -m bench --quick         # N = 100 only, a backlog of 100, no cold start
     python -m bench --backlog --backlog-sizes 1000 --workloads network   # backlogs alone
+    python -m bench --backlog --backlog-sizes 3000,3000 --workloads network --contenders stencil \
+        --stencil-off own-writes    # Stencil with and without a machine, alternated (bench.machines)
     python -m bench --sizes 10 --backlog-sizes 10 --cold 10 --idle 5 --out /tmp/bench   # the smoke test's
 
 kro and the Go floor are built on first use (``engine.localcluster.binaries``); if kro
@@ -30,7 +32,7 @@ import traceback
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import backlog, coldstart, converging, render_rate, report
+from bench import backlog, coldstart, converging, machines, render_rate, report
 from bench.contenders import Contender
 from bench.workloads import ROOT, WORKLOADS
 from engine.localcluster import binaries
@@ -64,6 +66,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         default="",
         help="flags for a second Stencil run, e.g. '--workers 16' (default: none)",
     )
+    parser.add_argument(
+        "--stencil-off",
+        default="",
+        help="comma-separated machines of Stencil (bench.machines: own-writes, pacing), each turned "
+        "off in a Stencil run of its own, after the others (default: none)",
+    )
     parser.add_argument("--idle", type=float, default=60.0, help="seconds of the idle window")
     parser.add_argument(
         "--settle",
@@ -96,7 +104,23 @@ def contenders(args: argparse.Namespace) -> list[Contender]:
             chosen.index("stencil") + 1 if "stencil" in chosen else len(found),
             Contender(f"stencil {args.stencil_tuned}", "stencil", tuned, workers=args.workers),
         )
+    for machine in (name.strip() for name in args.stencil_off.split(",") if name.strip()):
+        if machine not in machines.MACHINES:
+            raise SystemExit(f"--stencil-off: no machine {machine!r} in {sorted(machines.MACHINES)}")
+        found.append(Contender(f"stencil, {machine} off", "stencil", workers=args.workers, off=(machine,)))
     return found
+
+
+def turns(sizes: list[int], chosen: list[Contender]) -> list[tuple[int, Contender]]:
+    """Each N with every contender, one after another; an N given again is a round of its own,
+    which starts with the next contender, so that none always runs first (``--backlog-sizes
+    3000,3000`` alternates Stencil with and without a machine)."""
+    rounds = [sizes[:i].count(n) for i, n in enumerate(sizes)]
+    return [
+        (n, chosen[(start + i) % len(chosen)])
+        for n, start in zip(sizes, rounds, strict=True)
+        for i in range(len(chosen))
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,30 +161,28 @@ def main(argv: list[str] | None = None) -> int:
             manifests.install_crds(admin, binaries.ensure(["kro"])["kro"].parent / "crds")
         plane = converging.Plane.prepare(admin, cluster.kubeconfig, Path(scratch))
         for workload in workloads:
-            for n in sizes:
-                for contender in chosen:
-                    print(f"[bench] {workload.name} N={n}: {contender.label}", file=sys.stderr, flush=True)
-                    try:
-                        results.append(converging.run(plane, contender, workload, n, args.idle, args.settle))
-                        keep()
-                    except Exception as error:
-                        if contender.program != "kro":
-                            raise  # the floor and Stencil are what the benchmark is for
-                        notes[f"kro {workload.name} N={n}"] = f"failed, left out: {error}"
-                        traceback.print_exc()
+            for n, contender in turns(sizes, chosen):
+                print(f"[bench] {workload.name} N={n}: {contender.label}", file=sys.stderr, flush=True)
+                try:
+                    results.append(converging.run(plane, contender, workload, n, args.idle, args.settle))
+                    keep()
+                except Exception as error:
+                    if contender.program != "kro":
+                        raise  # the floor and Stencil are what the benchmark is for
+                    notes[f"kro {workload.name} N={n}"] = f"failed, left out: {error}"
+                    traceback.print_exc()
         for workload in workloads:
-            for n in backlog_sizes:
-                for contender in chosen:
-                    print(f"[bench] backlog {workload.name} N={n}: {contender.label}", file=sys.stderr)
-                    try:
-                        timeout = args.backlog_timeout
-                        backlogs.append(backlog.run(plane, contender, workload, n, args.settle, timeout))
-                        keep()
-                    except Exception as error:
-                        if contender.program != "kro":
-                            raise
-                        notes[f"kro backlog {workload.name} N={n}"] = f"did not finish, left out: {error}"
-                        traceback.print_exc()
+            for n, contender in turns(backlog_sizes, chosen):
+                print(f"[bench] backlog {workload.name} N={n}: {contender.label}", file=sys.stderr)
+                try:
+                    timeout = args.backlog_timeout
+                    backlogs.append(backlog.run(plane, contender, workload, n, args.settle, timeout))
+                    keep()
+                except Exception as error:
+                    if contender.program != "kro":
+                        raise
+                    notes[f"kro backlog {workload.name} N={n}"] = f"did not finish, left out: {error}"
+                    traceback.print_exc()
         if args.cold:
             print(f"[bench] cold start: {args.cold} parents", file=sys.stderr, flush=True)
             cold = coldstart.run(plane, args.cold, args.settle)

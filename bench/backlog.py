@@ -16,7 +16,8 @@ figure a user feels.  One run:
    show apart from the pace in between;
 3. ``settle`` seconds later, what it cost, read from outside as in ``bench.converging``: its
    requests (its FlowSchema's count) and writes by verb and resource per parent, its CPU
-   time per parent and its peak RSS, all from its start.
+   time per parent and its peak RSS, all from its start; and Stencil's own count of its
+   reconciles and status writes per parent (its ``/metrics``).
 
 The figures include the contender's start-up (its process, its first lists): that is part
 of catching up.
@@ -51,6 +52,8 @@ class Backlog:
     writes_per_cr: dict[str, float]
     cpu_ms_per_cr: float
     peak_rss_mib: float
+    reconciles_per_cr: float | None = None  # Stencil's own counts; None for the others
+    status_writes_per_cr: float | None = None
 
     @property
     def writes_total_per_cr(self) -> float:
@@ -96,6 +99,7 @@ def run(
         requests = dispatched_requests(admin, converging.FLOW_SCHEMA) - requests_before
         writes = workload.contender_writes(write_requests(admin) - writes_before, kro=kro)
         rss, cpu = running.peak_rss_mib(), running.cpu_seconds()
+        own = running.metrics() if contender.program == "stencil" else {}
         # The parents go while the contender runs: kro holds a finalizer on each of its instances.
         converging.delete_parents(admin, resource, namespace)
     finally:
@@ -114,7 +118,13 @@ def run(
         writes_per_cr={key: value / n for key, value in sorted(writes.items())},
         cpu_ms_per_cr=cpu * 1000 / n,
         peak_rss_mib=rss,
+        reconciles_per_cr=_per(own.get("controller_runtime_reconcile_total"), n),
+        status_writes_per_cr=_per(own.get("stencil_status_writes_total"), n),
     )
+
+
+def _per(count: float | None, n: int) -> float | None:
+    return None if count is None else count / n
 
 
 def _quantile(ordered: list[float], q: float) -> float:

@@ -18,11 +18,8 @@ converged set.  Measured from outside:
 from __future__ import annotations
 
 import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-
-from prometheus_client.parser import text_string_to_metric_families
 
 from bench import converging
 from bench.contenders import Contender, Running, start
@@ -112,7 +109,7 @@ def _wait_idle(running: Running, n: int) -> int:
     the number of reconciles by then."""
     deadline = time.monotonic() + IDLE_TIMEOUT
     while True:
-        figures = _metrics(running.port)
+        figures = running.metrics()
         reconciles = int(figures.get("controller_runtime_reconcile_total", 0))
         busy = figures.get("workqueue_depth", 0) + figures.get("controller_runtime_active_workers", 0)
         if reconciles >= n and busy == 0:
@@ -121,17 +118,6 @@ def _wait_idle(running: Running, n: int) -> int:
             raise TimeoutError(f"not idle after {IDLE_TIMEOUT:.0f} s: {reconciles} reconciles, {busy} busy")
         running.alive()
         time.sleep(0.05)
-
-
-def _metrics(port: int) -> dict[str, float]:
-    """Each metric family's samples summed over their labels."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
-        text = answer.read().decode()
-    sums: dict[str, float] = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            sums[sample.name] = sums.get(sample.name, 0.0) + sample.value
-    return sums
 
 
 def _log(plane: converging.Plane, who: str) -> Path:

@@ -22,6 +22,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from prometheus_client.parser import text_string_to_metric_families
+
 from bench.workloads import Workload
 from engine.runtime.cluster.kube import Kube
 from engine.testing.process import run_command
@@ -41,6 +43,7 @@ class Contender:
     program: str  # "floor", "gofloor", "stencil" or "kro"
     args: tuple[str, ...] = ()
     workers: int = 4  # `stencil run`'s default, which the floor and kro are given too
+    off: tuple[str, ...] = ()  # Stencil's machines turned off (``bench.machines``)
 
     def command(
         self, workload: Workload, kubeconfig: Path, namespace: str, port: int, parents: int = 0
@@ -86,7 +89,7 @@ class Contender:
                 templates.mkdir()
                 (templates / workload.name).symlink_to(workload.kind_dir)
             # One plain port for /metrics and /readyz, as kro's probes and metrics are read here.
-            return run_command(
+            command = run_command(
                 kubeconfig,
                 port,
                 port,
@@ -100,6 +103,11 @@ class Contender:
                 str(self.workers),
                 *self.args,
             )
+            if self.off:  # the same command, through the module that turns the machines off
+                python, flag, cli, *rest = command
+                assert (flag, cli) == ("-m", "engine.tools.cli"), command
+                command = [python, flag, "bench.machines", ",".join(self.off), *rest]
+            return command
         if self.program == "kro":
             from engine.localcluster import binaries
 
@@ -157,6 +165,16 @@ class Running:
                 )
             time.sleep(0.1)
         return time.monotonic()
+
+    def metrics(self) -> dict[str, float]:
+        """Stencil's ``/metrics``: each metric family's samples summed over their labels."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5) as answer:
+            text = answer.read().decode()
+        sums: dict[str, float] = {}
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                sums[sample.name] = sums.get(sample.name, 0.0) + sample.value
+        return sums
 
     def peak_rss_mib(self) -> float:
         """The process's peak resident memory (``VmHWM``) so far."""

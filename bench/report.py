@@ -161,6 +161,7 @@ def latency_table(results: Sequence[Result]) -> str:
 
 
 def _ratio(value: float | None) -> str:
+    """A ratio, or a contender's own count per parent (which only Stencil gives), or a dash."""
     return "—" if value is None else f"{value:.2f}"
 
 
@@ -174,6 +175,8 @@ def backlog_table(runs: Sequence[Backlog]) -> str:
         "CR/s",
         "req/CR",
         "writes/CR",
+        "reconciles/CR",
+        "status/CR",
         "CPU ms/CR",
     )
     headers = (*KEY, *columns, "RSS MiB")
@@ -190,6 +193,8 @@ def backlog_table(runs: Sequence[Backlog]) -> str:
             r.n / r.all_ready if r.all_ready > 0 else float("inf"),
             r.requests_per_cr,
             r.writes_total_per_cr,
+            _ratio(r.reconciles_per_cr),
+            _ratio(r.status_writes_per_cr),
             r.cpu_ms_per_cr,
             r.peak_rss_mib,
         )
