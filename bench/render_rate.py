@@ -110,22 +110,22 @@ def web_services(count: int) -> str:
     )
 
 
-def _web_service_documents(parents: int) -> list[documents.Document]:
+def web_service_documents(parents: int) -> list[documents.Document]:
     with tempfile.TemporaryDirectory(prefix="stencil-render-") as scratch:
         crs = Path(scratch) / "web-services.yaml"
         crs.write_text(web_services(parents))
         return documents.Document.read_all(crs, errors.StencilError)
 
 
-def _web_service_kind() -> tuple[kinds.Kind, admission.OfflineCrds]:
+def web_service_kind() -> tuple[kinds.Kind, admission.OfflineCrds]:
     kind = kinds.load_kind(ROOT / "templates" / "deploywebservice")
     return kind, admission.OfflineCrds.read(ROOT / "crds", [kind])
 
 
 def in_process(parents: int = CLI_PARENTS, rounds: int = 3) -> list[Rate]:
     """The ``parents`` DeployWebServices, read once, admitted and rendered, and rendered alone."""
-    found = _web_service_documents(parents)
-    kind, crds = _web_service_kind()
+    found = web_service_documents(parents)
+    kind, crds = web_service_kind()
 
     def admitted() -> list[dict[str, Any]]:
         return [parent for document in found if (parent := crds.admit(document, kind, NAMESPACE))]
@@ -156,15 +156,15 @@ def stages(parents: int = CLI_PARENTS) -> list[tuple[str, float]]:
     found: list[documents.Document] = []
     parents_: list[dict[str, Any]] = []
     output: list[dict[str, Any]] = []
-    kind, crds = _web_service_kind()
-    crds.admit(_web_service_documents(1)[0], kind, NAMESPACE)  # compiled once, as a command does
+    kind, crds = web_service_kind()
+    crds.admit(web_service_documents(1)[0], kind, NAMESPACE)  # compiled once, as a command does
 
     def render() -> None:
         for parent in parents_:
             output.extend(rendering.render(kind, parent, [], is_namespaced=crds.is_namespaced))
 
     steps = {
-        "read the YAML, with lines": lambda: found.extend(_web_service_documents(parents)),
+        "read the YAML, with lines": lambda: found.extend(web_service_documents(parents)),
         "check against the CRD": lambda: parents_.extend(crds.admit(d, kind, NAMESPACE) or {} for d in found),
         "render": render,
         "write the YAML": lambda: yamlwriting.dump_all(output),
