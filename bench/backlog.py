@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 
 from bench import converging
-from bench.contenders import Contender, start
+from bench.contenders import Contender, per, start
 from bench.workloads import KRO_GROUP, Workload
 from engine.testing import dispatched_requests, write_requests
 
@@ -99,7 +99,7 @@ def run(
         requests = dispatched_requests(admin, converging.FLOW_SCHEMA) - requests_before
         writes = workload.contender_writes(write_requests(admin) - writes_before, kro=kro)
         rss, cpu = running.peak_rss_mib(), running.cpu_seconds()
-        own = running.metrics() if contender.program == "stencil" else {}
+        reconciles, status_writes = per(running.own_counts(), n)
         # The parents go while the contender runs: kro holds a finalizer on each of its instances.
         converging.delete_parents(admin, resource, namespace)
     finally:
@@ -118,13 +118,9 @@ def run(
         writes_per_cr={key: value / n for key, value in sorted(writes.items())},
         cpu_ms_per_cr=cpu * 1000 / n,
         peak_rss_mib=rss,
-        reconciles_per_cr=_per(own.get("controller_runtime_reconcile_total"), n),
-        status_writes_per_cr=_per(own.get("stencil_status_writes_total"), n),
+        reconciles_per_cr=reconciles,
+        status_writes_per_cr=status_writes,
     )
-
-
-def _per(count: float | None, n: int) -> float | None:
-    return None if count is None else count / n
 
 
 def _quantile(ordered: list[float], q: float) -> float:

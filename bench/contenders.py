@@ -127,6 +127,24 @@ class Contender:
         raise ValueError(f"unknown contender program {self.program!r}")
 
 
+@dataclass(frozen=True)
+class Counts:
+    """What Stencil counted of its own work: reconciles and status writes."""
+
+    reconciles: float
+    status_writes: float
+
+
+def per(counts: Counts | None, n: int, before: Counts | None = None) -> tuple[float | None, float | None]:
+    """Reconciles and status writes per parent of ``n`` (those since ``before``, if given); None,
+    None for a contender that counts none."""
+    if counts is None or not n:
+        return None, None
+    if before is not None:
+        counts = Counts(counts.reconciles - before.reconciles, counts.status_writes - before.status_writes)
+    return counts.reconciles / n, counts.status_writes / n
+
+
 @dataclass
 class Running:
     """One started contender."""
@@ -175,6 +193,16 @@ class Running:
             for sample in family.samples:
                 sums[sample.name] = sums.get(sample.name, 0.0) + sample.value
         return sums
+
+    def own_counts(self) -> Counts | None:
+        """Stencil's own reconciles and status writes so far (its ``/metrics``); None for the others."""
+        if self.contender.program != "stencil":
+            return None
+        figures = self.metrics()
+        return Counts(
+            figures.get("controller_runtime_reconcile_total", 0.0),
+            figures.get("stencil_status_writes_total", 0.0),
+        )
 
     def peak_rss_mib(self) -> float:
         """The process's peak resident memory (``VmHWM``) so far."""

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import accounts, latency
-from bench.contenders import FLOORS, Contender, Running, start
+from bench.contenders import FLOORS, Contender, Running, per, start
 from bench.workloads import KRO_GROUP, Workload
 from engine.core.model import documents, errors
 from engine.runtime.cluster.kube import Kube, Resource
@@ -94,6 +94,12 @@ class Result:
     paced_rate: float  # CR/s of the paced phase: half of per_second
     paced_p50: float  # create -> Ready at that rate
     paced_p99: float
+    reconciles_per_cr: float | None = None  # Stencil's own counts in phase 1; None for the others
+    status_writes_per_cr: float | None = None
+    change_reconciles: float | None = None  # Stencil's own counts per spec change (phase 5)
+    change_status_writes: float | None = None
+    paced_reconciles: float | None = None  # and per paced parent (phase 6)
+    paced_status_writes: float | None = None
 
     @property
     def writes_total_per_cr(self) -> float:
@@ -124,6 +130,7 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         time.sleep(settle)  # a write that follows Ready (there should be none) lands in the count
         requests = dispatched_requests(admin, FLOW_SCHEMA) - requests_before
         writes = workload.contender_writes(write_requests(admin) - writes_before, kro=kro)
+        reconciles, status_writes = per(running.own_counts(), n)
         # 2. Resources.
         rss, cpu = running.peak_rss_mib(), running.cpu_seconds()
         # 3. Idle.
@@ -142,14 +149,20 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         # 5. Spec changes, one at a time, each on the idle set.
         lag = latency.lags(watch.ready_at, children.ready_at)
         changes = None
+        restarted = running.own_counts()
+        changed: tuple[float | None, float | None] = (None, None)
         if contender.program not in FLOORS:
             names = sorted(created)[: min(n, CHANGES)]
             changes = latency.spec_changes(admin, resource, workload, namespace, names, children, watch)
+            changed = per(running.own_counts(), len(names), restarted)
+        before_paced = running.own_counts()
         # 6. Paced: half of the rate phase 1 reached.
         makespan = max(watch.ready_at.values()) - min(created.values())
         rate = n / makespan / 2
         more = [workload.parent(n + i, namespace, kro=kro) for i in range(paced_count(n))]
         paced = latency.paced(admin, more, rate, watch.ready_at, CONVERGE_TIMEOUT)
+        time.sleep(settle)
+        paced_counts = per(running.own_counts(), len(more), before_paced)
         children.stop()
         watch.stop()
         # The parents go while the contender runs: kro holds a finalizer on each of its instances.
@@ -183,6 +196,12 @@ def run(plane: Plane, contender: Contender, workload: Workload, n: int, idle: fl
         paced_rate=rate,
         paced_p50=statistics.median(paced),
         paced_p99=_percentile(paced, 0.99),
+        reconciles_per_cr=reconciles,
+        status_writes_per_cr=status_writes,
+        change_reconciles=changed[0],
+        change_status_writes=changed[1],
+        paced_reconciles=paced_counts[0],
+        paced_status_writes=paced_counts[1],
     )
 
 

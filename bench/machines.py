@@ -23,8 +23,8 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 
+from engine.core.model.objects import Obj
 from engine.runtime.cluster import watching
-from engine.runtime.cluster.kube import Obj
 from engine.runtime.reconciling import reporting
 
 

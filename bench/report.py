@@ -87,6 +87,8 @@ def convergence_table(results: Sequence[Result]) -> str:
         *RATIOS.values(),
         "req/CR",
         "writes/CR",
+        "reconciles/CR",
+        "status/CR",
         "p50 s",
         "p99 s",
         "RSS MiB",
@@ -111,6 +113,8 @@ def convergence_table(results: Sequence[Result]) -> str:
                 _ratio(vs_kro),
                 r.requests_per_cr,
                 r.writes_total_per_cr,
+                _ratio(r.reconciles_per_cr),
+                _ratio(r.status_writes_per_cr),
                 r.ready_p50,
                 r.ready_p99,
                 r.peak_rss_mib,
@@ -131,16 +135,21 @@ def writes_table(results: Sequence[Result]) -> str:
 
 
 def latency_table(results: Sequence[Result]) -> str:
-    """Where the time goes: the contender's own lag, a spec change on an idle set, half saturation."""
+    """Where the time goes: the contender's own lag, a spec change on an idle set, half saturation;
+    and Stencil's own reconciles and status writes per spec change and per paced parent."""
     headers = (
         *KEY,
         "lag p50 ms",
         "lag p99 ms",
         "change p50 ms",
         "change p99 ms",
+        "change reconciles",
+        "change status",
         "paced CR/s",
         "paced p50 s",
         "paced p99 s",
+        "paced reconciles",
+        "paced status",
     )
     rows = [
         (
@@ -151,9 +160,13 @@ def latency_table(results: Sequence[Result]) -> str:
             r.lag_p99 * 1000,
             "—" if r.change_p50 is None else r.change_p50 * 1000,
             "—" if r.change_p99 is None else r.change_p99 * 1000,
+            _ratio(r.change_reconciles),
+            _ratio(r.change_status_writes),
             r.paced_rate,
             r.paced_p50,
             r.paced_p99,
+            _ratio(r.paced_reconciles),
+            _ratio(r.paced_status_writes),
         )
         for r in results
     ]
