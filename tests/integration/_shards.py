@@ -16,12 +16,15 @@ from typing import Any
 from engine.core.decisions import sharding
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
+from tests._deadlines import eventually_all
 from tests.integration._engine import ROOT, eventually
 from tests.integration._process import EngineProcess, engine_process
 
 LEASE_DURATION = 4.0
 RENEW_DEADLINE = 3.0
 RETRY_PERIOD = 0.5
+# Beyond every wait of these tests: what converges in one did so by an event, not a resync.
+RESYNC = 600.0
 CONTROLLER = "network"
 NETWORK = "samplecrd.k8s.io/v1"
 REPLICAS = ("shard-a", "shard-b", "shard-c")  # the replicas a test runs first
@@ -39,6 +42,7 @@ def args(namespace: str, identity: str) -> list[str]:
         "--leader-elect-renew-deadline", str(RENEW_DEADLINE),
         "--leader-elect-retry-period", str(RETRY_PERIOD),
         "--workers", "4",
+        "--resync", str(RESYNC),
     ]  # fmt: skip
 
 
@@ -89,6 +93,19 @@ def published(kube: Kube, namespace: str) -> dict[str, str]:
     return {
         c["metadata"]["name"].removesuffix("-network"): (c.get("data") or {}).get("cidr", "") for c in items
     }
+
+
+def reported(kube: Kube, namespace: str) -> int:
+    """How many Networks say Ready at their generation: a replica writes a parent's status last,
+    after its child, its log line and its counters, so these are done for every one counted."""
+    items, _ = kube.list(network_resource(kube), namespace)
+    return sum(1 for n in items if _ready_at_generation(n))
+
+
+def _ready_at_generation(network: dict[str, Any]) -> bool:
+    generation = network["metadata"].get("generation")
+    ready = [c for c in (network.get("status") or {}).get("conditions", []) if c["type"] == "Ready"]
+    return bool(ready) and ready[0]["status"] == "True" and ready[0].get("observedGeneration") == generation
 
 
 def log_lines(engine: EngineProcess) -> list[dict[str, Any]]:
@@ -165,9 +182,7 @@ def converged(
         try:
             sharder = wait_for_members(list(engines.values()), len(names))
             manifests.apply_all(kube, [network(f"net-{i}") for i in range(parents)], namespace)
-            eventually(
-                lambda: len(published(kube, namespace)) == parents, timeout=180, what="every ConfigMap"
-            )
+            eventually_all(lambda: len(published(kube, namespace)), parents, what="ConfigMaps published")
             yield engines, sharder
         finally:
             for engine in engines.values():

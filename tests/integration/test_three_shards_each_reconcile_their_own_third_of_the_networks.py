@@ -22,6 +22,7 @@ from typing import Any
 from engine.runtime.cluster.kube import Kube
 from engine.testing import write_requests
 from engine.tools import manifests
+from tests._deadlines import eventually_all
 from tests.integration._engine import eventually
 from tests.integration._shards import (
     CONTROLLER,
@@ -32,6 +33,7 @@ from tests.integration._shards import (
     published,
     rendezvous_owner,
     replicas,
+    reported,
     wait_for_members,
     writes,
 )
@@ -55,7 +57,10 @@ def test_each_network_is_reconciled_by_its_owner_alone(
         wait_for_members(list(engines.values()), len(REPLICAS))
         before = write_requests(kube)["APPLY configmaps"]
         manifests.apply_all(kube, [network(f"net-{i}") for i in range(PARENTS)], namespace)
-        eventually(lambda: len(published(kube, namespace)) == PARENTS, timeout=180, what="every ConfigMap")
+        eventually_all(lambda: len(published(kube, namespace)), PARENTS, what="ConfigMaps published")
+        # What each replica says of its writes (its log, its counters) is read once it has said
+        # it: a ConfigMap is visible before the log line of the reconcile that applied it.
+        eventually_all(lambda: reported(kube, namespace), PARENTS, what="Networks Ready")
         labelled = eventually(
             lambda: (o := owners(kube, namespace)) and None not in o.values() and o,
             what="every Network labelled with an owner",

@@ -1,6 +1,10 @@
 """A replica killed with SIGKILL (no release): once its Lease expires its Networks go to the
-others, and a spec change made to them right after the kill converges within the Lease
-duration plus 5 s."""
+others, because their owner is gone (the sharder's log says so), and a spec change made to them
+right after the kill converges there, long before the replicas' resync could have done it.
+
+How long past the Lease duration that takes is the machine's: beside six CPU-bound processes on
+two cores it took 11 s, over the 9 s this test once held it to, so the wait has the suite's
+deadline and what it proves rests on the reason and the resync, not on a number of seconds."""
 
 from __future__ import annotations
 
@@ -10,10 +14,12 @@ from typing import Any
 
 from engine.runtime.cluster.kube import Kube
 from engine.tools import manifests
+from tests._deadlines import WAIT
 from tests.integration._engine import eventually
 from tests.integration._shards import (
     LEASE_DURATION,
     REPLICAS,
+    RESYNC,
     converged,
     log_lines,
     network,
@@ -38,12 +44,12 @@ def test_a_killed_replicas_networks_move_and_converge(
         manifests.apply_all(kube, [network(p, cidr="10.1.0.0/16") for p in orphans], namespace)
         eventually(
             lambda: all(published(kube, namespace)[p] == "10.1.0.0/16" for p in orphans),
-            timeout=LEASE_DURATION + 30,
+            timeout=LEASE_DURATION + WAIT,
             what="the killed replica's Networks to converge elsewhere",
         )
         took = time.monotonic() - killed
         print(f"converged {len(orphans)} Networks {took:.2f}s after the kill")
-        assert took <= LEASE_DURATION + 5
+        assert took < RESYNC, "no sooner than a resync: the Lease's expiry moved nothing"
 
         after = owners(kube, namespace)
         survivors = set(REPLICAS) - {victim}
