@@ -105,6 +105,17 @@ def rolled_out(kube: Kube, dws: Resource, name: str, namespace: str) -> Callable
     return probe
 
 
+def on_its_revision(kube: Kube, dws: Resource, name: str, namespace: str) -> Callable[[], bool]:
+    """Whether the parent's status records the kind's revision it is on.  A parent created before
+    the engine kept the kind's first revision converges without it and has it recorded by a later
+    status write, one more step of convergence: beside other work, it came in the window."""
+
+    def probe() -> bool:
+        return bool(((kube.get(dws, name, namespace) or {}).get("status") or {}).get("kindRevision"))
+
+    return probe
+
+
 def parent(i: int) -> dict[str, Any]:
     return {
         "apiVersion": "operator.wujiuye.com/v1beta1",
@@ -159,6 +170,7 @@ def converged_then_resynced(
                 what=f"quiet-{i} Ready",
             )
             eventually(rolled_out(kube, dws, f"quiet-{i}", namespace), what=f"quiet-{i} rolled out")
+            eventually(on_its_revision(kube, dws, f"quiet-{i}", namespace), what=f"quiet-{i}'s revision")
         eventually(
             settled(lambda: idle(engine), lambda: (writes(), dict(engine.counters))),
             what="the last events of convergence to drain",
