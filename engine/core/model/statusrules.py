@@ -88,10 +88,13 @@ def _condition(document: Document, where: FieldPath, rule: Mapping[str, Any]) ->
         return document.expression(text, (*where, key)) if isinstance(text, str) else None
 
     reason, message = compiled("reason"), compiled("message")
-    reasons = tuple((status, word) for status, (_, word) in _by_status(rule.get("reason")).items())
+    reasons = tuple(
+        (status, word)
+        for status, (_, word) in _by_status(document, (*where, "reason"), rule.get("reason")).items()
+    )
     messages = tuple(
         (status, document.expression(text, (*where, "message", key)))
-        for status, (key, text) in _by_status(rule.get("message")).items()
+        for status, (key, text) in _by_status(document, (*where, "message"), rule.get("message")).items()
     )
     if "from" in rule:
         # The rules ``from:`` stands for, said at ``from:``; a reason or message given wins.
@@ -105,12 +108,18 @@ def _condition(document: Document, where: FieldPath, rule: Mapping[str, Any]) ->
     return ConditionRule(rule["type"], status, reason, message, gates, reasons=reasons, messages=messages)
 
 
-def _by_status(said: Any) -> dict[str, tuple[str, Any]]:
+def _by_status(document: Document, path: FieldPath, said: Any) -> dict[str, tuple[str, Any]]:
     """A map by status (keys ``True``, ``False``, ``Unknown``, which YAML may hand over as
-    ``true``/``false``) by the condition status each names, with the key it was written under."""
+    ``true``/``false``) by the condition status each names, with the key it was written under;
+    one status given twice (``True:`` and ``"True":``) is an error, not the last one winning."""
     if not isinstance(said, Mapping):
         return {}
-    return {key.capitalize(): (key, value) for key, value in said.items()}
+    found: dict[str, tuple[str, Any]] = {}
+    for key, value in said.items():
+        if key.capitalize() in found:
+            raise document.error(f"status {key.capitalize()} is given twice", (*path, key))
+        found[key.capitalize()] = (key, value)
+    return found
 
 
 def _passed_through(type_: str, source: Mapping[str, str]) -> tuple[str, str, str]:

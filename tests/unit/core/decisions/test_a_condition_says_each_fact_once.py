@@ -184,3 +184,13 @@ def test_a_message_by_status_that_fails_is_an_error_offline_at_its_line(tmp_path
     [found] = failures(kind, PARENT, {}, read)
 
     assert (found.line, found.field) == (10, "status.conditions[0].message.true")
+
+
+def test_a_status_given_twice_in_a_map_is_an_error_at_its_line(tmp_path: Path) -> None:
+    text = (
+        "status:\n  conditions:\n    - type: Up\n      status: 'true'\n      reason: {True: A, 'True': B}\n"
+    )
+    with pytest.raises(KindError, match="status True is given twice") as raised:
+        site(tmp_path, text)
+
+    assert raised.value.line == 9
