@@ -38,7 +38,8 @@ from typing import Any
 from bench import accounts, latency
 from bench.contenders import FLOORS, Contender, Running, per, start
 from bench.workloads import KRO_GROUP, Workload
-from engine.core.model import documents, errors
+from engine.core.model import errors
+from engine.core.model.language import documents
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.runtime.cluster.watching import Informer
 from engine.testing import dispatched_requests, write_requests

@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.decisions import ordering, planning, status
-from engine.core.model import errors, kinds, placement
+from engine.core.model import errors, kinds
+from engine.core.model.children import placement
 from engine.core.model.identity import ChildId
 from engine.core.offline import rbac
 from engine.core.templating import rendering

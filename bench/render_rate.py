@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.measure import cpu_seconds, table
-from engine.core.model import documents, errors, kinds
+from engine.core.model import errors, kinds
+from engine.core.model.language import documents
 from engine.core.offline import admission
 from engine.core.templating import rendering
 

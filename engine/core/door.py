@@ -12,7 +12,7 @@ else than live.  Here it is done once:
   required ones missing and a reference the parent may not make (refused);
 - ``render(kind, parent, observed, resolved)``: the children, each with the line that
   wrote it (``rendering.Located``), and apart from them the patches of objects the kind
-  does not own (``engine.core.model.patches``); nothing while a required reference is missing,
+  does not own (``engine.core.model.children.patches``); nothing while a required reference is missing,
   which the caller waits for (live) or reports (offline);
 - ``offline(kind, parent, observed, fixtures)``: both, from objects as ``kubectl get -o
   yaml`` prints them, read as a cluster holds them: an object that names no namespace is
@@ -51,7 +51,7 @@ class Rendered:
 
     located: tuple[rendering.Located, ...]
     references: referencing.Resolved = referencing.NOTHING
-    # What its patch templates set on objects it does not own (``engine.core.model.patches``).
+    # What its patch templates set on objects it does not own (``engine.core.model.children.patches``).
     patches: tuple[rendering.Located, ...] = ()
 
     @property

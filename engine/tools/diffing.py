@@ -17,7 +17,8 @@ import yaml
 
 from engine.core import door
 from engine.core.decisions import planning, referencing
-from engine.core.model import errors, kinds, placement
+from engine.core.model import errors, kinds
+from engine.core.model.children import placement
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj
 from engine.core.offline import rbac

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.decisions import conditions, contention
-from engine.core.model import apis, documents, kinds
+from engine.core.model import apis, kinds
 from engine.core.model.errors import KindError, StencilError
+from engine.core.model.language import documents
 from engine.core.offline import admission, fixtures, linting, preview, rbac
 from engine.core.offline.linting import Finding, columns
 

@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import documents, errors, kinds
+from engine.core.model import errors, kinds
+from engine.core.model.language import documents
 from engine.core.offline import admission
 from engine.runtime.cluster.kube import Kube
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.decisions import conditions, refusing, status
-from engine.core.model.documents import FieldPath
 from engine.core.model.identity import ChildId
+from engine.core.model.language.documents import FieldPath
 from engine.core.templating import rendering
 
 # The engine's own: a child's name held by an object this parent does not control.

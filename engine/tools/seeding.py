@@ -1,7 +1,7 @@
 """Rendering against a live cluster as the engine renders: under its seed key, when the user may
 read it.
 
-``random_string`` draws under the engine's key (``engine.core.model.seedkeys``), kept in a Secret
+``random_string`` draws under the engine's key (``engine.core.model.language.seedkeys``), kept in a Secret
 of the engine's namespace (``engine.runtime.cluster.seedsecret``).  A command that compares what it
 renders with what is live (``stencil diff``, ``stencil plan``) reads that Secret as the person
 running it: whoever may read it renders generated values as the engine does, and whoever may not
@@ -14,7 +14,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from engine.core.model import errors, kinds, seedkeys
+from engine.core.model import errors, kinds
+from engine.core.model.language import seedkeys
 from engine.runtime.cluster import seedsecret
 from engine.runtime.cluster.seam import Api
 

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.core.decisions import planning
-from engine.core.model import documents
 from engine.core.model.errors import StencilError
+from engine.core.model.language import documents
 from tests.campaign import _hostile
 
 # Keys as YAML spells them: what resolves to a bool, an int, a float or null, and plain strings.

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core.model import documents
 from engine.core.model.errors import StencilError
+from engine.core.model.language import documents
 from tests.campaign import _hostile
 
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core.model import documents
 from engine.core.model.errors import StencilError
+from engine.core.model.language import documents
 from tests.campaign import _hostile
 
 # Each text with the number it spells: integers of any size, and the spellings YAML 1.1 reads as

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration import _examples

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, conditions, eventually, running_engine

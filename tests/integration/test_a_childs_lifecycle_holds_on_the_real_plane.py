@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, conditions, eventually, running_engine

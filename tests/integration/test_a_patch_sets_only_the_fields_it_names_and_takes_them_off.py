@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import patches
+from engine.core.model.children import patches
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import condition_is, conditions, eventually, running_engine

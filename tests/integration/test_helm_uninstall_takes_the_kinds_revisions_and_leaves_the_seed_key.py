@@ -12,7 +12,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import seedkeys
+from engine.core.model.language import seedkeys
 from engine.runtime.cluster.kube import Kube
 from tests.integration._chart import Release, ready_example
 from tests.integration._engine import ROOT, eventually

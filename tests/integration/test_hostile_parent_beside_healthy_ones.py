@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests.integration._engine import ROOT, condition_is, conditions, eventually, running_engine

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.model import seedkeys
+from engine.core.model.language import seedkeys
 from engine.core.offline import rbac
 from engine.runtime.cluster import seedsecret
 from engine.runtime.cluster.kube import Kube

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 from engine.runtime.cluster.kube import Kube, Resource
 from tests.integration._engine import conditions, eventually, running_engine
 from tests.integration._recording import recording

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 from engine.core.model.objects import Key
 from engine.runtime.reconciling import controller, options, requeuing, worker
 from engine.runtime.serving import manager

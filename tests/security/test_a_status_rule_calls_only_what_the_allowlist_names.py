@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core.decisions.context import status_context
-from engine.core.model import expressions
 from engine.core.model.errors import KindError
+from engine.core.model.language import expressions
 
 SPEC = {"list": [1, 2], "map": {"a": 1}, "text": "<!--" * 200}
 WHERE = "templates/web/kind.yaml:7: conditions[0].status: "

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from engine.core.decisions.context import status_context
-from engine.core.model import expressions
 from engine.core.model.errors import KindError
+from engine.core.model.language import expressions
 
 BIG = 4 << 20  # four times a rule's budget of characters
 SPEC: dict[str, Any] = {

@@ -11,7 +11,8 @@ import base64
 import hashlib
 from pathlib import Path
 
-from engine.core.model import errors, library, seedkeys
+from engine.core.model import errors
+from engine.core.model.language import library, seedkeys
 from engine.runtime.cluster import seedsecret
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests

@@ -13,8 +13,8 @@ from typing import Any
 
 import yaml
 
-from engine.core.model import documents
 from engine.core.model.errors import StencilError
+from engine.core.model.language import documents
 from engine.core.offline import admission
 from tests.unit import _kinds
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engine.core.model import shapes
-from engine.core.model.expressions import compile_expression
+from engine.core.model.language.expressions import compile_expression
+from engine.core.model.sources import shapes
 from tests.unit._ordering import template
 
 SUCCEEDED = "child.status.succeeded >= 1"

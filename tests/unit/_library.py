@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.decisions.context import status_context
-from engine.core.model.expressions import compile_expression
+from engine.core.model.language.expressions import compile_expression
 from engine.core.templating import rendering
 from tests.unit import _kinds
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engine.core.model.expressions import compile_expression
 from engine.core.model.kinds import Kind, Placement
+from engine.core.model.language.expressions import compile_expression
 from engine.core.model.references import Reference
 from tests.unit import _kinds
 

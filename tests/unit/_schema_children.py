@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 
 
 def labels(**extra: str) -> dict[str, str]:

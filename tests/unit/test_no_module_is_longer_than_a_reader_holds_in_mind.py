@@ -16,7 +16,7 @@ RECONCILE_PATH = (
     "runtime/reconciling",
     "core/decisions",
     "core/templating",
-    "core/model/placement.py",
+    "core/model/children/placement.py",
 )
 MODULES = sorted(ENGINE.rglob("*.py"))
 

@@ -7,7 +7,7 @@ decisions and not with the rules' compiler in the kind model.
 ``children`` holds two kinds of keys side by side, which cannot clash since kinds are
 CamelCase and template ids lower-case: ``children.Deployment`` maps names to that kind's
 observed children, and ``children.<id>`` is what the template with that id made, in the
-shape ``engine.core.model.shapes`` decides for templates and rules alike: a collection's list,
+shape ``engine.core.model.sources.shapes`` decides for templates and rules alike: a collection's list,
 or the one child (``none`` until it is observed).
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.decisions import conditions, health, ordering
-from engine.core.model import shapes
+from engine.core.model.sources import shapes
 
 
 def status_context(

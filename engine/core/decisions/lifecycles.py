@@ -1,4 +1,4 @@
-"""What a child's lifecycle (``engine.core.model.lifecycle``) changes in a plan: pure, per child.
+"""What a child's lifecycle (``engine.core.model.sources.lifecycle``) changes in a plan: pure, per child.
 
 - ``applyOnce`` fields are the engine's when a child is created and others' after: the hash that
   says whether a child is current is taken over the child without them (``without``), so another
@@ -28,15 +28,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.decisions import contention, health
-from engine.core.model import lifecycle
-from engine.core.model.objects import Key, Obj
-from engine.core.model.placement import (
+from engine.core.model.children.placement import (
     KIND_LABEL,
     MANAGED_BY_LABEL,
     PARENT_NAME_LABEL,
     PARENT_NAMESPACE_LABEL,
     PARENT_UID_LABEL,
 )
+from engine.core.model.objects import Key, Obj
+from engine.core.model.sources import lifecycle
 
 
 def without(obj: Obj, paths: Sequence[lifecycle.Path]) -> Obj:

@@ -4,7 +4,7 @@ A template's ``after:`` in ``kind.yaml`` names the templates whose children must
 all be ready (``readiness``: their ``readyWhen`` rules hold, or, without rules, kstatus
 calls them ``Current``) before its own children are *created*; so does each
 ``children.<id>`` the template reads (``Template.waits_for``, inferred by
-``engine.core.model.dependencies``).  ``gate(rendered, observed, now)`` decides that,
+``engine.core.model.sources.dependencies``).  ``gate(rendered, observed, now)`` decides that,
 purely, before ``planning.plan`` sees the children: the children it lets through are
 planned as usual, the others wait.
 

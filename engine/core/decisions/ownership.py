@@ -30,7 +30,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from engine.core.model.patches import MANAGER_PREFIX
+from engine.core.model.children.patches import MANAGER_PREFIX
 
 # The one field manager of every write the engine makes (changing it would orphan the
 # fields of every object it manages).

@@ -41,15 +41,15 @@ from typing import Any
 import orjson
 
 from engine.core.decisions import contention, lifecycles, ownership
-from engine.core.model import lifecycle
-from engine.core.model.identity import ChildId
-from engine.core.model.objects import Obj
-from engine.core.model.placement import (
+from engine.core.model.children.placement import (
     KIND_LABEL,
     PARENT_NAME_LABEL,
     PARENT_NAMESPACE_LABEL,
     PARENT_UID_LABEL,
 )
+from engine.core.model.identity import ChildId
+from engine.core.model.objects import Obj
+from engine.core.model.sources import lifecycle
 
 HASH_ANNOTATION = "stencil.dev/applied-hash"
 # Held on a parent while it has children that owner references cannot clean up (in another

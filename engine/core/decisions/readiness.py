@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.core.decisions import health
-from engine.core.model import shapes
 from engine.core.model.errors import KindError
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import View
+from engine.core.model.sources import shapes
 
 if TYPE_CHECKING:
-    from engine.core.model.expressions import Expression
     from engine.core.model.kinds import Template
+    from engine.core.model.language.expressions import Expression
 
 NOT_READY = "NotReady"  # the status a child whose readyWhen does not hold is reported with
 

@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.decisions import planning
 from engine.core.decisions.context import status_context
-from engine.core.model import expressions, placement
+from engine.core.model.children import placement
 from engine.core.model.errors import PlacementError, ReferenceForbidden, RenderError, StencilError
 from engine.core.model.identity import ChildId
+from engine.core.model.language import expressions
 from engine.core.model.objects import Obj
 
 if TYPE_CHECKING:

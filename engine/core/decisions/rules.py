@@ -24,9 +24,10 @@ from typing import Any
 
 from engine.core.decisions import conditions, ordering
 from engine.core.decisions.context import status_context
-from engine.core.model import confidential, expressions
+from engine.core.model.children import confidential
 from engine.core.model.errors import KindError, StencilError
 from engine.core.model.kinds import ConditionRule, Kind
+from engine.core.model.language import expressions
 
 log = logging.getLogger(__name__)
 

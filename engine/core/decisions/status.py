@@ -52,7 +52,7 @@ from engine.core.decisions import (
     refusing,
     rules,
 )
-from engine.core.model import confidential
+from engine.core.model.children import confidential
 from engine.core.model.errors import StencilError
 from engine.core.model.identity import ChildId
 

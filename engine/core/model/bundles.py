@@ -19,7 +19,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import errors, kinds, placement
+from engine.core.model import errors, kinds
+from engine.core.model.children import placement
 
 LABEL = placement.BUNDLE_LABEL  # a ConfigMap carrying one kind folder, one file per key
 NAME_ANNOTATION = "stencil.dev/kind-name"  # the kind's name, if not the ConfigMap's

@@ -11,7 +11,7 @@ way a built-in kind becomes a parent.
 A decorator never writes the selected object's status (it has no status rules, no ``deleteWhen``,
 no ``schema:``, no rollout or teardown) and holds no finalizer on it.  Its one write to the object
 is a patch template naming the object itself, which may set only labels and annotations, applied
-as the kind's field manager for that object (``engine.core.model.patches``).  Errors are said in
+as the kind's field manager for that object (``engine.core.model.children.patches``).  Errors are said in
 events on the object.  Everything here is pure.
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.model.documents import Document
+from engine.core.model.language.documents import Document
 
 # What a decorator is not: each is a key of kind.yaml, and why it does not apply.
 _NOT_FOR_DECORATORS = {

@@ -3,7 +3,7 @@
 ``templates/<name>/kind.yaml`` names the parent ``apiVersion``/``kind`` and holds
 placement permissions and status rules; its ``templates:`` (by default every other
 ``*.yaml`` or ``*.yaml.j2`` file) are the child templates, ``_*.yaml`` and ``_*.j2`` files the
-partials they include (``engine.core.model.folders``); ``examples/`` holds sample CRs.  Loading
+partials they include (``engine.core.model.sources.folders``); ``examples/`` holds sample CRs.  Loading
 is pure apart from reading the folder, and every problem is a ``KindError`` that
 names the file, line and field.
 
@@ -13,11 +13,12 @@ the templates whose children must be healthy before its own are created
 (``engine.core.decisions.ordering``).  Ids are checked here, once, so that a typo in
 ``after:`` or in ``children.<id>``, or two templates waiting for each other, is
 a load error at its line rather than a parent that waits for ever.  A template that reads
-``children.<id>`` waits for that template as if ``after:`` named it (``engine.core.model.dependencies``).
+``children.<id>`` waits for that template as if ``after:`` named it
+(``engine.core.model.sources.dependencies``).
 
 ``kind.yaml`` is checked against the published JSON Schema
 (``engine/schemas/kind.schema.json``) with the ``jsonschema`` library: the schema
-stays the single statement of the format, and ``engine.core.model.documents`` maps each
+stays the single statement of the format, and ``engine.core.model.language.documents`` maps each
 complaint to the line of the field it is about (it also holds the strict YAML rules).
 """
 
@@ -34,28 +35,27 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from engine.core.model import (
-    decorators,
-    dependencies,
-    documents,
-    expressions,
-    references,
-    rollouts,
-    shapes,
-    simpleschema,
-    statusrules,
-)
+from engine.core.model import decorators, references, rollouts, statusrules
 from engine.core.model.apis import group_of, unownable_parent
-from engine.core.model.documents import Document
+from engine.core.model.crdwriting import simpleschema
 from engine.core.model.errors import KindError
-from engine.core.model.expressions import Expression
-from engine.core.model.folders import KIND_FILE as KIND_FILE
-from engine.core.model.folders import Partial as Partial
-from engine.core.model.folders import default_id, is_partial, partials_in, template_files
-from engine.core.model.folders import digest as digest
-from engine.core.model.folders import kind_folders as kind_folders
-from engine.core.model.lifecycle import Lifecycle, Teardown, load_lifecycle, load_teardown, reconcile_every
+from engine.core.model.language import documents, expressions
+from engine.core.model.language.documents import Document
+from engine.core.model.language.expressions import Expression
 from engine.core.model.references import Reference
+from engine.core.model.sources import dependencies, shapes
+from engine.core.model.sources.folders import KIND_FILE as KIND_FILE
+from engine.core.model.sources.folders import Partial as Partial
+from engine.core.model.sources.folders import default_id, is_partial, partials_in, template_files
+from engine.core.model.sources.folders import digest as digest
+from engine.core.model.sources.folders import kind_folders as kind_folders
+from engine.core.model.sources.lifecycle import (
+    Lifecycle,
+    Teardown,
+    load_lifecycle,
+    load_teardown,
+    reconcile_every,
+)
 from engine.core.model.statusrules import ConditionRule as ConditionRule
 from engine.core.model.statusrules import FieldRule as FieldRule
 
@@ -73,7 +73,8 @@ class Template:
     ``after`` holds the ids of the templates whose children must all be healthy before
     this template's children are created; ``reads`` the ids it reads as ``children.<id>``,
     found in its text, which it waits for the same way (``waits_for`` holds both).
-    ``collection`` and ``ready_when`` are its shape and readiness rules (``engine.core.model.shapes``).
+    ``collection`` and ``ready_when`` are its shape and readiness rules
+    (``engine.core.model.sources.shapes``).
     """
 
     path: Path

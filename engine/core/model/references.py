@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.model import expressions
-from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
-from engine.core.model.expressions import Expression
+from engine.core.model.language import expressions
+from engine.core.model.language.documents import Document
+from engine.core.model.language.expressions import Expression
 
 NAME = "references"  # how templates and status rules read them
 

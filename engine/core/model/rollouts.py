@@ -17,8 +17,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from engine.core.model.documents import Document
 from engine.core.model.errors import KindError
+from engine.core.model.language.documents import Document
 
 DEFAULT_MAX_UNAVAILABLE = "25%"  # Deployment's default for maxUnavailable
 DEFAULT_PROGRESS_DEADLINE = 600.0  # seconds: Deployment's progressDeadlineSeconds

@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.model.documents import Document, FieldPath
-from engine.core.model.expressions import Expression
+from engine.core.model.language.documents import Document, FieldPath
+from engine.core.model.language.expressions import Expression
 
 STATUSES = ("True", "False", "Unknown")
 

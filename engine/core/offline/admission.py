@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.core.model import apis, documents, kinds, placement
+from engine.core.model import apis, kinds
+from engine.core.model.children import placement
 from engine.core.model.crds import predicates, structural
 from engine.core.model.errors import KindError, NotServed, StencilError
+from engine.core.model.language import documents
 from engine.core.templating import rendering
 
 if TYPE_CHECKING:

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 from engine.core.decisions import conditions, health, ownership, readiness, status
 from engine.core.decisions.referencing import Target
-from engine.core.model import lifecycle, patches
+from engine.core.model.children import patches
 from engine.core.model.identity import ChildId
 from engine.core.model.kinds import Kind
 from engine.core.model.objects import View
+from engine.core.model.sources import lifecycle
 from engine.core.offline.pictures import Edge, Node, Picture
 
 MISSING = "Missing"

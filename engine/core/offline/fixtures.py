@@ -13,7 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.core.model import documents, errors, kinds
+from engine.core.model import errors, kinds
+from engine.core.model.language import documents
 
 TESTS_DIR = kinds.TESTS_DIR
 FIXTURES = "fixtures"

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from engine.core import door
 from engine.core.decisions import planning, referencing
-from engine.core.model import apis, errors, kinds, placement
+from engine.core.model import apis, errors, kinds
+from engine.core.model.children import placement
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj
 

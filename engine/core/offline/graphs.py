@@ -9,7 +9,7 @@ shown as the expression.
 The arrows, each from what comes first to what follows it:
 
 * ``after``: a template's ``after:`` in kind.yaml; ``reads``: a ``children.<id>`` its text
-  reads (both are waits, ``model.dependencies``).  When the template waited for has
+  reads (both are waits, ``model.sources.dependencies``).  When the template waited for has
   ``readyWhen`` rules, the arrow says ``readyWhen`` too: those rules, not kstatus, open
   the gate (``decisions.readiness``);
 * ``references``: a ``references.<id>`` a template reads, from the referenced object to the
@@ -17,7 +17,7 @@ The arrows, each from what comes first to what follows it:
 * ``observes``: the related kinds (``observe:``) the parent's status rules read;
 * a dotted arrow from the parent to each template: the parent owns what it makes.
 
-Each box also says the lifecycle its template gives its children (``model.lifecycle``: a
+Each box also says the lifecycle its template gives its children (``model.sources.lifecycle``: a
 deletion policy, ``createOnly``, ``applyOnce``, ``adopt``, an update strategy) and, for a kind
 with an ordered teardown, its stage; the parent's box, the kind's period and teardown.
 """
@@ -28,8 +28,8 @@ import re
 
 from jinja2 import TemplateSyntaxError
 
-from engine.core.model import expressions
 from engine.core.model.kinds import Kind, Template
+from engine.core.model.language import expressions
 from engine.core.offline.pictures import Edge, Node, Picture
 
 PARENT = "parent"

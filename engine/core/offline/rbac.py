@@ -50,8 +50,10 @@ from typing import Any
 import yaml
 
 from engine.core.decisions import holding, planning, referencing
-from engine.core.model import apis, errors, placement, seedkeys
+from engine.core.model import apis, errors
+from engine.core.model.children import placement
 from engine.core.model.kinds import Kind
+from engine.core.model.language import seedkeys
 from engine.core.offline import admission
 from engine.core.templating import rendering
 

@@ -22,7 +22,7 @@ from jinja2.exceptions import UndefinedError
 from jinja2.utils import Namespace
 
 from engine.core.jinja import missing
-from engine.core.model import expressions
+from engine.core.model.language import expressions
 
 
 def join_path(path: str, key: Any) -> str:

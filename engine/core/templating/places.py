@@ -24,8 +24,8 @@ from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 
 from engine.core import jinja
 from engine.core.model import budgets, kinds
-from engine.core.model.documents import FieldPath, StrictLoader
 from engine.core.model.errors import RenderError
+from engine.core.model.language.documents import FieldPath, StrictLoader
 from engine.core.templating import sandbox
 
 # -- running a template, noting where each chunk came from ------------------------------------

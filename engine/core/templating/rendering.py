@@ -20,12 +20,12 @@ rendered in three steps, a module each:
 3. the plan is filled in with the values, in one pass
    (``engine.core.templating.substitution``, both steps).
 
-Then each document is placed (``engine.core.model.placement``: where the child
+Then each document is placed (``engine.core.model.children.placement``: where the child
 lands and what it carries back to its parent: namespace, labels, owner
 reference), and any problem found with it is reported at the template line that
 wrote it (``Located.where``).  A template that reads ``children.<id>`` is rendered
 after that template, whose children's identities, matched against the observed
-objects, say what it reads (``engine.core.model.shapes.observed_by_id``).  This
+objects, say what it reads (``engine.core.model.sources.shapes.observed_by_id``).  This
 module is the front door: every name the rest of the engine reads about rendering
 is read here.
 
@@ -45,10 +45,12 @@ from typing import Any, TypedDict, Unpack
 
 import yaml
 
-from engine.core.model import apis, confidential, dependencies, kinds, patches, placement, shapes
-from engine.core.model.documents import FieldPath, load_all
+from engine.core.model import apis, kinds
+from engine.core.model.children import confidential, patches, placement
 from engine.core.model.errors import NotServed, RenderError, StencilError, TooManyChildren
 from engine.core.model.identity import ChildId
+from engine.core.model.language.documents import FieldPath, load_all
+from engine.core.model.sources import dependencies, shapes
 from engine.core.templating import places, sandbox, substitution
 
 # -- the entry points -----------------------------------------------------------------
@@ -158,7 +160,7 @@ def not_served(child: Located, server: str = "the API server", served_in: Sequen
     return NotServed(message, file=file, line=line, field="apiVersion")
 
 
-# One shape per id (``engine.core.model.shapes``): a template's children.<id> is one child or a list,
+# One shape per id (``engine.core.model.sources.shapes``): a template's children.<id> is one child or a list,
 # by what kind.yaml says, never by how many it rendered this time.
 _NOT_A_COLLECTION = (
     "{0} renders a second child, but it is not a collection: a template that renders one child "

@@ -37,7 +37,8 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import Namespace
 
 from engine.core import jinja
-from engine.core.model import budgets, expressions, kinds, library
+from engine.core.model import budgets, kinds
+from engine.core.model.language import expressions, library
 from engine.core.templating.context import (
     FieldUndefined,
     MissingField,

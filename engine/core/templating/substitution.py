@@ -27,8 +27,8 @@ from typing import Any
 
 import yaml
 
-from engine.core.model.documents import StrictLoader, yaml_problem
 from engine.core.model.errors import RenderError
+from engine.core.model.language.documents import StrictLoader, yaml_problem
 from engine.core.templating.context import join_path
 from engine.core.templating.places import Output, at_template_line, yaml_error
 from engine.core.templating.tokens import TOKEN, Run

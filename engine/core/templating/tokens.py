@@ -23,7 +23,8 @@ from typing import Any
 
 from jinja2.runtime import Undefined
 
-from engine.core.model import budgets, documents, library
+from engine.core.model import budgets
+from engine.core.model.language import documents, library
 from engine.core.templating.context import View
 
 

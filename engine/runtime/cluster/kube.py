@@ -13,7 +13,7 @@ never by generated API classes.
 Every write Stencil makes uses the single field manager ``FIELD_MANAGER``, set
 here and nowhere else: changing it would orphan the fields owned on every object.  The one
 exception is a parent's patch of an object it does not own, applied as the parent's own
-manager (``engine.core.model.patches``), so that its fields are the parent's alone.
+manager (``engine.core.model.children.patches``), so that its fields are the parent's alone.
 """
 
 from __future__ import annotations

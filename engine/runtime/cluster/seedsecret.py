@@ -1,6 +1,6 @@
 """The engine's seed key, kept in a Secret of its own namespace: read it, or make it once.
 
-``random_string`` draws under a key only the engine holds (``engine.core.model.seedkeys``).  It
+``random_string`` draws under a key only the engine holds (``engine.core.model.language.seedkeys``).  It
 must be the same for every replica and after every restart, or a generated password would
 change under its users, so it lives in the cluster, in the Secret ``SECRET_NAME`` of the
 engine's namespace, which tenants' roles do not reach.
@@ -25,7 +25,8 @@ import binascii
 import secrets
 import threading
 
-from engine.core.model import errors, seedkeys
+from engine.core.model import errors
+from engine.core.model.language import seedkeys
 from engine.core.model.objects import Obj
 from engine.runtime.cluster.kube import Kube
 

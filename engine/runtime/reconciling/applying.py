@@ -18,9 +18,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from engine.core.decisions import contention, planning, refusing, sharding
-from engine.core.model import errors, lifecycle
+from engine.core.model import errors
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj, uid_of
+from engine.core.model.sources import lifecycle
 from engine.runtime.cluster.kube import FIELD_MANAGER
 from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import events

@@ -25,7 +25,8 @@ import time
 from collections.abc import Callable, Iterable
 
 from engine.core.decisions import referencing, sharding
-from engine.core.model import apis, errors, kinds, placement
+from engine.core.model import apis, errors, kinds
+from engine.core.model.children import placement
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Key, Obj
 from engine.core.templating import rendering

@@ -28,8 +28,10 @@ from collections.abc import Callable
 
 from engine.core import door
 from engine.core.decisions import conditions, contention, lifecycles, ordering, planning, refusing, status
-from engine.core.model import dependencies, errors, kinds, seedkeys
+from engine.core.model import errors, kinds
+from engine.core.model.language import seedkeys
 from engine.core.model.objects import Key, Obj, key_of, uid_of
+from engine.core.model.sources import dependencies
 from engine.runtime.cluster import nesting
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource

@@ -15,7 +15,8 @@ import threading
 from collections.abc import Callable
 
 from engine.core.decisions import planning
-from engine.core.model import kinds, placement
+from engine.core.model import kinds
+from engine.core.model.children import placement
 from engine.core.model.objects import Key, Obj, key_of, uid_of
 from engine.runtime.reconciling.applying import Applier
 from engine.runtime.reconciling.host import Host

@@ -17,8 +17,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.decisions import conditions, lifecycles, planning, rules, status
-from engine.core.model import kinds, lifecycle, placement
+from engine.core.model import kinds
+from engine.core.model.children import placement
 from engine.core.model.objects import Obj, uid_of
+from engine.core.model.sources import lifecycle
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.reconciling import events

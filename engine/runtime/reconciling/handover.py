@@ -29,7 +29,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.core.decisions import sharding
-from engine.core.model import errors, kinds, placement
+from engine.core.model import errors, kinds
+from engine.core.model.children import placement
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj, key_of, uid_of
 from engine.runtime.cluster.informers import Across

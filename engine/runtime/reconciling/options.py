@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from engine.core.decisions import referencing
-from engine.core.model import seedkeys
+from engine.core.model.language import seedkeys
 from engine.runtime.telemetry import tracing
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 ``Patcher.converge`` brings what a parent's patch templates render (``door.Rendered.patches``) onto
 the objects they name, and takes off what it set and no longer renders; ``Patcher.release`` takes
 off everything when the parent is deleted.  The rules (placement, the manager's name, the record on
-the parent, when a target already holds a patch) are ``engine.core.model.patches``; this module only
+the parent, when a target already holds a patch) are ``engine.core.model.children.patches``; this module only
 reads and writes.  Each target is read before it is written, so that nothing is sent while it holds
 the patch already and nothing is created: an apply merges with what others wrote meanwhile, but one
 that finds the object gone creates it (the server ignores a resourceVersion on create), so an object
@@ -16,7 +16,8 @@ import logging
 from collections.abc import Sequence
 
 from engine.core.decisions import ownership
-from engine.core.model import errors, kinds, patches, placement
+from engine.core.model import errors, kinds
+from engine.core.model.children import patches, placement
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj
 from engine.core.templating import rendering

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
-    from engine.core.model import documents, kinds
+    from engine.core.model import kinds
+    from engine.core.model.language import documents
     from engine.core.offline import admission
 
 
@@ -112,7 +113,8 @@ def read_crs(
     A ``List`` (``kubectl get -o yaml`` of several objects) counts as its items.
     A check that cannot run offline (a CEL rule this library cannot evaluate, a
     CRD that is not there) is said on stderr: a CR is never passed silently."""
-    from engine.core.model import documents, errors, kinds
+    from engine.core.model import errors, kinds
+    from engine.core.model.language import documents
     from engine.core.offline import admission
 
     kind = kinds.load_kind(kind_dir)
@@ -201,7 +203,8 @@ _OBSERVED = {
 def read_observed(file: Path) -> list[dict[str, Any]]:
     """The objects of the --observed ``file``, Lists opened; anything else is an error at its line,
     never dropped (a file the templates silently do not read would preview the wrong children)."""
-    from engine.core.model import documents, errors
+    from engine.core.model import errors
+    from engine.core.model.language import documents
     from engine.core.offline import preview
 
     objects = []

@@ -136,7 +136,8 @@ def _offline(
     crds_dir: Path | None,
 ) -> fleetreport.Summary:
     """The plan of the parents in ``files``, each CR checked and defaulted as ``stencil render`` does."""
-    from engine.core.model import documents, errors
+    from engine.core.model import errors
+    from engine.core.model.language import documents
     from engine.core.offline import fleetreport
     from engine.tools import fleet
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from engine.core.decisions.referencing import DEFAULT_READER
-from engine.core.model import seedkeys
+from engine.core.model.language import seedkeys
 
 Decorator = Callable[[Callable[..., None]], Callable[..., None]]
 

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.model import documents
+from engine.core.model.language import documents
 
 ABSENT = object()  # the side of a difference where the field is not there
 

@@ -37,8 +37,9 @@ from typing import Any
 import yaml
 
 from engine.core.decisions import planning
-from engine.core.model import documents, errors
+from engine.core.model import errors
 from engine.core.model.identity import ChildId
+from engine.core.model.language import documents
 from engine.core.model.objects import Obj
 from engine.runtime.cluster.kube import FIELD_MANAGER
 from engine.tools.kindtest.comparing import differences

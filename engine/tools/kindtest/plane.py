@@ -36,8 +36,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.core import door
-from engine.core.model import documents, errors, kinds, patches, placement
+from engine.core.model import errors, kinds
+from engine.core.model.children import patches, placement
 from engine.core.model.identity import ChildId
+from engine.core.model.language import documents
 from engine.core.model.objects import Obj
 from engine.core.templating import rendering
 from engine.runtime.cluster.kube import Kube, Resource

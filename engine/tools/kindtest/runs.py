@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.core.model import documents
+from engine.core.model.language import documents
 from engine.core.model.objects import Obj
 from engine.tools.kindtest import golden, settling
 from engine.tools.kindtest.comparing import ABSENT, Difference, differences

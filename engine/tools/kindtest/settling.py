@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.model import patches
+from engine.core.model.children import patches
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj
 from engine.runtime.cluster.kube import FIELD_MANAGER

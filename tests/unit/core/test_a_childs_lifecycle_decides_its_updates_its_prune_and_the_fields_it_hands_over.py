@@ -15,9 +15,10 @@ import pytest
 
 from engine.core import door
 from engine.core.decisions import planning
-from engine.core.model import kinds, lifecycle
+from engine.core.model import kinds
 from engine.core.model.errors import KindError
 from engine.core.model.identity import ChildId
+from engine.core.model.sources import lifecycle
 from tests.unit import _kinds
 
 REACH = planning.Reach("ns")

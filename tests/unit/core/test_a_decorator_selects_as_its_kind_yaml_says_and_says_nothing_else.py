@@ -13,7 +13,8 @@ import pytest
 
 from engine.core import door
 from engine.core.decisions import ownership
-from engine.core.model import kinds, patches
+from engine.core.model import kinds
+from engine.core.model.children import patches
 from engine.core.model.errors import KindError, PlacementError
 from engine.core.offline import rbac
 

@@ -16,7 +16,8 @@ import jsonpatch
 import pytest
 
 from engine.core import door
-from engine.core.model import kinds, patches
+from engine.core.model import kinds
+from engine.core.model.children import patches
 from engine.core.model.errors import KindError, PlacementError
 from engine.core.offline import rbac
 from tests.unit import _kinds

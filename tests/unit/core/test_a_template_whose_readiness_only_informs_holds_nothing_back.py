@@ -16,7 +16,7 @@ from engine.core.decisions import conditions, ordering
 from engine.core.decisions.status import derive_status
 from engine.core.model import kinds
 from engine.core.model.errors import KindError
-from engine.core.model.expressions import compile_expression
+from engine.core.model.language.expressions import compile_expression
 from tests.unit import _kinds
 
 CACHE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\ndata: {warm: 'no'}\n"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from engine.core import door
 from engine.core.decisions import rules
-from engine.core.model.expressions import compile_expression
 from engine.core.model.kinds import Kind
+from engine.core.model.language.expressions import compile_expression
 
 PARENT = {
     "apiVersion": "ops.example.com/v1",

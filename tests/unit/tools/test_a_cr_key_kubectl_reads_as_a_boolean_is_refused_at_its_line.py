@@ -11,8 +11,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from engine.core.model import documents
 from engine.core.model.errors import StencilError
+from engine.core.model.language import documents
 from engine.tools import cli, manifests
 from tests.unit import _kinds
 

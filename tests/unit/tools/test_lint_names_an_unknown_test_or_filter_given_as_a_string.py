@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core.model.documents import Document
+from engine.core.model.language.documents import Document
 from engine.tools import linter
 from tests.unit._lintkinds import configmap, kind_folder, line_of
 

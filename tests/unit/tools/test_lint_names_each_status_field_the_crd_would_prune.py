@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from engine.core.model.documents import Document
+from engine.core.model.language.documents import Document
 from engine.core.offline import linting
 from engine.tools import linter
 from tests.unit._lintkinds import WRITES_MORE, configmap, crd_with_status, kind_folder

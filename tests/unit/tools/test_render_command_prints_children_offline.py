@@ -7,7 +7,8 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner, Result
 
-from engine.core.model import kinds, placement
+from engine.core.model import kinds
+from engine.core.model.children import placement
 from engine.tools import cli
 from tests.unit import _kinds
 

@@ -14,7 +14,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core.model import documents, errors, kinds, yamlrules
+from engine.core.model import errors, kinds
+from engine.core.model.language import documents, yamlrules
 from engine.core.offline import admission
 from engine.core.templating import rendering
 from engine.tools import yamlwriting

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 from engine.core.offline.childschemas.problems import FieldPath, Problem
 from engine.core.offline.childschemas.problems import clip as _clip
 

@@ -3,7 +3,7 @@
 A CRD without ``additionalPrinterColumns`` lists its objects by name and age alone, so a person
 sees whether a parent is Ready only by reading its YAML; Stencil writes the Ready condition of
 every parent, and the CRDs it writes from a kind's ``schema:`` show it, its reason and the age
-(``engine.core.model.simpleschema``).  A hand-written CRD that does not is a warning, not an
+(``engine.core.model.crdwriting.simpleschema``).  A hand-written CRD that does not is a warning, not an
 error: the kind works as well, it is only harder to watch.
 """
 

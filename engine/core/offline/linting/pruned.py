@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.decisions import conditions, status
-from engine.core.model import apis, documents, kinds
+from engine.core.model import apis, kinds
 from engine.core.model.crds import structural
-from engine.core.model.expressions import Expression
+from engine.core.model.language import documents
+from engine.core.model.language.expressions import Expression
 from engine.core.offline.linting.findings import Finding
 
 PRUNED = "pruned-status"

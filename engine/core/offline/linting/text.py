@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.core.decisions import contention
-from engine.core.model import kinds, placement
+from engine.core.model import kinds
+from engine.core.model.children import placement
 from engine.core.offline.linting.findings import Finding
 
 # -- where the children may go, as the templates spell it out ---------------------------------------

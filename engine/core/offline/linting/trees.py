@@ -7,7 +7,7 @@ tree of every template and rule instead, every branch alike:
 
 * every filter, test and called function, and every test or filter named by a string
   (``selectattr('a', 'odd')``, ``map('upper')``), must exist in the environment the
-  template (``engine.core.templating.sandbox``) or rule (``engine.core.model.expressions``) runs in;
+  template (``engine.core.templating.sandbox``) or rule (``engine.core.model.language.expressions``) runs in;
 * every path into the parent (``spec.a.b``, ``parent.spec.a``, ``metadata.labels``,
   ``spec['a']``) must exist in the parent CRD's ``openAPIV3Schema`` (``paths``);
 * every child kind a template or rule looks up (``child('Kind', ...)``,
@@ -27,7 +27,8 @@ from jinja2 import Environment, nodes
 from jinja2.exceptions import TemplateSyntaxError
 
 from engine.core.decisions import context
-from engine.core.model import expressions, kinds
+from engine.core.model import kinds
+from engine.core.model.language import expressions
 from engine.core.offline.linting import paths
 from engine.core.offline.linting.findings import Finding
 from engine.core.templating import sandbox
@@ -240,7 +241,7 @@ def _check_chain(node: nodes.Node, source: _Source, scope: _Scope, declared: Set
         if first[:1].isupper():
             return _check_kind_name(node, source, scope, f"{root}.{first}", first, root == "related")
         # Lower-case keys of `children` are template ids, not kinds: the loader checks them
-        # (engine.core.model.dependencies).
+        # (engine.core.model.sources.dependencies).
     schema = paths.resolve(scope.roots, root, path)
     if not isinstance(schema, tuple):
         return []

@@ -7,7 +7,7 @@ import dataclasses
 from typing import Any
 
 from engine.core.decisions import context, ordering
-from engine.core.model.expressions import compile_expression
+from engine.core.model.language.expressions import compile_expression
 from tests.unit._ordering import NOW, deployment, observed, template
 
 WORKERS = dataclasses.replace(template("workers"), collection=True)

@@ -5,9 +5,9 @@ rendered or the children are ready; status rules read what the references found 
 from __future__ import annotations
 
 from engine.core.decisions import conditions, referencing, status
-from engine.core.model import expressions
 from engine.core.model.identity import ChildId
 from engine.core.model.kinds import FieldRule
+from engine.core.model.language import expressions
 from tests.unit import _kinds
 from tests.unit import _references as refs
 

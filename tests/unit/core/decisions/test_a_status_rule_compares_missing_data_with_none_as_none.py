@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from engine.core.decisions.context import status_context
-from engine.core.model.expressions import compile_expression
+from engine.core.model.language.expressions import compile_expression
 
 PARENT = {"metadata": {"name": "web", "namespace": "shop"}, "spec": {}}
 JOB = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "migrate"}}

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from engine.core.decisions import lifecycles
-from engine.core.model import kinds, lifecycle
+from engine.core.model import kinds
 from engine.core.model.errors import KindError
+from engine.core.model.sources import lifecycle
 from tests.unit import _kinds
 
 SINCE = "2026-12-04T10:00:00Z"

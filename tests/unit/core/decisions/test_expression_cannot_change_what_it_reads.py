@@ -6,7 +6,7 @@ import pytest
 
 from engine.core.decisions.context import status_context
 from engine.core.model.errors import KindError
-from engine.core.model.expressions import compile_expression
+from engine.core.model.language.expressions import compile_expression
 
 
 def test_expression_cannot_mutate_the_parent() -> None:

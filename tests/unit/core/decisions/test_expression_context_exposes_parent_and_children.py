@@ -3,7 +3,7 @@
 from typing import Any
 
 from engine.core.decisions.context import status_context
-from engine.core.model.expressions import compile_expression
+from engine.core.model.language.expressions import compile_expression
 from tests.unit import _kinds
 from tests.unit._ordering import rollout
 

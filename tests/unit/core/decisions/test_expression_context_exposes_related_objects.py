@@ -1,7 +1,7 @@
 """Status rules read related objects (e.g. grandchild Pods) as lists by kind, sorted by name."""
 
 from engine.core.decisions.context import status_context
-from engine.core.model.expressions import compile_expression
+from engine.core.model.language.expressions import compile_expression
 
 PARENT = {
     "apiVersion": "database.example.com/v1alpha1",

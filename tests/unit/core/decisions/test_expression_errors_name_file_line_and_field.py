@@ -4,7 +4,7 @@ import pytest
 
 from engine.core.decisions.context import status_context
 from engine.core.model.errors import KindError
-from engine.core.model.expressions import Expression, compile_expression
+from engine.core.model.language.expressions import Expression, compile_expression
 
 
 def compile_at_line_12(text: str) -> Expression:

@@ -5,7 +5,7 @@ after it; the same inputs must give the same status, whenever the rule is evalua
 """
 
 from engine.core.decisions.context import status_context
-from engine.core.model.expressions import compile_expression
+from engine.core.model.language.expressions import compile_expression
 
 PARENT = {
     "apiVersion": "tests.stencil.dev/v1",

@@ -3,7 +3,7 @@
 from typing import Any
 
 from engine.core.decisions.context import status_context
-from engine.core.model.expressions import compile_expression
+from engine.core.model.language.expressions import compile_expression
 
 PARENT = {"metadata": {"name": "web", "namespace": "shop"}, "spec": {"replicas": 2}}
 

@@ -5,7 +5,7 @@ import pytest
 
 from engine.core.decisions.context import status_context
 from engine.core.model.errors import KindError
-from engine.core.model.expressions import Expression, Scope, compile_expression
+from engine.core.model.language.expressions import Expression, Scope, compile_expression
 
 PARENT = {"metadata": {"name": "web", "namespace": "shop"}, "spec": {"replicas": 2}}
 

@@ -6,7 +6,7 @@ A's parent uid; that must change nothing for A."""
 from __future__ import annotations
 
 from engine.core.decisions import planning
-from engine.core.model import placement
+from engine.core.model.children import placement
 from tests.unit._children import PARENT_UID, as_observed, configmap
 
 OWN = planning.Reach("ns")  # a kind with no placement beyond the parent's namespace

@@ -2,7 +2,7 @@
 are held by a finalizer; the patch that sets it is a compare-and-swap."""
 
 from engine.core.decisions import planning
-from engine.core.model import placement
+from engine.core.model.children import placement
 from tests.unit._children import PARENT_UID, REACH, as_observed, configmap
 
 PARENT = {

@@ -1,5 +1,5 @@
 from engine.core.decisions import planning
-from engine.core.model import placement
+from engine.core.model.children import placement
 from tests.unit._children import PARENT_UID, REACH, as_observed, configmap
 
 

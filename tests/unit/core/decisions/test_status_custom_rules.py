@@ -4,8 +4,8 @@ from typing import Any
 
 from engine.core.decisions import conditions
 from engine.core.decisions.status import Outcome, derive_status
-from engine.core.model.expressions import compile_expression
 from engine.core.model.kinds import ConditionRule, FieldRule, Kind
+from engine.core.model.language.expressions import compile_expression
 from tests.unit import _kinds
 
 NOW = "2026-03-01T12:00:00Z"

@@ -4,9 +4,9 @@ from typing import Any
 
 from engine.core.decisions import conditions
 from engine.core.decisions.status import Outcome, derive_status
-from engine.core.model.expressions import compile_expression
 from engine.core.model.identity import ChildId
 from engine.core.model.kinds import ConditionRule
+from engine.core.model.language.expressions import compile_expression
 from tests.unit import _kinds
 from tests.unit._ordering import rollout
 

@@ -7,9 +7,9 @@ from engine.core.decisions import conditions
 from engine.core.decisions.planning import Conflict
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.errors import ApiError, KindError, RenderError
-from engine.core.model.expressions import compile_expression
 from engine.core.model.identity import ChildId
 from engine.core.model.kinds import ConditionRule, FieldRule
+from engine.core.model.language.expressions import compile_expression
 from tests.unit import _kinds
 
 NOW = "2026-03-01T12:00:00Z"

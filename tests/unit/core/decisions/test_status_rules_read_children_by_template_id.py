@@ -9,8 +9,8 @@ from typing import Any
 
 from engine.core.decisions import context, ordering
 from engine.core.decisions.status import Outcome, derive_status
-from engine.core.model.expressions import compile_expression
 from engine.core.model.kinds import FieldRule, Kind
+from engine.core.model.language.expressions import compile_expression
 from tests.unit._ordering import NOW, deployment, observed, service, template
 
 PARENT = {

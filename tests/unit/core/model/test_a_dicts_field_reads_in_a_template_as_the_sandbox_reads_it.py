@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from jinja2 import Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from engine.core.model import budgets, expressions
+from engine.core.model import budgets
+from engine.core.model.language import expressions
 
 NAMES = st.one_of(
     st.sampled_from(["items", "keys", "get", "pop", "__class__", "__len__", "spec", "image", "copy"]),

@@ -12,7 +12,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core.model import yamlrules
+from engine.core.model.language import yamlrules
 from tests.unit import _jsondata
 
 

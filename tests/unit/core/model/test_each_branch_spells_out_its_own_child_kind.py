@@ -1,7 +1,7 @@
 """A document whose ``{% if %}`` branches each spell out a child kind derives every one of them:
 the kind may write (and its role grants) the Job of one branch and the Deployment of the other."""
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 
 TEMPLATE = """\
 {% if spec.job %}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.model.library import quantity
+from engine.core.model.language.library import quantity
 from tests.unit._library import render_data, rule
 
 

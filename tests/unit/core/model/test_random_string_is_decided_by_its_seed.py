@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from engine.core.model.library import random_string
+from engine.core.model.language.library import random_string
 from tests.unit._library import render_data, rule
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import hashlib
 
-from engine.core.model import seedkeys
-from engine.core.model.library import random_string
+from engine.core.model.language import seedkeys
+from engine.core.model.language.library import random_string
 from tests.unit._library import render_data
 
 UID = "6f1c2a9e-0d4b-4c51-9a3e-2b7d8e1f0a42"

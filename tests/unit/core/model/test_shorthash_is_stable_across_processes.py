@@ -25,7 +25,7 @@ def test_shorthash_is_the_start_of_the_sha256_hex_digest() -> None:
 
 
 def test_another_process_with_another_hash_seed_gives_the_same() -> None:
-    code = "from engine.core.model.library import shorthash; print(shorthash({'a': ['x', 1]}, 10))"
+    code = "from engine.core.model.language.library import shorthash; print(shorthash({'a': ['x', 1]}, 10))"
     runs = {
         subprocess.run(
             [sys.executable, "-c", code],

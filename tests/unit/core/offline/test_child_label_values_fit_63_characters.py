@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 from engine.core.offline import childschemas
 from tests.unit._schema_children import deployment, errors_at, labels, service
 

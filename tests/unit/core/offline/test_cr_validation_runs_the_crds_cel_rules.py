@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from engine.core.model import documents, kinds
+from engine.core.model import kinds
 from engine.core.model.errors import StencilError
+from engine.core.model.language import documents
 from engine.core.offline import admission
 
 ROOT = Path(__file__).resolve().parents[4]

@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 import yaml
 
-from engine.core.model import documents, kinds
+from engine.core.model import kinds
+from engine.core.model.language import documents
 from engine.core.offline import admission
 from tests import _crd_corpus
 

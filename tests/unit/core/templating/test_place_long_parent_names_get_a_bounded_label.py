@@ -8,7 +8,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 from engine.core.templating import rendering
 from tests.unit import _kinds
 

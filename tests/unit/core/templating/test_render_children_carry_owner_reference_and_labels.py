@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 from engine.core.model.kinds import Placement
 from engine.core.templating import rendering
 from tests.unit import _kinds

@@ -6,7 +6,7 @@ loops; a field the template did not write is placed at the nearest one above it.
 
 from __future__ import annotations
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 from engine.core.templating import rendering
 from tests.unit import _kinds
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.model import placement
+from engine.core.model.children import placement
 from engine.core.model.errors import PlacementError
 from engine.core.model.kinds import Placement
 from engine.core.templating import rendering

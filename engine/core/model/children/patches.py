@@ -9,7 +9,7 @@ every field it set goes with it; a field another writer holds with another value
 owner reference and no Stencil label, and the engine never creates it: a missing one is
 waited for.
 
-A patch is placed like a child (``engine.core.model.placement``): in the parent's namespace
+A patch is placed like a child (``engine.core.model.children.placement``): in the parent's namespace
 unless ``placement:`` allows another, cluster-scoped only with ``placement.clusterScoped``,
 never in a namespace off limits; of a kind its templates spell out, which ``stencil rbac``
 grants ``get`` and ``patch`` alone.  Its metadata may name only labels and annotations, never
@@ -31,7 +31,8 @@ import json
 from collections.abc import Callable, Container, Mapping
 from typing import Any
 
-from engine.core.model import kinds, placement
+from engine.core.model import kinds
+from engine.core.model.children import placement
 from engine.core.model.errors import PlacementError, RenderError
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj

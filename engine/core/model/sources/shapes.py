@@ -33,13 +33,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from jinja2 import TemplateSyntaxError, meta, nodes
 
-from engine.core.model import expressions
 from engine.core.model.errors import KindError
 from engine.core.model.identity import ChildId
+from engine.core.model.language import expressions
 
 if TYPE_CHECKING:
-    from engine.core.model.documents import Document, FieldPath
-    from engine.core.model.expressions import Expression
+    from engine.core.model.language.documents import Document, FieldPath
+    from engine.core.model.language.expressions import Expression
 
 CHILD, EACH, ALL = "child", "each", "all"
 ONE_NAMES = frozenset({CHILD})

@@ -29,16 +29,16 @@ import jsonschema
 import yaml
 from yaml.constructor import ConstructorError
 
-from engine.core.model import yamlrules
 from engine.core.model.crds import structural
 from engine.core.model.errors import KindError, StencilError
-from engine.core.model.expressions import CONTEXT_NAMES, Expression, compile_expression
-from engine.core.model.yamlrules import INT64_MAX as INT64_MAX
-from engine.core.model.yamlrules import INT64_MIN as INT64_MIN
-from engine.core.model.yamlrules import MAX_DEPTH as MAX_DEPTH
-from engine.core.model.yamlrules import StrictLoader as StrictLoader
-from engine.core.model.yamlrules import check_shape as check_shape
-from engine.core.model.yamlrules import yaml_problem as yaml_problem
+from engine.core.model.language import yamlrules
+from engine.core.model.language.expressions import CONTEXT_NAMES, Expression, compile_expression
+from engine.core.model.language.yamlrules import INT64_MAX as INT64_MAX
+from engine.core.model.language.yamlrules import INT64_MIN as INT64_MIN
+from engine.core.model.language.yamlrules import MAX_DEPTH as MAX_DEPTH
+from engine.core.model.language.yamlrules import StrictLoader as StrictLoader
+from engine.core.model.language.yamlrules import check_shape as check_shape
+from engine.core.model.language.yamlrules import yaml_problem as yaml_problem
 
 # -- limits ----------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.model.crds import formats, structural
-from engine.core.model.documents import Document, FieldPath
+from engine.core.model.language.documents import Document, FieldPath
 
 Schema = dict[str, Any]
 

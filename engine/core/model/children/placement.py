@@ -16,7 +16,7 @@ templates and a kind must not exceed the rights it was given:
 
 Every child
 gets Stencil's labels (managed-by, kind, the parent's name, namespace and uid), its template's
-lifecycle as annotations (``engine.core.model.lifecycle``) and, where Kubernetes permits one
+lifecycle as annotations (``engine.core.model.sources.lifecycle``) and, where Kubernetes permits one
 and the template does not orphan it, a controller owner reference to its parent.  This
 module is also the one home of the labels' names.
 
@@ -37,8 +37,9 @@ from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.model import apis, kinds, lifecycle
+from engine.core.model import apis, kinds
 from engine.core.model.errors import PlacementError, RenderError
+from engine.core.model.sources import lifecycle
 
 # -- what every child carries -----------------------------------------------------
 

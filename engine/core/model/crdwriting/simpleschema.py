@@ -36,8 +36,9 @@ import copy
 import re
 from typing import Any
 
-from engine.core.model import apis, schemafields
-from engine.core.model.documents import Document
+from engine.core.model import apis
+from engine.core.model.crdwriting import schemafields
+from engine.core.model.language.documents import Document
 
 Schema = dict[str, Any]
 

@@ -42,8 +42,9 @@ from typing import Any
 import yaml
 from jinja2.runtime import Undefined
 
-from engine.core.model import budgets, seedkeys
-from engine.core.model.yamlrules import INT64_MAX, INT64_MIN, MAX_DEPTH, StrictLoader
+from engine.core.model import budgets
+from engine.core.model.language import seedkeys
+from engine.core.model.language.yamlrules import INT64_MAX, INT64_MIN, MAX_DEPTH, StrictLoader
 
 # -- values as text ---------------------------------------------------------------------------
 

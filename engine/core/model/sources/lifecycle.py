@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.model import rollouts
-from engine.core.model.documents import Document
-from engine.core.model.folders import default_id
+from engine.core.model.language.documents import Document
+from engine.core.model.sources.folders import default_id
 
 DELETE, ORPHAN, RETAIN = "Delete", "Orphan", "Retain"
 POLICY_ANNOTATION = "stencil.dev/deletion-policy"

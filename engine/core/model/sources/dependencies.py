@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from jinja2 import TemplateSyntaxError, nodes
 
-from engine.core.model import expressions
+from engine.core.model.language import expressions
 
 
 @dataclass(frozen=True)

@@ -54,8 +54,9 @@ from jinja2.exceptions import SecurityError
 from jinja2.runtime import Context, Undefined
 
 from engine.core import jinja
-from engine.core.model import budgets, library
+from engine.core.model import budgets
 from engine.core.model.errors import KindError
+from engine.core.model.language import library
 
 
 def reads_as_none(value: Any) -> bool:

@@ -18,7 +18,7 @@ import contextlib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from engine.core.model.documents import FieldPath
+from engine.core.model.language.documents import FieldPath
 
 MIN_LENGTH = 6
 _CARRIERS = ("data", "stringData")

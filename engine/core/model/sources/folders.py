@@ -9,7 +9,7 @@ A file beside kind.yaml whose name starts with ``_`` and ends with ``.yaml`` or 
 ``{% include %}``, ``{% import %}`` or ``{% extends %}``, never rendered on its own, so it has
 no id, makes no child and cannot be listed under ``templates:``.  A partial reads no
 ``children.<id>``: that read is what makes a template wait for another
-(``engine.core.model.dependencies``), and a template that includes the partial would not know
+(``engine.core.model.sources.dependencies``), and a template that includes the partial would not know
 it had to.  The folder's ``digest`` is over every file in it, partials with the rest, so
 editing a partial is a new revision of the kind.
 """
@@ -20,8 +20,9 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.model import dependencies, documents
 from engine.core.model.errors import KindError
+from engine.core.model.language import documents
+from engine.core.model.sources import dependencies
 
 KIND_FILE = "kind.yaml"
 TEMPLATE_SUFFIXES = (".yaml.j2", ".yaml")
