@@ -19,7 +19,7 @@ from measure import cpu_seconds, retained_bytes, table
 from samples import configmap, deployment, list_body
 
 from engine.runtime.cluster.store import Store
-from engine.runtime.reconciling.children import owner_index
+from engine.runtime.reconciling.caches.children import owner_index
 
 
 class KeepingStore(Store):

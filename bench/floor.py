@@ -44,7 +44,7 @@ from engine.core.offline import rbac
 from engine.core.templating import rendering
 from engine.runtime.cluster.kube import Kube
 from engine.runtime.cluster.watching import Informer
-from engine.runtime.reconciling.children import owner_index
+from engine.runtime.reconciling.caches.children import owner_index
 
 Obj = dict[str, Any]
 OWNER = "owner"

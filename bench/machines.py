@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 
 from engine.core.model.objects import Obj
 from engine.runtime.cluster import watching
-from engine.runtime.reconciling import reporting
+from engine.runtime.reconciling.reconcile import reporting
 
 
 def _own_writes_off() -> None:

@@ -80,7 +80,7 @@ def live_children(
     """The children ``parent`` (as it is in the cluster, with its uid) controls now: of the kinds the
     templates spell out and those a first render (before anything is observed; its references
     ``resolved``) yields, labelled with its uid and owned by it (as
-    ``engine.runtime.reconciling.children`` indexes them)."""
+    ``engine.runtime.reconciling.caches.children`` indexes them)."""
     uid = parent["metadata"]["uid"]
     try:
         first = door.render(kind, parent, [], resolved, is_namespaced=kube.is_namespaced).children

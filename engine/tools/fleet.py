@@ -29,7 +29,7 @@ from engine.core.model.objects import Obj
 from engine.core.offline import fleet, fleetreport
 from engine.core.templating import rendering
 from engine.runtime.cluster.kube import Kube
-from engine.runtime.reconciling.children import MANAGED_SELECTOR, owner_index
+from engine.runtime.reconciling.caches.children import MANAGED_SELECTOR, owner_index
 
 # Built-in kinds no template makes: listing them would only cost time.
 _NEVER_CHILDREN = frozenset({("", "Event"), ("events.k8s.io", "Event"), ("", "ComponentStatus")})

@@ -11,7 +11,9 @@ from typing import Any
 
 from engine.core.model.children import placement
 from engine.core.model.objects import Key
-from engine.runtime.reconciling import controller, options, requeuing, worker
+from engine.runtime.reconciling import options, requeuing
+from engine.runtime.reconciling.reconcile import controller
+from engine.runtime.reconciling.workers import worker
 from engine.runtime.serving import manager
 from engine.runtime.telemetry import observability, tracing
 from tests.integration._widgets import write_kind

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling import controller, reporting
+from engine.runtime.reconciling.reconcile import controller, reporting
 from tests._deadlines import eventually
 from tests.seam._fake import FakeKube
 from tests.seam._harness import NAMESPACE, WIDGET, conditions, engine_for, parent, worker_of

@@ -12,8 +12,8 @@ import pytest
 
 from engine.core.model.objects import Key
 from engine.runtime.cluster.informers import InformerSet
-from engine.runtime.reconciling.queue import WorkQueue
-from engine.runtime.reconciling.referenced import Referenced
+from engine.runtime.reconciling.caches.referenced import Referenced
+from engine.runtime.reconciling.workers.queue import WorkQueue
 from tests._deadlines import eventually
 from tests.seam._fake import FakeKube
 from tests.unit import _references as refs

@@ -6,7 +6,7 @@ renders a child's resourceVersion into that child) stops asking after ``MAX_ECHO
 from pathlib import Path
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling import controller as controllers
+from engine.runtime.reconciling.reconcile import controller as controllers
 from tests.seam._fake import FakeKube
 from tests.seam._harness import NAMESPACE, engine_for, parent
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling import reporting
+from engine.runtime.reconciling.reconcile import reporting
 from tests.seam._fake import FakeKube
 from tests.seam._harness import CONFIG_KEY, GADGET_KEY, conditions, gadget_then_config, parent, worker_of
 

@@ -51,5 +51,5 @@ def test_each_outcome_writes_one_status_with_every_condition_of_the_set(tmp_path
 
 
 def test_the_status_is_written_from_one_place_in_the_reconcile() -> None:
-    source = (Path(__file__).parents[2] / "engine/runtime/reconciling/controller.py").read_text()
+    source = (Path(__file__).parents[2] / "engine/runtime/reconciling/reconcile/controller.py").read_text()
     assert source.count("self._write_status_then_delete_when_done(") == 1

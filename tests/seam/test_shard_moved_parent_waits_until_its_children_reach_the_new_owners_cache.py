@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.core.decisions import sharding
 from engine.core.model.objects import Key
-from engine.runtime.reconciling import handover
+from engine.runtime.reconciling.moving import handover
 from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards
 from tests._deadlines import eventually

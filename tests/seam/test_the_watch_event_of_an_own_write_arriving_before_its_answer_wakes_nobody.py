@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.controller import KindController
+from engine.runtime.reconciling.reconcile.controller import KindController
 from tests._deadlines import eventually
 from tests.seam._fake import FakeKube
 from tests.seam._harness import NAMESPACE, SPEC_VALUE_IN_CONFIG_MAP_A, engine_for, parent, worker_of

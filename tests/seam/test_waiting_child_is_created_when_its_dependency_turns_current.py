@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling import controller, reporting
+from engine.runtime.reconciling.reconcile import controller, reporting
 from tests._deadlines import eventually
 from tests.seam._fake import FakeKube
 from tests.seam._harness import (

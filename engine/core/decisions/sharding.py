@@ -32,7 +32,7 @@ parent, in its release, whom they were handed to and how many (``HANDED_OVER``, 
 parent whose owner died is assigned with the dead owner recorded instead.  The new owner
 reconciles the parent only once its cache holds that many of the parent's children
 (``arrival``); when the record names another replica, or the children never come, it reads
-them from the server and relabels them itself (``engine.runtime.reconciling.handover``).
+them from the server and relabels them itself (``engine.runtime.reconciling.moving.handover``).
 """
 
 from __future__ import annotations

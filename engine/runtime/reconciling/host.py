@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.cluster.seam import Api
 from engine.runtime.reconciling import events, memory
-from engine.runtime.reconciling.children import Children
+from engine.runtime.reconciling.caches.children import Children
 from engine.runtime.reconciling.options import Options
 from engine.runtime.reconciling.revisions import Revisions
 

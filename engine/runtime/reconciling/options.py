@@ -1,8 +1,8 @@
 """How an engine is run: its workers, the namespaces it watches, its shard, its clock.
 
 ``Options`` is read by the engine (``engine.runtime.serving.manager``) and by each kind's controller
-(``engine.runtime.reconciling.controller``); it lives apart from both so that neither imports the other
-for it.
+(``engine.runtime.reconciling.reconcile.controller``); it lives apart from both so that neither
+imports the other for it.
 
 The engine has one clock, ``Options.clock``, read for two things: seconds that never go back, on
 which every interval is measured (the queue's delays and backoffs, the pacing of status reports,

@@ -1,10 +1,10 @@
 """The engine: the kinds, the caches they share, and one controller per kind.
 
-``Engine`` is the shell around the controllers (``engine.runtime.reconciling.controller``):
+``Engine`` is the shell around the controllers (``engine.runtime.reconciling.reconcile.controller``):
 it loads the kind folders and reloads them when their files change (or the
 ConfigMaps that carry kinds), keeps one informer per parent kind and the child
-caches (``engine.runtime.reconciling.children``), and gives each kind's controller a worker
-(``engine.runtime.reconciling.worker``: its queue and threads), which it starts and stops.  A
+caches (``engine.runtime.reconciling.caches.children``), and gives each kind's controller a worker
+(``engine.runtime.reconciling.workers.worker``: its queue and threads), which it starts and stops.  A
 child's event wakes the controller of the kind its owner reference names, found in an index by
 group and kind, not every controller.  It decides nothing about a parent itself.
 
@@ -33,15 +33,17 @@ from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED, Informer
-from engine.runtime.reconciling import children, decorating, events, memory
-from engine.runtime.reconciling.controller import UID_INDEX, KindController
+from engine.runtime.reconciling import events, memory
+from engine.runtime.reconciling.caches import children
 from engine.runtime.reconciling.host import Counts
 from engine.runtime.reconciling.options import (
     Options as Options,  # how an engine is run; read by its controllers
 )
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.reconcile import decorating
+from engine.runtime.reconciling.reconcile.controller import UID_INDEX, KindController
 from engine.runtime.reconciling.revisions import Revisions
-from engine.runtime.reconciling.worker import Worker
+from engine.runtime.reconciling.workers.queue import WorkQueue
+from engine.runtime.reconciling.workers.worker import Worker
 from engine.runtime.serving import bundles, sharding
 
 log = logging.getLogger("stencil.controller")

@@ -13,7 +13,7 @@ The rules (who is live, who should own a parent, which write moves it) are pure 
   (the replicas' own caches hold only their share), of their metadata alone
   (``sharding.as_sharder_keeps``), and no cache of children.
 - the owner's side, the release of a parent marked draining, is a step of its reconcile
-  (``engine.runtime.reconciling.handover``).
+  (``engine.runtime.reconciling.moving.handover``).
 
 Why labels and not a membership protocol of our own: a replica watches its parents with a
 label selector, so the API server filters the watch, and ``kubectl get -L`` shows the

@@ -305,7 +305,7 @@ def _of(count: Callable[[], Mapping[str, int]], key: str) -> int:
 
 
 class QueueMetrics:
-    """The ``workqueue_*`` series of one queue; satisfies ``reconciling.queue.QueueObserver``."""
+    """The ``workqueue_*`` series of one queue; satisfies ``reconciling.workers.queue.QueueObserver``."""
 
     def __init__(self, metrics: Metrics, name: str) -> None:
         labels = {"name": name, "controller": name}

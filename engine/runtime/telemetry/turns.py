@@ -1,6 +1,6 @@
 """One worker's turn as the outside sees it: the reconcile's metrics and the root span of its trace.
 
-``Worker.process`` (``engine.runtime.reconciling.worker``) opens a ``Turn`` around one reconcile
+``Worker.process`` (``engine.runtime.reconciling.workers.worker``) opens a ``Turn`` around one reconcile
 and tells it how the reconcile ended (``outcome``, ``failed``); the turn counts it in the metrics
 (active workers, the result, the time taken, a terminal error) and ends its ``reconcile`` span
 with the same outcome, so the metrics and the trace of a reconcile can never tell two stories.

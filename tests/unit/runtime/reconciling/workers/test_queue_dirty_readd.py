@@ -1,7 +1,7 @@
 """A key added while it is processed comes back once the worker is done."""
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.workers.queue import WorkQueue
 
 
 def test_key_added_during_processing_is_queued_again_after_done() -> None:

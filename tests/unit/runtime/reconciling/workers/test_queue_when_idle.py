@@ -1,7 +1,7 @@
 """Work that only reports waits for an empty queue, or its bound: it never delays work that changes things."""
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.workers.queue import WorkQueue
 
 
 def test_a_key_added_when_idle_waits_behind_every_waiting_key() -> None:

@@ -18,9 +18,9 @@ from engine.core.decisions import planning
 from engine.core.model import kinds
 from engine.core.model.children import placement
 from engine.core.model.objects import Key, Obj, key_of, uid_of
-from engine.runtime.reconciling.applying import Applier
 from engine.runtime.reconciling.host import Host
-from engine.runtime.reconciling.patching import Patcher
+from engine.runtime.reconciling.reconcile.applying import Applier
+from engine.runtime.reconciling.reconcile.patching import Patcher
 from engine.runtime.reconciling.requeuing import Result
 
 

@@ -10,8 +10,8 @@ from engine.core.model.identity import ChildId
 from engine.core.model.objects import Key
 from engine.runtime.cluster.informers import InformerSet
 from engine.runtime.cluster.watching import MODIFIED
-from engine.runtime.reconciling.queue import WorkQueue
-from engine.runtime.reconciling.referenced import Referenced
+from engine.runtime.reconciling.caches.referenced import Referenced
+from engine.runtime.reconciling.workers.queue import WorkQueue
 from tests.unit import _references as refs
 
 READER = "system:serviceaccount:shop:stencil-reader"

@@ -6,7 +6,7 @@ even when it was added while it ran, until ``forget``."""
 from __future__ import annotations
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.workers.queue import WorkQueue
 
 
 def drain(queue: WorkQueue) -> list[Key]:

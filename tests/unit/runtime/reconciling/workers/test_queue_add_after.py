@@ -3,7 +3,7 @@
 import threading
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.workers.queue import WorkQueue
 
 
 def test_delayed_keys_are_handed_out_when_due_in_due_order() -> None:

@@ -1,7 +1,7 @@
 """A key added several times while it waits is handed out once."""
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.workers.queue import WorkQueue
 
 
 def test_key_added_repeatedly_while_waiting_is_handed_out_once() -> None:

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from engine.core.model import budgets, errors
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.queue import WorkQueue
 from engine.runtime.reconciling.requeuing import Result
+from engine.runtime.reconciling.workers.queue import WorkQueue
 from engine.runtime.telemetry import tracing, turns
 
 if TYPE_CHECKING:

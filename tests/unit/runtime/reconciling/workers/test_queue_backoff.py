@@ -1,7 +1,7 @@
 """Rate-limited re-adds back off exponentially per key, up to the cap."""
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.workers.queue import WorkQueue
 
 
 def test_rate_limited_delay_doubles_per_failure_up_to_the_cap() -> None:

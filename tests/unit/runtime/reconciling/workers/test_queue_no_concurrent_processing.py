@@ -3,7 +3,7 @@
 import threading
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.workers.queue import WorkQueue
 
 
 def test_key_being_processed_is_not_handed_to_a_second_worker() -> None:

@@ -36,7 +36,7 @@ from engine.core.model.objects import Obj, key_of, uid_of
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
-from engine.runtime.reconciling import children
+from engine.runtime.reconciling.caches import children
 from engine.runtime.reconciling.requeuing import Result
 
 if TYPE_CHECKING:

@@ -13,9 +13,9 @@ from engine.core.model import kinds
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.watching import Informer
-from engine.runtime.reconciling import rollouts
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.moving import rollouts
 from engine.runtime.reconciling.revisions import Lineage
+from engine.runtime.reconciling.workers.queue import WorkQueue
 from tests.unit import _rollouts as r
 from tests.unit._shipped import ROOT
 

@@ -37,20 +37,13 @@ from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED
-from engine.runtime.reconciling import (
-    applying,
-    decorating,
-    events,
-    handover,
-    patching,
-    reporting,
-    rollouts,
-    steps,
-)
-from engine.runtime.reconciling.deletion import Deletion
+from engine.runtime.reconciling import events
 from engine.runtime.reconciling.host import Host
+from engine.runtime.reconciling.moving import handover, rollouts
+from engine.runtime.reconciling.reconcile import applying, decorating, patching, reporting, steps
+from engine.runtime.reconciling.reconcile.deletion import Deletion
+from engine.runtime.reconciling.reconcile.steps import Exit, Planned, Seen
 from engine.runtime.reconciling.requeuing import Result, Wakes
-from engine.runtime.reconciling.steps import Exit, Planned, Seen
 
 log = logging.getLogger("stencil.controller")
 

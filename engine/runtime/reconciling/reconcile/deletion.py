@@ -24,9 +24,9 @@ from engine.core.model.sources import lifecycle
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.reconciling import events
-from engine.runtime.reconciling.applying import Applier
 from engine.runtime.reconciling.host import Host
-from engine.runtime.reconciling.patching import Patcher
+from engine.runtime.reconciling.reconcile.applying import Applier
+from engine.runtime.reconciling.reconcile.patching import Patcher
 from engine.runtime.reconciling.requeuing import Result
 
 TEARDOWN_RECHECK = 1.0  # seconds between looks at the stage an ordered teardown waits for

@@ -1,7 +1,7 @@
 """Indexes follow the objects through adds, updates, deletes and relists."""
 
 from engine.runtime.cluster.store import Store
-from engine.runtime.reconciling.children import owner_index
+from engine.runtime.reconciling.caches.children import owner_index
 
 
 def child(name: str, version: str, owner: str | None) -> dict[str, object]:

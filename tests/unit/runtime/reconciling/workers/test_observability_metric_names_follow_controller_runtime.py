@@ -1,7 +1,7 @@
 """The exported series carry controller-runtime's names and labels, so existing dashboards work."""
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.workers.queue import WorkQueue
 from engine.runtime.telemetry import observability
 
 EXPECTED_SAMPLES = [

@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.workers.queue import WorkQueue
 
 
 @dataclass

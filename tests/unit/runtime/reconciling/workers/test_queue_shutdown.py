@@ -3,7 +3,7 @@
 import threading
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.workers.queue import WorkQueue
 
 
 def test_shutdown_unblocks_getters_waiting_without_timeout() -> None:

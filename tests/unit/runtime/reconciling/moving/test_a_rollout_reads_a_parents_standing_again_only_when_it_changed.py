@@ -13,7 +13,7 @@ from engine.core.model.objects import Key
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.watching import Informer
-from engine.runtime.reconciling import rollouts
+from engine.runtime.reconciling.moving import rollouts
 from tests.unit import _rollouts as r
 
 NETWORKS = Resource("samplecrd.k8s.io", "v1", "Network", "networks", True)

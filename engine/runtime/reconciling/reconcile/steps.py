@@ -1,6 +1,6 @@
 """What the steps of a reconcile hand each other: what was seen, and what was planned.
 
-``KindController.reconcile`` (``engine.runtime.reconciling.controller``) reads top to bottom,
+``KindController.reconcile`` (``engine.runtime.reconciling.reconcile.controller``) reads top to bottom,
 one call a step, each answering with a value the next one reads: ``Seen`` (the parent's
 children and related objects, from the caches), ``Planned`` (the rendered children, the gate
 of their ordering, the plan), then ``applying.Applied``.  ``Planned.outcome`` turns the last
@@ -20,7 +20,8 @@ from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj
 from engine.core.templating import rendering
 from engine.runtime.cluster.seam import Api
-from engine.runtime.reconciling import applying, rollouts
+from engine.runtime.reconciling.moving import rollouts
+from engine.runtime.reconciling.reconcile import applying
 from engine.runtime.reconciling.requeuing import Result
 
 

@@ -1,7 +1,7 @@
 """Forgetting a key resets its backoff to the base delay."""
 
 from engine.core.model.objects import Key
-from engine.runtime.reconciling.queue import WorkQueue
+from engine.runtime.reconciling.workers.queue import WorkQueue
 
 
 def test_forget_resets_the_failure_count_and_the_next_delay() -> None:

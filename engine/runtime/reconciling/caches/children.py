@@ -34,7 +34,7 @@ from engine.runtime.cluster.informers import Across, InformerSet
 from engine.runtime.cluster.kube import Resource
 from engine.runtime.cluster.seam import Api
 from engine.runtime.cluster.watching import DELETED
-from engine.runtime.reconciling.referenced import Interests, Referenced, cache_of
+from engine.runtime.reconciling.caches.referenced import Interests, Referenced, cache_of
 from engine.runtime.reconciling.requeuing import Wakes
 
 log = logging.getLogger("stencil.children")
