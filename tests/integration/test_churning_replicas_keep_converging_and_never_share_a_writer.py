@@ -5,7 +5,10 @@ go of the Network in between.
 From the replicas' own logs, for each Network in time order: a write by a replica after a
 write by another must follow an assignment to it, made after that other replica's last write
 and after it released the Network, or, when the sharder took the Network from a replica
-whose Lease ended (``owner-gone``), after that replica was stopped or killed.
+whose Lease ended (``owner-gone``), after that replica was stopped or killed.  A replica logs a
+move once its write has returned, so the replica the move was for may have acted on it first: an
+order between replicas is read from when each move was sent (its line's ``sent``), which precedes
+every effect it has.
 """
 
 from __future__ import annotations
@@ -27,6 +30,11 @@ PARENTS = 90
 def now() -> str:
     moment = datetime.datetime.now(datetime.UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def epoch(moment: str) -> float:
+    """A log line's time in seconds since the epoch, as its ``sent`` field says a write's."""
+    return datetime.datetime.strptime(moment, "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
 
 
 def test_churn_converges_and_each_change_of_writer_follows_a_hand_over(
@@ -92,10 +100,12 @@ def test_churn_converges_and_each_change_of_writer_follows_a_hand_over(
                     continue
                 if writer is not None and who != writer:
                     changes_of_writer += 1
+                    # Each replica logs a move once its write returned, and may log it after
+                    # the replica it moved to acted on it; the time it was sent precedes both.
                     handed = [
                         (t, details)
                         for t, w, to, details in happened
-                        if w == "assign" and to == who and since <= t <= moment
+                        if w == "assign" and to == who and since <= t and details["sent"] <= epoch(moment)
                     ]
                     assert handed, (
                         f"{parent}: {who} wrote at {moment} with no assignment since {writer}'s write"
@@ -105,8 +115,8 @@ def test_churn_converges_and_each_change_of_writer_follows_a_hand_over(
                         assert writer in ended and ended[writer] <= assigned_at, (parent, writer, details)
                     else:
                         assert any(
-                            w == "release" and by == writer and since <= t <= assigned_at
-                            for t, w, by, _ in happened
+                            w == "release" and by == writer and since <= t and f["sent"] <= details["sent"]
+                            for t, w, by, f in happened
                         ), f"{parent}: {writer} never released it before {who} was assigned it"
                 writer, since = who, moment
         assert changes_of_writer > 0, "the churn moved no Network between writers"

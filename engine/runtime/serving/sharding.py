@@ -273,18 +273,20 @@ class Sharder:
                 batch = moves[start : start + WRITERS]
                 sent = [pool.submit(self._write, move) for move in batch]
                 for move, answer in zip(batch, sent, strict=True):
-                    written = answer.result()
+                    written, sent = answer.result()
                     if written is not None:
-                        self._record(move, written)
+                        self._record(move, written, sent)
                         writes += 1
         return writes
 
-    def _write(self, move: _Move) -> Obj | None:
-        meta = move.parent["metadata"]
+    def _write(self, move: _Move) -> tuple[Obj | None, float]:
+        """The parent as written, or None, and the wall time the write was sent: the moment the
+        move may take effect from, which its log line says (it is logged once its batch is done)."""
+        meta, sent = move.parent["metadata"], time.time()
         try:
-            return self.kube.patch_json(move.resource, meta["name"], meta.get("namespace"), move.ops)
+            return self.kube.patch_json(move.resource, meta["name"], meta.get("namespace"), move.ops), sent
         except (errors.Invalid, errors.Conflict, errors.NotFound):
-            return None  # changed or gone since it was cached: the next pass sees it as it is
+            return None, sent  # changed or gone since it was cached: the next pass sees it as it is
 
     def _judge(
         self, cache: Across, name: str, resource: Resource, key: tuple[str, str], live: frozenset[str]
@@ -306,7 +308,7 @@ class Sharder:
         ops = sharding.sharder_patch(parent, decision)
         return None if ops is None else _Move(cache, name, resource, parent, decision, ops)
 
-    def _record(self, move: _Move, written: Obj) -> None:
+    def _record(self, move: _Move, written: Obj, sent: float) -> None:
         """A sent move in the cache, the log and the metrics."""
         name, resource, decision = move.name, move.resource, move.decision
         move.cache.observe(written)
@@ -316,7 +318,13 @@ class Sharder:
             self._draining_since[(resource, where)] = moment
             log.info(
                 "draining parent",
-                extra={"kind": name, "key": str(where), "from": decision.owner, "to": decision.to},
+                extra={
+                    "kind": name,
+                    "key": str(where),
+                    "from": decision.owner,
+                    "to": decision.to,
+                    "sent": round(sent, 3),
+                },
             )
             return
         began = self._draining_since.pop((resource, where), None)
@@ -331,6 +339,7 @@ class Sharder:
                 "from": decision.owner,
                 "to": decision.to,
                 "reason": reason,
+                "sent": round(sent, 3),
             },
         )
         if self.metrics is not None:

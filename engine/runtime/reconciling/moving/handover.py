@@ -241,7 +241,7 @@ def release(
     ops = sharding.release_patch(parent, identity, children)
     if ops is None:
         return
-    meta = parent["metadata"]
+    meta, sent = parent["metadata"], time.time()
     try:
         written = kube.patch_json(resource, meta["name"], meta.get("namespace"), ops)
     except (errors.Invalid, errors.NotFound, errors.Conflict):
@@ -256,5 +256,6 @@ def release(
             "key": str(key_of(parent)),
             "to": sharding.labels_of(parent).get(sharding.DRAIN_LABEL),
             "children": children,
+            "sent": round(sent, 3),  # the wall time it was sent, before any other replica could see it
         },
     )
