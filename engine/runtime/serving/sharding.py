@@ -273,9 +273,9 @@ class Sharder:
                 batch = moves[start : start + WRITERS]
                 sent = [pool.submit(self._write, move) for move in batch]
                 for move, answer in zip(batch, sent, strict=True):
-                    written, sent = answer.result()
+                    written, sent_at = answer.result()
                     if written is not None:
-                        self._record(move, written, sent)
+                        self._record(move, written, sent_at)
                         writes += 1
         return writes
 
