@@ -11,7 +11,8 @@ the same fields of the same kind of child, or a create of a kind), since parents
 change the same way are refused the same way, and asking the server about all of them
 would make a plan of thousands of parents take minutes.
 
-``as_json`` is the documented shape for CI (``docs/plan.md``); ``text`` says the same.
+``as_json`` is the documented shape for CI (``docs/plan.md``); ``text`` says the same, the kind's
+API (``api``: its new CRD against the installed one, ``crdchanges``) before the parents.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj
+from engine.core.offline import crdchanges
 from engine.core.offline.fleet import Failure, ParentPlan
 
 EXAMPLES = 3  # names shown per group
@@ -64,6 +66,7 @@ class Summary:
     conflicts: tuple[Group, ...] = ()  # what: (message,)
     sampled: int | None = None  # applies a server dry run was asked about; None: no server
     refusals: tuple[Refusal, ...] = ()
+    api: crdchanges.Report | None = None  # the new CRD against the installed one; None: not compared
 
     @property
     def unchanged(self) -> int:
@@ -202,6 +205,7 @@ def as_json(summary: Summary) -> Obj:
                 {"parent": r.parent, "child": r.child, "message": r.message} for r in summary.refusals
             ],
         },
+        "api": None if summary.api is None else crdchanges.as_json(summary.api),
     }
 
 
@@ -215,8 +219,9 @@ def _children_json(group: Group) -> Obj:
 
 
 def text(summary: Summary) -> str:
-    """The summary as a reviewer reads it in a pull request, counts first."""
-    lines = [
+    """The summary as a reviewer reads it in a pull request, counts first (after the API's findings)."""
+    lines = [*crdchanges.text(summary.api), ""] if summary.api is not None else []
+    lines += [
         f"{summary.kind}: {summary.total} {_parents(summary.total)}: {summary.changed} would change, "
         f"{summary.unchanged} unchanged, {summary.failed} would fail to render"
     ]

@@ -11,6 +11,7 @@ every parent back to the previous revision (or ``--to-revision``).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 import json
 from collections.abc import Iterator
@@ -23,12 +24,14 @@ from engine.tools.cli import options
 from engine.tools.cli._common import main, opened_lists, read_crs
 
 if TYPE_CHECKING:
-    from engine.core.offline import fleetreport
+    from engine.core.offline import crdchanges, fleetreport
+    from engine.tools import apicheck
 
 # Exit codes, documented in `stencil plan --help` and docs/plan.md.
 CHANGES = 1  # with --exit-code: some parent would change
 BAD_INPUT = 2  # the plan could not be made: bad input, an unreachable cluster
 BROKEN = 3  # some parent would fail to render, or a sampled apply was refused
+API_BREAKING = 4  # the kind's new CRD would break objects the installed one stored
 
 
 @main.command("plan")
@@ -46,9 +49,17 @@ BROKEN = 3  # some parent would fail to render, or a sampled apply was refused
     None, "Only the parents in this namespace [default: all]; with -f, that of a CR naming none.", short=True
 )
 @options.crds(
-    "With -f: CRDs giving the parent kind its defaults and validation "
+    "CRDs giving the parent kind its defaults and validation with -f, and its hand-written CRD to "
+    "compare with the installed one "
     "[default: the first of KIND_DIR/crds/ and crds/ beside the templates folder that holds it].",
     default=None,
+)
+@click.option(
+    "--installed-crd",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Compare the kind's new CRD with this one (as `kubectl get crd NAME -o yaml` prints it) "
+    "[default: the cluster's; with -f, none].",
 )
 @options.kubeconfig("Kubeconfig (default: $KUBECONFIG or ~/.kube/config).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -69,6 +80,7 @@ def plan(
     observed_files: tuple[Path, ...],
     namespace: str | None,
     crds_dir: Path | None,
+    installed_crd: Path | None,
     kubeconfig: str | None,
     output: str,
     sample: int,
@@ -84,9 +96,16 @@ def plan(
     the API server refuses in a dry run of a sample of the applies.  With -f, the
     parents (and their children) come from files and no cluster is contacted.
 
+    First, the kind's new CRD (what `stencil crd` writes, or its hand-written file)
+    is compared with the installed one (or --installed-crd), version by version: a
+    change that would make stored objects lose data or no longer validate (a field
+    removed, a type narrowed, a new required field, an enum or bound narrowed) is
+    refused, naming the field; add a version for it instead.
+
     Exits 0 when the plan is made and no parent would fail; 1 with --exit-code
     when some parent would change; 2 when the plan cannot be made (bad input, no
-    cluster); 3 when some parent would fail to render or a sampled apply was refused.
+    cluster); 3 when some parent would fail to render or a sampled apply was refused;
+    4 when the new CRD would break stored objects (before 3).
     """
     from engine.core.model import errors
 
@@ -94,36 +113,46 @@ def plan(
         raise click.UsageError("--observed gives the children of the parents of -f files: give those too")
     try:
         if files:
-            summary = _offline(kind_dir, files, observed_files, namespace, crds_dir)
+            summary = _offline(kind_dir, files, observed_files, namespace, crds_dir, installed_crd)
         else:
-            summary = _live(kind_dir, namespace, kubeconfig, sample, seed_key_secret)
+            summary = _live(kind_dir, namespace, kubeconfig, sample, seed_key_secret, crds_dir, installed_crd)
     except errors.StencilError as error:
         click.echo(f"error: {error}", err=True)
         raise SystemExit(BAD_INPUT) from error
     _print(summary, output)
+    if summary.api is not None and summary.api.refused:
+        raise SystemExit(API_BREAKING)
     if summary.broken:
         raise SystemExit(BROKEN)
     raise SystemExit(CHANGES if exit_code and summary.changed else 0)
 
 
 def _live(
-    kind_dir: Path, namespace: str | None, kubeconfig: str | None, sample: int, seed_key_secret: str
+    kind_dir: Path,
+    namespace: str | None,
+    kubeconfig: str | None,
+    sample: int,
+    seed_key_secret: str,
+    crds_dir: Path | None,
+    installed_crd: Path | None,
 ) -> fleetreport.Summary:
     from engine.core.model import kinds
     from engine.core.offline import fleetreport
     from engine.runtime.cluster.kube import Kube
-    from engine.tools import fleet, seeding
+    from engine.tools import apicheck, fleet, seeding
 
     kind = kinds.load_kind(kind_dir)
     kube = Kube.from_kubeconfig(kubeconfig)
     try:
+        api = _noted(apicheck.check(kind, crds_dir, installed_crd, kube))
         found = fleet.read(kube, kind, namespace)
         with seeding.as_the_engine(kube, kind, seed_key_secret) as unkeyed:
             for note in [*found.notes, *([unkeyed] if unkeyed else [])]:
                 click.echo(f"note: {note}", err=True)
             plans = found.plan(kind, kube.is_namespaced, fleet.lookup(kube))
         chosen = fleetreport.sample(plans, sample)
-        return fleetreport.summarize(kind.kind, plans, fleet.dry_run(kube, chosen), sampled=len(chosen))
+        summary = fleetreport.summarize(kind.kind, plans, fleet.dry_run(kube, chosen), sampled=len(chosen))
+        return dataclasses.replace(summary, api=api)
     finally:
         kube.close()  # the listings' connections, opened eight at a time
 
@@ -134,14 +163,16 @@ def _offline(
     observed_files: tuple[Path, ...],
     namespace: str | None,
     crds_dir: Path | None,
+    installed_crd: Path | None,
 ) -> fleetreport.Summary:
     """The plan of the parents in ``files``, each CR checked and defaulted as ``stencil render`` does."""
     from engine.core.model import errors
     from engine.core.model.language import documents
     from engine.core.offline import fleetreport
-    from engine.tools import fleet
+    from engine.tools import apicheck, fleet
 
     kind, crds, parents = read_crs(kind_dir, files, namespace or "default", crds_dir)
+    api = _noted(apicheck.check(kind, crds_dir, installed_crd, None))
     objects: list[dict[str, Any]] = []
     for file in (*files, *observed_files):
         for document in opened_lists(documents.Document.read_all(file, errors.StencilError)):
@@ -150,7 +181,16 @@ def _offline(
             if named and (data.get("apiVersion"), data.get("kind")) != (kind.api_version, kind.kind):
                 objects.append(data)
     found = fleet.Fleet.of([parent for _, parent in parents], objects)
-    return fleetreport.summarize(kind.kind, found.plan(kind, crds.is_namespaced))
+    return dataclasses.replace(
+        fleetreport.summarize(kind.kind, found.plan(kind, crds.is_namespaced)), api=api
+    )
+
+
+def _noted(checked: apicheck.Checked) -> crdchanges.Report | None:
+    """The API check's report, its notes said on stderr."""
+    for note in checked.notes:
+        click.echo(f"note: {note}", err=True)
+    return checked.report
 
 
 def _print(summary: fleetreport.Summary, output: str) -> None:

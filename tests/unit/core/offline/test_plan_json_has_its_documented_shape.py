@@ -1,5 +1,7 @@
+import dataclasses
+
 from engine.core.model.identity import ChildId
-from engine.core.offline import fleet, fleetreport
+from engine.core.offline import crdchanges, fleet, fleetreport
 
 
 def test_plan_json_has_its_documented_shape() -> None:
@@ -43,5 +45,20 @@ def test_plan_json_has_its_documented_shape() -> None:
                 }
             ],
         },
+        "api": None,
     }
     assert fleetreport.as_json(fleetreport.summarize("Web", plans))["dryRun"] is None
+    removed = crdchanges.Finding("v1", "spec.x", "removed: ...", "refused")
+    summary = dataclasses.replace(
+        fleetreport.summarize("Web", plans),
+        api=crdchanges.Report("webs.example.com", "the installed CRD", (removed,)),
+    )
+    assert fleetreport.as_json(summary)["api"] == {
+        "crd": "webs.example.com",
+        "against": "the installed CRD",
+        "refused": 1,
+        "findings": [{"severity": "refused", "version": "v1", "path": "spec.x", "what": "removed: ..."}],
+    }
+    said = fleetreport.text(summary)
+    assert said.startswith("API of webs.example.com against the installed CRD: 1 refused\n"), said
+    assert said.index("  refused: v1 spec.x: removed: ...") < said.index("Web: 2 parents")
