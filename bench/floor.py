@@ -36,7 +36,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine.core.decisions import ordering, planning, status
+from engine.core.decisions import status
+from engine.core.decisions.plans import ordering, planning
 from engine.core.model import errors, kinds
 from engine.core.model.children import placement
 from engine.core.model.identity import ChildId

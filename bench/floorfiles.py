@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.workloads import ROOT, Workload
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 from engine.core.model import kinds
 from engine.core.offline import preview
 from engine.core.templating import rendering

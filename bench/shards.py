@@ -49,7 +49,7 @@ from typing import Any
 
 from bench import converging, pods
 from bench.workloads import ROOT, WORKLOADS, Workload
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.localcluster.plane import LocalCluster
 from engine.runtime.cluster.kube import Kube
 from engine.testing import write_requests

@@ -32,7 +32,8 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.decisions import ordering, referencing, status
+from engine.core.decisions import referencing, status
+from engine.core.decisions.plans import ordering
 from engine.core.model import apis, errors, kinds
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import yaml
 
 from engine.core import door
-from engine.core.decisions import planning, referencing
+from engine.core.decisions import referencing
+from engine.core.decisions.plans import planning
 from engine.core.model import errors, kinds
 from engine.core.model.children import placement
 from engine.core.model.identity import ChildId

@@ -22,7 +22,8 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from engine.core.decisions import planning, referencing
+from engine.core.decisions import referencing
+from engine.core.decisions.plans import planning
 from engine.core.model import apis, errors, kinds
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.core.decisions import conditions, contention
+from engine.core.decisions import conditions
+from engine.core.decisions.plans import contention
 from engine.core.model import apis, kinds
 from engine.core.model.errors import KindError, StencilError
 from engine.core.model.language import documents

@@ -23,7 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.decisions import conditions, refusing, status
+from engine.core.decisions import conditions, status
+from engine.core.decisions.plans import refusing
 from engine.core.model.identity import ChildId
 from engine.core.model.language.documents import FieldPath
 from engine.core.templating import rendering

@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 from engine.core.model.errors import StencilError
 from engine.core.model.language import documents
 from tests.campaign import _hostile

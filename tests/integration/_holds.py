@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.core.decisions import holding
+from engine.core.decisions.coordination import holding
 from engine.runtime.cluster.kube import Kube
 from tests.integration._engine import ROOT, eventually
 from tests.integration._process import EngineProcess, engine_process

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.runtime.cluster.kube import Kube, Resource
 from engine.tools import manifests
 from tests._deadlines import eventually_all

@@ -6,7 +6,7 @@ without a hold, as before."""
 
 from __future__ import annotations
 
-from engine.core.decisions import holding as holding_core
+from engine.core.decisions.coordination import holding as holding_core
 from engine.core.model import errors
 from engine.core.offline import rbac
 from engine.runtime.cluster.kube import Kube

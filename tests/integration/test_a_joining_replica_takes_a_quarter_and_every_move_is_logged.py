@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.runtime.cluster.kube import Kube
 from tests.integration._engine import eventually
 from tests.integration._shards import (

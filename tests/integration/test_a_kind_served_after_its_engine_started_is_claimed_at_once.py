@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from engine.core.decisions import holding as holding_core
+from engine.core.decisions.coordination import holding as holding_core
 from engine.runtime.cluster.kube import Kube
 from engine.runtime.serving import holding
 from tests.integration._engine import eventually

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.core.decisions import holding
+from engine.core.decisions.coordination import holding
 from engine.runtime.cluster.kube import Kube
 from engine.tools import manifests
 from tests.integration._engine import eventually

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.decisions import holding
+from engine.core.decisions.coordination import holding
 from engine.core.model import kinds
 from engine.runtime.cluster.kube import Kube
 from engine.testing import write_requests

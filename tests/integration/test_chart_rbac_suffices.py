@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from engine.core.decisions import holding
+from engine.core.decisions.coordination import holding
 from engine.core.model import errors
 from engine.runtime.cluster.kube import Kube
 from engine.testing import service_account_token, token_kubeconfig

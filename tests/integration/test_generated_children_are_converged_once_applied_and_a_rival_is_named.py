@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core.decisions import contention, ownership, planning
+from engine.core.decisions.plans import contention, ownership, planning
 from engine.runtime.cluster.kube import Kube
 
 KEYS = st.text("abcdefgh", min_size=1, max_size=6)

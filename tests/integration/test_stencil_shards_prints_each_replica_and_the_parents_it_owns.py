@@ -9,7 +9,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.runtime.cluster.kube import Kube
 from engine.tools import manifests
 from engine.tools.cli import main

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.runtime.cluster.kube import Kube
 from engine.runtime.cluster.watching import Informer
 from tests.integration._engine import eventually

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.decisions import refusing
+from engine.core.decisions.plans import refusing
 from engine.core.model import errors
 from engine.core.model.objects import Key
 from tests._deadlines import eventually

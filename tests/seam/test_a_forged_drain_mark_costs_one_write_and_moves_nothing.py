@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.core.model.objects import Key
 from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards

@@ -18,8 +18,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from engine.core.decisions import sharding
-from engine.core.decisions.rollout import KIND_REVISION
+from engine.core.decisions.coordination import sharding
+from engine.core.decisions.coordination.rollout import KIND_REVISION
 from engine.runtime.serving import manager
 from tests._deadlines import eventually
 from tests.integration._widgets import VALUE_CONFIGMAP, write_kind

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.decisions import rollout
+from engine.core.decisions.coordination import rollout
 from engine.core.model.objects import Key
 from tests.seam._fake import FakeKube
 from tests.seam._harness import CONFIG_MAP_A, EMPTY_CONFIG_MAP_A, WIDGET, engine_for, parent

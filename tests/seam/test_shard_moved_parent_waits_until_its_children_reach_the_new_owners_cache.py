@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.core.model.objects import Key
 from engine.runtime.reconciling.moving import handover
 from engine.runtime.serving import manager

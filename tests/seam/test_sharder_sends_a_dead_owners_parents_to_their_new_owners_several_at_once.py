@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.runtime.serving import sharding as shards
 from tests._deadlines import eventually
 from tests.integration._widgets import write_kind

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.runtime.cluster.informers import Across
 from engine.runtime.serving import manager
 from engine.runtime.serving import sharding as shards

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.runtime.cluster.informers import Across
 from tests._deadlines import eventually
 from tests.integration._widgets import write_kind

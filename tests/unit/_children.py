@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 
 PARENT_UID = "11111111-2222-3333-4444-555555555555"
 # The parent's namespace, and every other: these tests are about ownership, not namespaces.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 from engine.core.model.kinds import Kind
 from engine.core.offline import fleet
 from engine.core.templating import rendering

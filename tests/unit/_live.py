@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 
 
 def live_deployment(namespace: str, parent_uid: str, *, replicas: int = 2) -> dict[str, Any]:

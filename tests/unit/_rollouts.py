@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.decisions import rollout
+from engine.core.decisions.coordination import rollout
 from engine.core.model.objects import Key
 
 T0 = "2026-01-01T00:00:00Z"

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core.decisions import conditions, health, ordering
+from engine.core.decisions import conditions, health
+from engine.core.decisions.plans import ordering
 from engine.core.model.sources import shapes
 
 

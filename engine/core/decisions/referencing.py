@@ -27,8 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.core.decisions import planning
 from engine.core.decisions.context import status_context
+from engine.core.decisions.plans import planning
 from engine.core.model.children import placement
 from engine.core.model.errors import PlacementError, ReferenceForbidden, RenderError, StencilError
 from engine.core.model.identity import ChildId

@@ -22,8 +22,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.decisions import conditions, ordering
+from engine.core.decisions import conditions
 from engine.core.decisions.context import status_context
+from engine.core.decisions.plans import ordering
 from engine.core.model.children import confidential
 from engine.core.model.errors import KindError, StencilError
 from engine.core.model.kinds import ConditionRule, Kind

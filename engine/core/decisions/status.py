@@ -17,11 +17,11 @@ Conditions form one ``ConditionSet`` with ``Ready`` at the root:
 
 A step that did not run is ``Unknown`` rather than a stale ``True``: when the
 templates fail, nothing claims the children were applied or are ready.  A child
-that waits for others (``after:``, ``engine.core.decisions.ordering``) was not applied,
+that waits for others (``after:``, ``engine.core.decisions.plans.ordering``) was not applied,
 so ``ChildrenApplied`` is False with reason ``WaitingForDependencies`` and a
 message naming what it waits for; it is not an error, and comes after a
 conflict or a failed apply, which say more.  A field that another writer keeps
-changing back (``engine.core.decisions.contention``) makes ``ChildrenApplied`` False with
+changing back (``engine.core.decisions.plans.contention``) makes ``ChildrenApplied`` False with
 reason ``ContestedField``, naming the field and the other writer.
 ``Ready`` carries the reason and message of the first dependent that is False
 (else Unknown), so ``kubectl get`` shows why a parent is not ready.  A custom condition with
@@ -41,17 +41,8 @@ from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 
-from engine.core.decisions import (
-    conditions,
-    contention,
-    ordering,
-    planning,
-    progress,
-    readiness,
-    referencing,
-    refusing,
-    rules,
-)
+from engine.core.decisions import conditions, progress, readiness, referencing, rules
+from engine.core.decisions.plans import contention, ordering, planning, refusing
 from engine.core.model.children import confidential
 from engine.core.model.errors import StencilError
 from engine.core.model.identity import ChildId

@@ -10,7 +10,7 @@ names the file, line and field.
 Each template has an id, a DNS-1123 label (its file name without ``.yaml`` by
 default): templates and status rules read its child as ``children.<id>``, and ``after:`` names
 the templates whose children must be healthy before its own are created
-(``engine.core.decisions.ordering``).  Ids are checked here, once, so that a typo in
+(``engine.core.decisions.plans.ordering``).  Ids are checked here, once, so that a typo in
 ``after:`` or in ``children.<id>``, or two templates waiting for each other, is
 a load error at its line rather than a parent that waits for ever.  A template that reads
 ``children.<id>`` waits for that template as if ``after:`` named it

@@ -8,7 +8,7 @@
 
 A kind that declares nothing moves every parent at once, as it always did
 (``Policy`` is None).  What a rollout does with the policy is decided in
-``engine.core.decisions.rollout``; this module only reads and checks it.
+``engine.core.decisions.coordination.rollout``; this module only reads and checks it.
 """
 
 from __future__ import annotations

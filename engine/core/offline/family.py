@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core.decisions import conditions, health, ownership, readiness, status
+from engine.core.decisions import conditions, health, readiness, status
+from engine.core.decisions.plans import ownership
 from engine.core.decisions.referencing import Target
 from engine.core.model.children import patches
 from engine.core.model.identity import ChildId

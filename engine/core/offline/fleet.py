@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.core import door
-from engine.core.decisions import planning, referencing
+from engine.core.decisions import referencing
+from engine.core.decisions.plans import planning
 from engine.core.model import apis, errors, kinds
 from engine.core.model.children import placement
 from engine.core.model.identity import ChildId

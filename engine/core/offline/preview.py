@@ -26,7 +26,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.core import door
-from engine.core.decisions import ordering, rules, status
+from engine.core.decisions import rules, status
+from engine.core.decisions.plans import ordering
 from engine.core.model import apis, kinds
 from engine.core.model.errors import KindError
 from engine.core.model.objects import Obj

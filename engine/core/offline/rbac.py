@@ -22,7 +22,7 @@ access to every Lease in the cluster would let the engine take over the leases
 of kube-scheduler or kube-controller-manager.  ``namespace_rules`` gives it for
 the engine's own namespace only, with ``get/update`` narrowed to the one Lease,
 together with read access to the ConfigMaps that carry drop-in kinds.  The Leases that hold
-each kind for one engine (``engine.core.decisions.holding``) live in a namespace every engine
+each kind for one engine (``engine.core.decisions.coordination.holding``) live in a namespace every engine
 sees, ``kube-system`` by default: ``kind_lease_rules`` grants ``get/update`` there on those
 Leases by name, so the engine can never write another component's Lease.  A kind's claim names
 its holder's heartbeat, a Lease in any namespace (another release's leader Lease): a standby
@@ -49,7 +49,9 @@ from typing import Any
 
 import yaml
 
-from engine.core.decisions import holding, planning, referencing
+from engine.core.decisions import referencing
+from engine.core.decisions.coordination import holding
+from engine.core.decisions.plans import planning
 from engine.core.model import apis, errors
 from engine.core.model.children import placement
 from engine.core.model.kinds import Kind

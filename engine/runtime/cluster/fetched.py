@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from engine.core.decisions import ownership
+from engine.core.decisions.plans import ownership
 from engine.core.model.objects import Key, Obj, key_of
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource

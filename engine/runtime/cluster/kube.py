@@ -30,7 +30,9 @@ from typing import Any
 import urllib3
 import yaml
 
-from engine.core.decisions.ownership import FIELD_MANAGER as FIELD_MANAGER  # the engine's one field manager
+from engine.core.decisions.plans.ownership import (
+    FIELD_MANAGER as FIELD_MANAGER,  # the engine's one field manager
+)
 from engine.core.model import apis, errors
 from engine.core.model.objects import Obj
 from engine.runtime.cluster import incluster, nesting, transport

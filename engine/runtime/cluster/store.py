@@ -4,7 +4,7 @@
 full listing (``replace``) or single watch events (``apply``) and answers with the
 handler events they imply.  It cuts ``metadata.managedFields`` (often half an
 object's size) down to the engine's own applied set, which drift is asked of
-(``engine.core.decisions.ownership``), fills in ``apiVersion``/``kind``
+(``engine.core.decisions.plans.ownership``), fills in ``apiVersion``/``kind``
 (list items lack them), keeps the indexes current, turns objects missing from a
 relist into synthetic deletes, and never goes backwards: an object replaces a
 cached one only when its ``resourceVersion`` is newer (see ``newer``), so a
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from engine.core.decisions import ownership
+from engine.core.decisions.plans import ownership
 from engine.core.model.objects import Obj
 from engine.runtime.cluster import nesting
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.core.decisions import rollout
+from engine.core.decisions.coordination import rollout
 from engine.core.model import errors, kinds
 from engine.core.model.objects import Obj
 from engine.runtime.cluster import transport

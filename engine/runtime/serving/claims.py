@@ -1,6 +1,6 @@
 """When a kind's claim changes hands: the pure rules of ``engine.runtime.serving.holding``.
 
-A claim (``engine.core.decisions.holding``) is not renewed by its holder: it is written when a
+A claim (``engine.core.decisions.coordination.holding``) is not renewed by its holder: it is written when a
 kind is taken and when it is released, and the holder's liveness is its engine's heartbeat, a
 Lease the claim names.  These are leader election's rules (``engine.runtime.serving.leader``,
 client-go's) with one change, the Lease whose stillness counts as expiry:
@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.decisions import holding
+from engine.core.decisions.coordination import holding
 from engine.runtime.serving import leader
 from engine.runtime.serving.leader import Action, LeaseRecord
 

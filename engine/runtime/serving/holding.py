@@ -1,7 +1,7 @@
 """The kinds this engine holds: a claim a kind, written only when the kind changes hands.
 
 What a kind's claim is named, where it lives, what heartbeat it names and who an engine is are
-decided in ``engine.core.decisions.holding``; when a claim may be taken is
+decided in ``engine.core.decisions.coordination.holding``; when a claim may be taken is
 ``engine.runtime.serving.claims``'s pure ``decide``.  This module is the loop around them:
 
 - **A holder sends nothing at rest.**  It writes a kind's claim once when it takes it (with the
@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.core.decisions import holding
+from engine.core.decisions.coordination import holding
 from engine.core.model import errors
 from engine.core.model.objects import Obj
 from engine.runtime.cluster.kube import Kube

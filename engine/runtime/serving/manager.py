@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.core.decisions import rollout as rollout_core
-from engine.core.decisions.sharding import as_sharder_keeps
+from engine.core.decisions.coordination import rollout as rollout_core
+from engine.core.decisions.coordination.sharding import as_sharder_keeps
 from engine.core.model import apis, claimants, errors, kinds
 from engine.core.model.objects import Key, Obj
 from engine.runtime.cluster import workload

@@ -1,7 +1,7 @@
 """Parents sharded across replicas: each replica's own Lease and the sharder's labels.
 
 The rules (who is live, who should own a parent, which write moves it) are pure and live in
-``engine.core.decisions.sharding``; this module is the I/O around them, in two pieces:
+``engine.core.decisions.coordination.sharding``; this module is the I/O around them, in two pieces:
 
 - ``member`` makes the ``LeaderElector`` (``engine.runtime.serving.leader``, the one Lease client) that
   holds a replica's own Lease, ``stencil-shard-<identity>``, labelled so the sharder can list
@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.core.model import errors, kinds
 from engine.core.model.objects import Key, Obj, key_of
 from engine.runtime.cluster.informers import Across, InformerSet

@@ -202,7 +202,7 @@ def run(
     """Run the engine against a cluster until SIGINT or SIGTERM."""
     import socket
 
-    from engine.core.decisions import holding
+    from engine.core.decisions.coordination import holding
     from engine.runtime.cluster import seedsecret, workload
     from engine.runtime.cluster.kube import Kube
     from engine.runtime.serving import manager

@@ -4,7 +4,7 @@ It reads what the sharded replicas write, and nothing else: the member Leases
 (``shard.stencil.dev/member=true``) and each parent kind's ``shard.stencil.dev/owner`` and
 ``shard.stencil.dev/drain`` labels.  A member is shown live by its Lease's ``renewTime`` and
 duration against this machine's clock, which is good enough for a person to read; the
-sharder itself never compares clocks (``engine.core.decisions.sharding``).
+sharder itself never compares clocks (``engine.core.decisions.coordination.sharding``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from engine.tools.cli._common import main
 @options.namespace("default", "Where the replicas' Leases are.")
 def shards(templates_dir: Path, kubeconfig: str | None, namespace: str) -> None:
     """Print each replica's Lease and how many parents of each kind it owns."""
-    from engine.core.decisions import sharding
+    from engine.core.decisions.coordination import sharding
     from engine.core.model import errors, kinds
     from engine.runtime.cluster.kube import Kube
     from engine.runtime.serving import leader

@@ -26,7 +26,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import door
-from engine.core.decisions import conditions, planning
+from engine.core.decisions import conditions
+from engine.core.decisions.plans import planning
 from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj

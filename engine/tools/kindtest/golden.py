@@ -36,7 +36,7 @@ from typing import Any
 
 import yaml
 
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 from engine.core.model import errors
 from engine.core.model.identity import ChildId
 from engine.core.model.language import documents

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from engine.core import door
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 from engine.core.model import kinds
 from engine.core.model.errors import KindError
 from engine.core.model.identity import ChildId

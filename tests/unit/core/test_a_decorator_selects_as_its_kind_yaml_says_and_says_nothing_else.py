@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.core import door
-from engine.core.decisions import ownership
+from engine.core.decisions.plans import ownership
 from engine.core.model import kinds
 from engine.core.model.children import patches
 from engine.core.model.errors import KindError, PlacementError

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from engine.core import door
-from engine.core.decisions import conditions, ordering
+from engine.core.decisions import conditions
+from engine.core.decisions.plans import ordering
 from engine.core.decisions.status import derive_status
 from engine.core.model import kinds
 from engine.core.model.errors import KindError

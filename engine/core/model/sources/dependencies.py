@@ -6,7 +6,7 @@ one edge, inferred from the template's syntax tree when the kind loads rather th
 written by hand:
 
 * its children are created only once the read template's children exist and are
-  healthy, the wait ``after:`` makes (``engine.core.decisions.ordering``);
+  healthy, the wait ``after:`` makes (``engine.core.decisions.plans.ordering``);
 * in one render it comes after the read template, so that rendering knows which
   observed object is that template's child: the identity of what the read template
   rendered *this time*, matched against what is observed (``render_order``).

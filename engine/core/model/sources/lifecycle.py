@@ -14,7 +14,7 @@ A ``templates:`` entry of kind.yaml may say, for its children:
   the child is created and then left to other writers: never put back, never reported as
   contested, and never removed by the engine's later applies, which carry what the server holds;
 - ``adopt``: an object of the child's name that no controller holds, and no other parent by
-  Stencil's labels, is taken over (``engine.core.decisions.planning.adoptable``) rather than
+  Stencil's labels, is taken over (``engine.core.decisions.plans.planning.adoptable``) rather than
   reported as a conflict; one another controller holds is never taken;
 - ``updateStrategy``: what an update the API server refuses as invalid (an immutable field, a
   Pod's spec) leads to: ``InPlace`` (the default: refused, and said), ``Recreate`` (deleted,

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.core.decisions import contention
+from engine.core.decisions.plans import contention
 from engine.core.model import kinds
 from engine.core.model.children import placement
 from engine.core.offline.linting.findings import Finding

@@ -24,7 +24,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
-from engine.core.decisions import referencing, sharding
+from engine.core.decisions import referencing
+from engine.core.decisions.coordination import sharding
 from engine.core.model import apis, errors, kinds
 from engine.core.model.children import placement
 from engine.core.model.identity import ChildId

@@ -4,7 +4,7 @@
   that holds the parent's key, so no reconcile of it is under way.  Instead of reconciling,
   it relabels the parent's children for the replica it drains towards, then removes the
   parent's owner and drain labels, recording how many children it handed over
-  (``engine.core.decisions.sharding.release_patch``).  The releasing side relabels because it
+  (``engine.core.decisions.coordination.sharding.release_patch``).  The releasing side relabels because it
   is the only one that can: its cache holds every child of the parent, and it still owns the
   parent, so no other replica writes them meanwhile; the new owner can neither write before
   it is assigned nor see the children in its cache, which selects its own label, after.
@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.core.model import errors, kinds
 from engine.core.model.children import placement
 from engine.core.model.identity import ChildId

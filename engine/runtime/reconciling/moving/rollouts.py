@@ -8,7 +8,7 @@ once, as before: each is rendered from the target at its next reconcile.
 
 ``Rollout.tick`` runs every second on the engine's reload thread while a rollout is under
 way (less often when looking at every parent would take more than ``LOOK_SHARE`` of that
-thread): it reads where every cached parent stands, lets ``engine.core.decisions.rollout.step``
+thread): it reads where every cached parent stands, lets ``engine.core.decisions.coordination.rollout.step``
 decide who moves, queues them, pauses the rollout when the failures pass the kind's budget
 (spec.paused on the KindRollout, an Event in counts, the log), and writes the KindRollout's
 status when it changed.  Sharded, each replica writes its own share of the counts in
@@ -31,7 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.core.decisions import conditions, rollout
+from engine.core.decisions import conditions
+from engine.core.decisions.coordination import rollout
 from engine.core.model import kinds, rollouts
 from engine.core.model.objects import Key, Obj, key_of
 from engine.runtime.reconciling import events

@@ -4,7 +4,7 @@ This is the hand of steps 5 and 6 of ``KindController.reconcile``.  Every child 
 one field manager; a create claims its name atomically (create-only apply), and an update
 carries the uid of the object it was planned against, so a name another parent took meanwhile
 is never handed over.  A field that another writer keeps changing back is restored ever more
-slowly (``engine.core.decisions.contention``); the first hold names that writer in an event.
+slowly (``engine.core.decisions.plans.contention``); the first hold names that writer in an event.
 
 Each write answers with a value rather than filling lists: ``Write`` for one child (created,
 updated with the contests it leaves, or its name held by another object) and ``Applied`` for
@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from engine.core.decisions import contention, planning, refusing, sharding
+from engine.core.decisions.coordination import sharding
+from engine.core.decisions.plans import contention, planning, refusing
 from engine.core.model import errors
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj, uid_of

@@ -27,7 +27,8 @@ import logging
 from collections.abc import Callable
 
 from engine.core import door
-from engine.core.decisions import conditions, contention, lifecycles, ordering, planning, refusing, status
+from engine.core.decisions import conditions, status
+from engine.core.decisions.plans import contention, lifecycles, ordering, planning, refusing
 from engine.core.model import errors, kinds
 from engine.core.model.language import seedkeys
 from engine.core.model.objects import Key, Obj, key_of, uid_of

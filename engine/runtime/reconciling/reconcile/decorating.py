@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 from engine.core.model import kinds
 from engine.core.model.children import placement
 from engine.core.model.objects import Key, Obj, key_of, uid_of

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core.decisions import conditions, lifecycles, planning, rules, status
+from engine.core.decisions import conditions, rules, status
+from engine.core.decisions.plans import lifecycles, planning
 from engine.core.model import kinds
 from engine.core.model.children import placement
 from engine.core.model.objects import Obj, uid_of

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from engine.core.decisions import ownership
+from engine.core.decisions.plans import ownership
 from engine.core.model import errors, kinds
 from engine.core.model.children import patches, placement
 from engine.core.model.identity import ChildId

@@ -25,7 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.decisions import conditions, rollout, status
+from engine.core.decisions import conditions, status
+from engine.core.decisions.coordination import rollout
 from engine.core.model import errors, kinds
 from engine.core.model.objects import Obj, key_of, uid_of
 from engine.runtime.cluster.informers import Across

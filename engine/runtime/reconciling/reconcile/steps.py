@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.core.decisions import ordering, planning, referencing, status
+from engine.core.decisions import referencing, status
+from engine.core.decisions.plans import ordering, planning
 from engine.core.model import errors, kinds
 from engine.core.model.identity import ChildId
 from engine.core.model.objects import Obj

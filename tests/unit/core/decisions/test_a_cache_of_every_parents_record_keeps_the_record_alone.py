@@ -4,7 +4,7 @@ annotations are not kept."""
 
 from __future__ import annotations
 
-from engine.core.decisions import rollout
+from engine.core.decisions.coordination import rollout
 from engine.core.decisions.status import KIND_REVISION
 
 BULK = "x" * 100_000

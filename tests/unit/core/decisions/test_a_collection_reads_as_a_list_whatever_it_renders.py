@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engine.core.decisions import context, ordering
+from engine.core.decisions import context
+from engine.core.decisions.plans import ordering
 from engine.core.model.language.expressions import compile_expression
 from tests.unit._ordering import NOW, deployment, observed, template
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from engine.core.decisions import conditions, ordering
+from engine.core.decisions import conditions
+from engine.core.decisions.plans import ordering
 from engine.core.decisions.rules import Read, failures
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.errors import KindError

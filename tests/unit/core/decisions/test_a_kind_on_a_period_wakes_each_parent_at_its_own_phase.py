@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.decisions import lifecycles
+from engine.core.decisions.plans import lifecycles
 from engine.core.model import kinds
 from engine.core.model.errors import KindError
 from engine.core.model.objects import Key

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime
 
-from engine.core.decisions import rollout
+from engine.core.decisions.coordination import rollout
 from engine.core.model.objects import Key
 from engine.core.model.rollouts import Policy
 from tests.unit import _rollouts as r

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core.decisions import rollout, status
+from engine.core.decisions import status
+from engine.core.decisions.coordination import rollout
 from engine.core.model import kinds
 from tests.unit import _rollouts as r
 

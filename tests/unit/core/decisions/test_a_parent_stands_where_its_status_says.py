@@ -4,7 +4,7 @@ from yet; a parent with no record stands nowhere yet."""
 
 from __future__ import annotations
 
-from engine.core.decisions import rollout
+from engine.core.decisions.coordination import rollout
 from engine.core.model.objects import Key
 from tests.unit import _rollouts as r
 

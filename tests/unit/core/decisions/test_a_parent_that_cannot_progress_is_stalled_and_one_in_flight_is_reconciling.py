@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from engine.core.decisions import conditions, contention, ordering, progress, referencing, status
-from engine.core.decisions.planning import Conflict
+from engine.core.decisions import conditions, progress, referencing, status
+from engine.core.decisions.plans import contention, ordering
+from engine.core.decisions.plans.planning import Conflict
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.errors import ApiError, KindError, Refused, RenderError
 from engine.core.model.identity import ChildId

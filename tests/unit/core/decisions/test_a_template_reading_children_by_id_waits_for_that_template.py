@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core.decisions import ordering
+from engine.core.decisions.plans import ordering
 from engine.core.model import kinds
 from tests.unit import _kinds
 from tests.unit._ordering import NOW, service

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.decisions import lifecycles
+from engine.core.decisions.plans import lifecycles
 from engine.core.model import kinds
 from engine.core.model.errors import KindError
 from engine.core.model.sources import lifecycle

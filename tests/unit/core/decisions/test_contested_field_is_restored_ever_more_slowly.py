@@ -2,7 +2,7 @@
 slowly (10 s, doubling to 5 minutes); a new rendered value or a long peace starts the count
 again, and the other writer is named from the server's managedFields."""
 
-from engine.core.decisions import contention
+from engine.core.decisions.plans import contention
 
 PARENT = "uid-1"
 CHILD = ("apps/v1", "Deployment", "x1", "coredns")

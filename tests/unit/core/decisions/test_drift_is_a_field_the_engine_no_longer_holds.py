@@ -3,7 +3,7 @@ holds, never a value the server normalized, dropped, defaulted or added to."""
 
 from typing import Any
 
-from engine.core.decisions import ownership, planning
+from engine.core.decisions.plans import ownership, planning
 from tests.unit._children import PARENT_UID, REACH, as_observed, configmap
 
 

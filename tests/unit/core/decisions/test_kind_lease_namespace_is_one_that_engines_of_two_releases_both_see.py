@@ -4,7 +4,7 @@ every namespace, the first namespace watched when they watch some; a namespace g
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core.decisions import holding
+from engine.core.decisions.coordination import holding
 
 NAMESPACES = st.from_regex(r"[a-z][a-z0-9-]{0,20}", fullmatch=True)
 

@@ -5,7 +5,7 @@ A's parent uid; that must change nothing for A."""
 
 from __future__ import annotations
 
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 from engine.core.model.children import placement
 from tests.unit._children import PARENT_UID, as_observed, configmap
 

@@ -3,7 +3,8 @@ is missing or not Current (kstatus), and let through once they all are."""
 
 from __future__ import annotations
 
-from engine.core.decisions import health, ordering, planning
+from engine.core.decisions import health
+from engine.core.decisions.plans import ordering, planning
 from engine.core.model.identity import ChildId
 from tests.unit._children import REACH
 from tests.unit._ordering import NOW, deployment, observed, service, template

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.decisions import ordering, planning
+from engine.core.decisions.plans import ordering, planning
 from tests.unit._children import REACH
 from tests.unit._ordering import NOW, deployment, observed, template
 

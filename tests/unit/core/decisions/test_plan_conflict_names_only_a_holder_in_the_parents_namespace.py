@@ -4,7 +4,7 @@ own namespace, a controller only by kind and name there; never by uid."""
 
 from __future__ import annotations
 
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 from engine.core.model.identity import ChildId
 from engine.core.model.kinds import Placement
 from engine.core.templating import rendering

@@ -1,7 +1,7 @@
 """Children that owner references cannot tie to their parent (another namespace, cluster-scoped)
 are held by a finalizer; the patch that sets it is a compare-and-swap."""
 
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 from engine.core.model.children import placement
 from tests.unit._children import PARENT_UID, REACH, as_observed, configmap
 

@@ -1,4 +1,4 @@
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 from engine.core.model.identity import ChildId
 from tests.unit._children import PARENT_UID, REACH, as_observed, configmap
 

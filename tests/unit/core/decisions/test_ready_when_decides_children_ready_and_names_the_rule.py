@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.core.decisions import ordering
+from engine.core.decisions.plans import ordering
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.identity import ChildId
 from tests.unit._jobs import job, job_template, observed_job, ready_when

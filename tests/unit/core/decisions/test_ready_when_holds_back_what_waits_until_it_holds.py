@@ -3,7 +3,8 @@ until kstatus calls the child Current: a running Job is Current, and its depende
 
 from __future__ import annotations
 
-from engine.core.decisions import health, ordering
+from engine.core.decisions import health
+from engine.core.decisions.plans import ordering
 from tests.unit._jobs import job, job_template, observed_job
 from tests.unit._ordering import NOW, template
 

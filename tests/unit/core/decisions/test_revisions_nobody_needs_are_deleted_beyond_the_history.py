@@ -3,7 +3,7 @@ it) and the ten newest others; the older ones are deleted."""
 
 from __future__ import annotations
 
-from engine.core.decisions import rollout
+from engine.core.decisions.coordination import rollout
 
 
 def test_beyond_ten_spare_revisions_the_oldest_go() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import copy
 
-from engine.core.decisions import planning, sharding
+from engine.core.decisions.coordination import sharding
+from engine.core.decisions.plans import planning
 
 CHILD = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "labels": {"x": "y"}}, "data": {}}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 
 
 def test_a_lease_unchanged_for_its_duration_drops_out() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 
 KEYS = [sharding.parent_key("demo.stencil.dev/v1", "Network", f"ns-{i % 7}", f"net-{i}") for i in range(2000)]
 names = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=12)

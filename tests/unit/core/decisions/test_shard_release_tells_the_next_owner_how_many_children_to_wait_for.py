@@ -7,7 +7,7 @@ from typing import Any
 
 import jsonpatch
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 
 
 def draining(present: dict[str, str] | None = None) -> dict[str, Any]:

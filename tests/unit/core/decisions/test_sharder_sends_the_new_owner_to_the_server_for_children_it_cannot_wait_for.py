@@ -8,7 +8,7 @@ from typing import Any
 
 import jsonpatch
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 
 
 def parent(owner: str | None, status: bool) -> dict[str, Any]:

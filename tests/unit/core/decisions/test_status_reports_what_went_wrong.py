@@ -4,7 +4,7 @@ import dataclasses
 from typing import Any
 
 from engine.core.decisions import conditions
-from engine.core.decisions.planning import Conflict
+from engine.core.decisions.plans.planning import Conflict
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.errors import ApiError, KindError, RenderError
 from engine.core.model.identity import ChildId

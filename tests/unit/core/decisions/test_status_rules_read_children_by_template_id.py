@@ -7,7 +7,8 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from engine.core.decisions import context, ordering
+from engine.core.decisions import context
+from engine.core.decisions.plans import ordering
 from engine.core.decisions.status import Outcome, derive_status
 from engine.core.model.kinds import FieldRule, Kind
 from engine.core.model.language.expressions import compile_expression

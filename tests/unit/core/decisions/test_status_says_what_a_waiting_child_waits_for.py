@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core.decisions import conditions, ordering
-from engine.core.decisions.planning import Conflict
+from engine.core.decisions import conditions
+from engine.core.decisions.plans import ordering
+from engine.core.decisions.plans.planning import Conflict
 from engine.core.decisions.status import READY, Outcome, derive_status
 from engine.core.model.identity import ChildId
 from engine.core.model.kinds import Kind

@@ -12,7 +12,7 @@ from typing import Any
 import jsonpatch
 import pytest
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 SPEC = {"cidr": "10.0.0.0/16", "routes": [f"10.{i}.0.0/24" for i in range(40)]}

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from engine.core.decisions.ownership import FIELD_MANAGER
+from engine.core.decisions.plans.ownership import FIELD_MANAGER
 from engine.runtime.cluster.store import Store
 
 OURS = {"f:data": {".": {}, "f:k": {}}}

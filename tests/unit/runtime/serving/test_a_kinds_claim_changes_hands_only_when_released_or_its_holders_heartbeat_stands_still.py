@@ -7,7 +7,7 @@ import datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core.decisions import holding
+from engine.core.decisions.coordination import holding
 from engine.runtime.serving import claims, leader
 
 WALL = datetime.datetime(2025, 1, 1, tzinfo=datetime.UTC)

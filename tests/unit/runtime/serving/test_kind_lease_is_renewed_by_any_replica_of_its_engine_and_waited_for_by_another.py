@@ -7,7 +7,7 @@ import datetime
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from engine.core.decisions import holding
+from engine.core.decisions.coordination import holding
 from engine.runtime.serving import leader
 
 NAMESPACES = st.from_regex(r"[a-z][a-z0-9-]{0,20}", fullmatch=True)

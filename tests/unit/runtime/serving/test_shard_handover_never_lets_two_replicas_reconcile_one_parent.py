@@ -18,7 +18,7 @@ import jsonpatch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from engine.core.decisions import sharding
+from engine.core.decisions.coordination import sharding
 from engine.runtime.serving import leader
 
 REPLICAS = ("a", "b", "c")

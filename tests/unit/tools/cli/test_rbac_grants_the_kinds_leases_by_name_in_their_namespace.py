@@ -6,7 +6,7 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from engine.core.decisions import holding
+from engine.core.decisions.coordination import holding
 from engine.core.model import kinds
 from engine.tools.cli import main
 

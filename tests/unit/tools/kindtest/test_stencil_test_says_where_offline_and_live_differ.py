@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core.decisions import planning
+from engine.core.decisions.plans import planning
 from engine.core.model import apis, kinds
 from engine.core.offline import preview
 from engine.core.templating import rendering

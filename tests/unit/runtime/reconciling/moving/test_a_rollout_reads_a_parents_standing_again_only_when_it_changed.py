@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.decisions import rollout
+from engine.core.decisions.coordination import rollout
 from engine.core.model.objects import Key
 from engine.runtime.cluster.informers import Across
 from engine.runtime.cluster.kube import Resource

@@ -27,7 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.decisions import contention, health
+from engine.core.decisions import health
+from engine.core.decisions.plans import contention
 from engine.core.model.children.placement import (
     KIND_LABEL,
     MANAGED_BY_LABEL,

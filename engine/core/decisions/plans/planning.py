@@ -19,7 +19,7 @@ quiet and safe:
   updated; one no longer rendered is pruned, kept (``Retain``, ``createOnly``) or let go
   (``Orphan``: ``releases``, ``lifecycles.release_patch``) as the lifecycle it carries says; fields it
   hands to other writers (``applyOnce``) are left out of its hash and carried as the server
-  holds them (``engine.core.decisions.lifecycles``).
+  holds them (``engine.core.decisions.plans.lifecycles``).
 * **Namespaces are a boundary.**  A parent's children and related objects lie only
   within its ``Reach``: its own namespace, those its kind's placement names, and
   cluster scope if the kind may make cluster-scoped children.  Anything else,
@@ -40,7 +40,7 @@ from typing import Any
 
 import orjson
 
-from engine.core.decisions import contention, lifecycles, ownership
+from engine.core.decisions.plans import contention, lifecycles, ownership
 from engine.core.model.children.placement import (
     KIND_LABEL,
     PARENT_NAME_LABEL,
