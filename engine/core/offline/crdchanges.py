@@ -167,7 +167,8 @@ def _compare(old: Schema, new: Schema, path: str, add: Any) -> None:
             REFUSED,
             path,
             f"type {_type_name(old)} -> {_type_name(new)}: stored {' and '.join(sorted(lost))} values no "
-            "longer validate, and a write that keeps one is refused",
+            f"longer validate: clients reading {_type_name(new)} fail on them, "
+            "and a write may not set a new one",
         )
         return  # what is below a type that changed is moot
     if old.get("nullable") and not new.get("nullable"):
