@@ -34,7 +34,7 @@ from pathlib import Path
 from engine.runtime.cluster import incluster
 from engine.runtime.cluster.kube import Kube
 from engine.runtime.serving import manager
-import engine.tools.cli.run
+import engine.tools.cli.operating.run
 way, where = sys.argv[1], sys.argv[2]
 if way == "in a pod":
     incluster.ACCOUNT = Path(where)

@@ -153,7 +153,7 @@ def stages(parents: int = CLI_PARENTS) -> list[tuple[str, float]]:
     from engine.tools import yamlwriting
     from engine.tools.cli._common import GC_YOUNG_THRESHOLD
 
-    started = _child_run([sys.executable, "-c", "import engine.tools.cli.render"])[1]
+    started = _child_run([sys.executable, "-c", "import engine.tools.cli.authoring.render"])[1]
     found: list[documents.Document] = []
     parents_: list[dict[str, Any]] = []
     output: list[dict[str, Any]] = []

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.runtime.cluster.kube import Kube
-from engine.tools.cli import dev
+from engine.tools.cli.trying import dev
 from tests import _walkthrough
 from tests.integration._engine import ROOT, eventually
 

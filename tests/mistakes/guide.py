@@ -27,7 +27,7 @@ example goes, and once in a branch no example takes (inside
 `{UNTAKEN}`, since no example sets `spec.canary`), which rendering
 alone would never see. A mistake in an example, a CRD or a field of
 `kind.yaml` has no branch, and is shown once. The same cases are the table
-test `tests/unit/tools/cli/test_lint_catches_every_authoring_mistake.py`; where lint does
+test `tests/unit/tools/cli/authoring/test_lint_catches_every_authoring_mistake.py`; where lint does
 not catch a mistake, the entry says so.
 
 The kind is `web`: a Deployment and a Service, with a CRD that checks what a

@@ -1,25 +1,14 @@
 """The ``stencil`` command line: the outermost layer, wiring options to the engine.
 
-One module a command (or a family of them); each registers itself on ``main``
-when imported here.  ``kubectl_plugin`` is the same group as the ``kubectl-stencil``
-command, which kubectl runs for ``kubectl stencil ...`` when it is on PATH.
+One module a command (or a family of them), each registering itself on ``main`` when imported,
+in three rooms by what a person is doing: ``authoring`` (writing a kind: checked, rendered,
+drawn and written out, from its folder), ``trying`` (a kind tried on a local control plane) and
+``operating`` (the engine run against a cluster, and a served kind changed).  Importing the
+rooms here registers every command.  ``kubectl_plugin`` is the same group as the
+``kubectl-stencil`` command, which kubectl runs for ``kubectl stencil ...`` when it is on PATH.
 """
 
-from engine.tools.cli import (
-    argocd,
-    bundle,
-    changes,
-    cluster,
-    crd,
-    dev,
-    lint,
-    pictures,
-    rbac,
-    render,
-    run,
-    shards,
-    test,
-)
+from engine.tools.cli import authoring, operating, trying
 from engine.tools.cli._common import main
 
 
@@ -29,20 +18,4 @@ def kubectl_plugin() -> None:
     main(prog_name="kubectl stencil")
 
 
-__all__ = [
-    "argocd",
-    "bundle",
-    "changes",
-    "cluster",
-    "crd",
-    "dev",
-    "kubectl_plugin",
-    "lint",
-    "main",
-    "pictures",
-    "rbac",
-    "render",
-    "run",
-    "shards",
-    "test",
-]
+__all__ = ["authoring", "kubectl_plugin", "main", "operating", "trying"]

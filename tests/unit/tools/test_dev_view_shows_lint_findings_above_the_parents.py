@@ -7,7 +7,7 @@ import io
 from rich.console import Console
 
 from engine.tools import parents
-from engine.tools.cli import dev
+from engine.tools.cli.trying import dev
 
 ROW = parents.Row("Web", "shop/b", "False", "ChildrenNotReady", "Deployment b-deployment: 0 of 2 ready", "5m")
 FINDING = "templates/web/deployment.yaml:6:3: warning: no example takes this branch"

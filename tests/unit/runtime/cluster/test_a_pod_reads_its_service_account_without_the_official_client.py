@@ -83,7 +83,7 @@ def test_the_engines_client_in_a_pod_does_not_import_the_official_client(tmp_pat
     program = (
         "import sys\n"
         "from pathlib import Path\n"
-        "import engine.tools.cli.run\n"
+        "import engine.tools.cli.operating.run\n"
         "from engine.runtime.cluster import incluster\n"
         "from engine.runtime.cluster.kube import Kube\n"
         f"incluster.ACCOUNT = Path({str(tmp_path)!r})\n"

@@ -18,7 +18,7 @@ from engine.runtime.telemetry import selfsigned
 ROOT = Path(__file__).resolve().parents[4]
 SERVE = """
 import socket, ssl, sys, threading
-from engine.tools.cli import run
+from engine.tools.cli.operating import run
 from engine.runtime.serving import manager
 from engine.runtime.telemetry import delegation, observability
 

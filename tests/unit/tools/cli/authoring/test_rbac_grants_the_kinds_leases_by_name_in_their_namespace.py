@@ -10,7 +10,7 @@ from engine.core.decisions.coordination import holding
 from engine.core.model import kinds
 from engine.tools.cli import main
 
-ROOT = Path(__file__).resolve().parents[4]
+ROOT = Path(__file__).resolve().parents[5]
 
 
 def test_the_kinds_role_names_each_kinds_lease_in_the_namespace_asked() -> None:

@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from engine.tools.cli import holds as leases
 from engine.tools.cli import options
 from engine.tools.cli._common import main, stop_event
+from engine.tools.cli.operating import holds as leases
 
 if TYPE_CHECKING:
     from engine.runtime.cluster.kube import Kube

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from engine.tools.cli import main
 
-METACONTROLLER = Path(__file__).resolve().parents[4] / "examples" / "metacontroller"
+METACONTROLLER = Path(__file__).resolve().parents[5] / "examples" / "metacontroller"
 
 
 def test_lint_of_the_metacontroller_examples_is_silent() -> None:

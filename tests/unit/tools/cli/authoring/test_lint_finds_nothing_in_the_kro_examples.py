@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from engine.tools.cli import main
 
-KRO = Path(__file__).resolve().parents[4] / "examples" / "kro"
+KRO = Path(__file__).resolve().parents[5] / "examples" / "kro"
 
 
 def test_lint_of_the_kro_examples_is_silent() -> None:

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from engine.tools.cli import main
 
-CROSSPLANE = Path(__file__).resolve().parents[4] / "examples" / "crossplane"
+CROSSPLANE = Path(__file__).resolve().parents[5] / "examples" / "crossplane"
 
 
 def test_lint_of_the_crossplane_examples_is_silent() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.core.model import kinds
-from engine.tools.cli import dev
+from engine.tools.cli.trying import dev
 from tests.unit import _lintkinds
 
 FIXTURE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import click
 import pytest
 
-from engine.tools.cli.run import _home, _seed_secret
+from engine.tools.cli.operating.run import _home, _seed_secret
 
 
 def test_the_pods_namespace_comes_first(monkeypatch: pytest.MonkeyPatch) -> None:

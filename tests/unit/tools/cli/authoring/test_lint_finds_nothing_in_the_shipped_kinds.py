@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from engine.tools.cli import main
 
-TEMPLATES = Path(__file__).resolve().parents[4] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[5] / "templates"
 
 
 def test_lint_of_the_shipped_kinds_is_silent() -> None:

@@ -12,9 +12,9 @@ from typing import Any
 import yaml
 
 from engine.core.model import kinds
-from engine.tools.cli import changes
+from engine.tools.cli.operating import changes
 from tests.unit import _kinds
-from tests.unit.tools.cli.test_stencil_plan_exits_by_what_would_happen import plan
+from tests.unit.tools.cli.operating.test_stencil_plan_exits_by_what_would_happen import plan
 
 NEW = kinds.load_kind(_kinds.SEED_FOLDER).crd
 
