@@ -71,7 +71,11 @@ def main(count: int) -> None:
             began = time.monotonic()
             result = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
             took = time.monotonic() - began
-            head = result.stdout.splitlines()[0] if result.stdout else result.stderr
+            # The parents' line, after the lines of the kind's API (``API of ...`` and its findings).
+            said = [
+                line for line in result.stdout.splitlines() if line and not line.startswith(("API of ", " "))
+            ]
+            head = said[0] if said else result.stderr
             print(f"{kind_dir.name}: {took:.2f}s exit {result.returncode}: {head}", flush=True)
 
 

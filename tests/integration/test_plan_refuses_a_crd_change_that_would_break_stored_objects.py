@@ -66,7 +66,7 @@ def group(kube: Kube) -> Iterator[str]:
 def plan(local_cluster: Any, namespace: str, kind_dir: Path) -> tuple[int, dict[str, Any]]:
     args = ["plan", str(kind_dir), "-n", namespace, "--kubeconfig", str(local_cluster.kubeconfig)]
     result = CliRunner().invoke(main, [*args, "--format", "json", "--sample", "0"])
-    return result.exit_code, json.loads(result.output)
+    return result.exit_code, json.loads(result.stdout)
 
 
 def test_plan_refuses_a_crd_change_that_would_break_stored_objects(

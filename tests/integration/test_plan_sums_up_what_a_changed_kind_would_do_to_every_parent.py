@@ -52,7 +52,7 @@ def changed(tmp_path: Path, replicas: str = "{{ spec.replicas }}") -> Path:
 def plan(local_cluster: Any, namespace: str, folder: Path) -> tuple[int, dict[str, Any]]:
     args = ["plan", str(folder), "-n", namespace, "--kubeconfig", str(local_cluster.kubeconfig)]
     result = CliRunner().invoke(main, [*args, "--format", "json", "--sample", "3"])
-    return result.exit_code, json.loads(result.output)
+    return result.exit_code, json.loads(result.stdout)  # notes are on stderr
 
 
 def children(kube: Kube, namespace: str) -> list[str]:
