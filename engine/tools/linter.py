@@ -304,6 +304,10 @@ def _pruned(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> lis
     return linting.check_pruned_status(known.kind, hand_written)
 
 
+def _round_trips(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
+    return linting.check_round_trips(known.kind, parents)
+
+
 def _templates(known: _Known, parents: Sequence[tuple[str, dict[str, Any]]]) -> list[Finding]:
     return linting.check_templates(known.kind, known.schema, known.child_kinds)
 
@@ -402,6 +406,7 @@ _CHECKS: tuple[Check, ...] = (
     _crd,
     _columns,
     _pruned,
+    _round_trips,
     _templates,
     _placement,
     _controller_fields,

@@ -37,7 +37,6 @@ from typing import Any, TypeAlias
 
 from engine.core.model import decorators, references, rollouts, statusrules
 from engine.core.model.apis import group_of, unownable_parent
-from engine.core.model.crdwriting import simpleschema
 from engine.core.model.errors import KindError
 from engine.core.model.language import documents, expressions
 from engine.core.model.language.documents import Document
@@ -58,6 +57,8 @@ from engine.core.model.sources.lifecycle import (
 )
 from engine.core.model.statusrules import ConditionRule as ConditionRule
 from engine.core.model.statusrules import FieldRule as FieldRule
+from engine.core.model.versioning import versions
+from engine.core.model.versioning.conversion import Conversion
 
 EXAMPLES_DIR = "examples"
 TESTS_DIR = "tests"  # what `stencil test` reads beside the examples: golden files and fixtures
@@ -152,6 +153,7 @@ class Kind:
     delete_when: Expression | None = None  # the parent is deleted once this is true
     # The CRD ``schema:`` writes (``simpleschema``); None: a hand-written one.
     crd: dict[str, Any] | None = field(default=None, compare=False)
+    conversion: Conversion | None = field(default=None, compare=False)  # between its ``versions:``
     references: tuple[Reference, ...] = ()  # objects it reads but does not own
     read_as: str | None = None  # the ServiceAccount, of each parent's namespace, references are read as
     every: float | None = None  # seconds between reconciles of each parent; None: only on events
@@ -232,7 +234,8 @@ def load_kind(directory: Path) -> Kind:
         teardown=load_teardown(document, {t.id: t.waits_for for t in templates}),
         rollout=rollouts.load(document),
         decorates=decorates,
-        crd=simpleschema.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
+        crd=versions.crd(document, parent["apiVersion"], parent["kind"]) if "schema" in data else None,
+        conversion=versions.conversion(document, parent["apiVersion"]),
     )
 
 

@@ -33,6 +33,7 @@ from engine.core.model.children import placement
 from engine.core.model.crds import predicates, structural
 from engine.core.model.errors import KindError, NotServed, StencilError
 from engine.core.model.language import documents
+from engine.core.model.versioning import conversion
 from engine.core.templating import rendering
 
 if TYPE_CHECKING:
@@ -216,7 +217,7 @@ class OfflineCrds:
         found = [] if _IS_OBJECT(data) else document.problems(self._OBJECT)
         if found:
             return found, [], None  # without a name the server reads no further
-        key = (kind.api_version, kind.kind)
+        key = (str(data["apiVersion"]), kind.kind)
         schema = self.schemas.get(key)
         if schema is None:
             return [], [], data
@@ -232,6 +233,8 @@ class OfflineCrds:
             violations, unchecked = compiled.rules.check(parent)
             found += [_rule_error(document, violation) for violation in violations]
             notes += [str(document.error(str(note), note.path)) for note in unchecked]
+        if not found and key[0] != kind.api_version:
+            parent = _at_hub(document, kind, parent, found)
         return sorted(found, key=lambda error: error.line or 0), notes, parent
 
     def _compile(self, key: tuple[str, str], schema: dict[str, Any]) -> _Compiled:
@@ -248,11 +251,28 @@ class OfflineCrds:
 
     @staticmethod
     def _serves(document: documents.Document, kind: kinds.Kind) -> bool:
+        """Whether ``document`` is a CR of ``kind``, at its hub or at another of its versions."""
         data = document.data
-        return isinstance(data, dict) and (data.get("apiVersion"), data.get("kind")) == (
-            kind.api_version,
-            kind.kind,
-        )
+        if not isinstance(data, dict) or data.get("kind") != kind.kind:
+            return False
+        versions = [kind.api_version]
+        if kind.conversion is not None:
+            versions = [f"{kind.conversion.group}/{version}" for version in kind.conversion.versions]
+        return data.get("apiVersion") in versions
+
+
+def _at_hub(
+    document: documents.Document, kind: kinds.Kind, parent: dict[str, Any], found: list[StencilError]
+) -> dict[str, Any] | None:
+    """A CR of another version of ``kind`` as the engine reads it: converted to the hub."""
+    assert kind.conversion is not None  # _serves took it
+    try:
+        converted = kind.conversion.convert(parent, kind.api_version)
+    except conversion.ConversionError as failed:
+        found.append(document.error(f"cannot be converted to {kind.api_version}: {failed}", ()))
+        return None
+    defaulted: dict[str, Any] = with_defaults(kind.conversion.hub_schema, converted)
+    return defaulted  # as the server defaults what it converts
 
 
 @dataclass(frozen=True)

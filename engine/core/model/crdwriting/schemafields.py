@@ -150,9 +150,12 @@ _MARKERS: dict[str, tuple[tuple[str, ...] | None, str, _Apply]] = {
 class Reader:
     """Reads fields of one ``kind.yaml``'s schema, naming the field of each problem."""
 
-    def __init__(self, document: Document, types: dict[str, Any]) -> None:
+    def __init__(
+        self, document: Document, types: dict[str, Any], types_path: FieldPath = ("schema", "types")
+    ) -> None:
         self.document = document
         self.types = types
+        self.types_path = types_path
         self.reading: list[str] = []  # custom types being read, to refuse one that contains itself
         self.fixed: dict[int, str] = {}  # the schemas (by id) that are or hold an immutable field
 
@@ -207,7 +210,7 @@ class Reader:
             if text in self.reading:
                 raise self.error(f"the type {text} contains itself: a CRD's schema cannot", path)
             self.reading.append(text)
-            schema = self.object(self.types[text], ("schema", "types", text))
+            schema = self.object(self.types[text], (*self.types_path, text))
             self.reading.pop()
             return schema
         known = ", ".join([*_SCALARS, *self.types])

@@ -38,7 +38,7 @@ from typing import Any
 
 from engine.core.model import apis
 from engine.core.model.crdwriting import schemafields
-from engine.core.model.language.documents import Document
+from engine.core.model.language.documents import Document, FieldPath
 
 Schema = dict[str, Any]
 
@@ -111,34 +111,13 @@ _APPROVAL = "api-approved.kubernetes.io"
 
 
 def crd(document: Document, api_version: str, kind: str) -> dict[str, Any]:
-    """The CRD of ``kind`` at ``api_version`` from the ``schema:`` of ``document`` (kind.yaml)."""
+    """The CRD of ``kind`` at ``api_version`` from the ``schema:`` of ``document`` (kind.yaml),
+    with every version its ``versions:`` adds (``engine.core.model.versions``)."""
     given: dict[str, Any] = document.data["schema"]
     group, version = apis.split_api_version(api_version)
     plural = given.get("plural", _plural(kind.lower()))
     metadata: dict[str, Any] = {"name": f"{plural}.{group}", **_approval(document, group, api_version)}
-    reader = schemafields.Reader(document, given.get("types", {}))
-    spec = _described(
-        reader.object(given.get("spec", {}), ("schema", "spec")),
-        f"What the {kind} should be; the engine makes and updates its children from it.",
-    )
-    _place_rules(document, spec, given.get("validations", []))
-    status = _status(reader.object(given.get("status", {}), ("schema", "status")), kind)
-    root: Schema = {"type": "object"}
-    if "description" in given:
-        root["description"] = given["description"]
-    root["properties"] = {
-        "apiVersion": {"type": "string"},
-        "kind": {"type": "string"},
-        "metadata": {"type": "object"},
-        "spec": spec,
-        "status": status,
-    }
-    if "maxNameLength" in given:
-        root["x-kubernetes-validations"] = [_name_rule(given["maxNameLength"], kind)]
-    if spec.get("required"):
-        root["required"] = ["spec"]
-    else:
-        spec["default"] = {}  # so that an empty CR still gets every default
+    hub = {"name": version, "served": True, "storage": True, **served(document, given, ("schema",), kind)}
     names: dict[str, Any] = {
         "kind": kind,
         "listKind": f"{kind}List",
@@ -155,17 +134,41 @@ def crd(document: Document, api_version: str, kind: str) -> dict[str, Any]:
             "group": group,
             "names": names,
             "scope": given.get("scope", "Namespaced"),
-            "versions": [
-                {
-                    "name": version,
-                    "served": True,
-                    "storage": True,
-                    "subresources": {"status": {}},
-                    "additionalPrinterColumns": _columns(given.get("printerColumns", []), root),
-                    "schema": {"openAPIV3Schema": root},
-                }
-            ],
+            "versions": [hub],
         },
+    }
+
+
+def served(document: Document, given: dict[str, Any], path: FieldPath, kind: str) -> dict[str, Any]:
+    """What a CRD version says of ``given``, a ``schema:`` at ``path`` of ``document``: its
+    subresources, printer columns and OpenAPI schema."""
+    reader = schemafields.Reader(document, given.get("types", {}), (*path, "types"))
+    spec = _described(
+        reader.object(given.get("spec", {}), (*path, "spec")),
+        f"What the {kind} should be; the engine makes and updates its children from it.",
+    )
+    _place_rules(document, spec, given.get("validations", []), path)
+    status = _status(reader.object(given.get("status", {}), (*path, "status")), kind)
+    root: Schema = {"type": "object"}
+    if "description" in given:
+        root["description"] = given["description"]
+    root["properties"] = {
+        "apiVersion": {"type": "string"},
+        "kind": {"type": "string"},
+        "metadata": {"type": "object"},
+        "spec": spec,
+        "status": status,
+    }
+    if "maxNameLength" in given:
+        root["x-kubernetes-validations"] = [_name_rule(given["maxNameLength"], kind)]
+    if spec.get("required"):
+        root["required"] = ["spec"]
+    else:
+        spec["default"] = {}  # so that an empty CR still gets every default
+    return {
+        "subresources": {"status": {}},
+        "additionalPrinterColumns": _columns(given.get("printerColumns", []), root),
+        "schema": {"openAPIV3Schema": root},
     }
 
 
@@ -194,7 +197,7 @@ def _approval(document: Document, group: str, api_version: str) -> dict[str, Any
     return {"annotations": {_APPROVAL: approved}}
 
 
-def _place_rules(document: Document, spec: Schema, given: list[dict[str, Any]]) -> None:
+def _place_rules(document: Document, spec: Schema, given: list[dict[str, Any]], path: FieldPath) -> None:
     """Put each CEL rule of ``validations:`` on the spec, or on the field it names (``field:``),
     before the rules the field's markers wrote."""
     placed: dict[int, tuple[Schema, list[dict[str, Any]]]] = {}
@@ -205,7 +208,7 @@ def _place_rules(document: Document, spec: Schema, given: list[dict[str, Any]]) 
             try:
                 target = schemafields.field_at(spec, validation["field"])
             except LookupError as missing:
-                raise document.error(f"{missing}", ("schema", "validations", index, "field")) from None
+                raise document.error(f"{missing}", (*path, "validations", index, "field")) from None
         placed.setdefault(id(target), (target, []))[1].append(rule)
     for target, rules in placed.values():
         target["x-kubernetes-validations"] = [*rules, *target.get("x-kubernetes-validations", [])]

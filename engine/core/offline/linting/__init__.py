@@ -23,7 +23,9 @@ module of its own beside it, read in this order:
 * ``columns``: whether ``kubectl get`` shows the parent's Ready (its CRD's
   printer columns);
 * ``pruned``: whether the parent's CRD keeps what the engine writes in its
-  status, or prunes it.
+  status, or prunes it;
+* ``roundtrips``: whether the kind's versions convert to each other and back
+  without loss.
 
 ``engine.tools.linter`` reads the folders and CRDs and gathers the findings.
 """
@@ -36,12 +38,14 @@ from engine.core.offline.linting.findings import Finding
 from engine.core.offline.linting.long_names import LONG_NAME, check_long_names, one_per_path
 from engine.core.offline.linting.pruned import PRUNED, check_pruned_status, pruned_conditions
 from engine.core.offline.linting.relations import check_relations
+from engine.core.offline.linting.roundtrips import ROUND_TRIP, check_round_trips
 from engine.core.offline.linting.text import check_controller_fields, check_placement
 from engine.core.offline.linting.trees import check_rules, check_templates
 
 __all__ = [
     "LONG_NAME",
     "PRUNED",
+    "ROUND_TRIP",
     "UNTAKEN",
     "Finding",
     "Traced",
@@ -52,6 +56,7 @@ __all__ = [
     "check_placement",
     "check_pruned_status",
     "check_relations",
+    "check_round_trips",
     "check_rules",
     "check_templates",
     "one_per_path",
