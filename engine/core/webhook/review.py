@@ -12,8 +12,9 @@ conversions now (``Lookup``), and returns the HTTP status and the body to send:
 - an object that cannot be converted (its kind is not one the engine serves with versions, the
   version asked or its own is not one of the kind's, a mapping's rule fails): 200 and
   ``result.status: Failure`` with a message that names the object (its index, kind, namespace
-  and name) and why, and no ``convertedObjects`` at all: the API server then fails the
-  client's request, and never stores or returns a half-converted list;
+  and name) and why (a rule by its kind.yaml, line and field), and no ``convertedObjects`` at
+  all: the API server then fails the client's request, and never stores or returns a
+  half-converted list;
 - a body that is not a ConversionReview the engine can answer (not JSON, not an object, another
   apiVersion or kind, no request, uid, desiredAPIVersion or objects): 400, with the review's
   uid and a Failure result where the uid is known, else a ``Status`` that says what is wrong.
@@ -107,8 +108,8 @@ def convert(obj: dict[str, Any], index: int, desired: str, lookup: Lookup) -> di
             raise ConversionError(f"this engine serves no kind {kind} of {served} with versions")
         return conversion.convert(obj, desired)
     except StencilError as failed:  # a rule's own error (its budget, a bad value) included
-        why = f"{failed.field}: {failed.message}" if failed.field else failed.message
-        raise ConversionError(f"cannot convert {_named(obj, index)} to {desired}: {why}") from None
+        # A rule's failure says its kind.yaml, line and field, as ``stencil lint`` does.
+        raise ConversionError(f"cannot convert {_named(obj, index)} to {desired}: {failed}") from None
 
 
 def failure(uid: str | None, message: str) -> dict[str, Any]:

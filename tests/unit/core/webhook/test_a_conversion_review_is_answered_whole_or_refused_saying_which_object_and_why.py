@@ -146,7 +146,8 @@ def test_a_rule_that_fails_fails_the_review_with_its_field(tmp_path: Path) -> No
     assert code == 200
     message = _failed(answer)
     assert message.startswith("cannot convert objects[1] (Site y) to example.dev/v1alpha1: ")
-    assert "versions[0].convert[0].down.spec.address" in message and "ZeroDivisionError" in message
+    assert "kind.yaml:15: versions[0].convert[0].down.spec.address: " in message
+    assert "ZeroDivisionError" in message
 
 
 def test_a_kind_the_lookup_says_cannot_convert_now_fails_the_review_with_its_reason() -> None:
