@@ -1,19 +1,25 @@
 """The engine's small HTTP server: one selector thread for every socket, a few workers to answer.
 
-The metrics and probe ports face whatever can reach the pod, so what a client that connects
-and says nothing costs is bounded here, not left to a thread per connection (the standard
-library's ``ThreadingHTTPServer``: 8,000 idle sockets were 8,000 threads and half a GiB, and
-the kubelet's probe timed out behind them).  One thread waits on every socket with
-``selectors``; it does the TLS handshake without blocking, reads the request head (and a small
-body) up to ``HEAD_LIMIT`` bytes, and hands only a complete request to a fixed pool of
-``WORKERS`` threads, which compute the answer; the selector thread writes it back and closes
-the connection (one request per connection, ``Connection: close``).
+The metrics, probe and conversion webhook ports face whatever can reach the pod, so what a
+client that connects and says nothing costs is bounded here, not left to a thread per
+connection (the standard library's ``ThreadingHTTPServer``: 8,000 idle sockets were 8,000
+threads and half a GiB, and the kubelet's probe timed out behind them).  One thread waits on
+every socket with ``selectors``; it does the TLS handshake without blocking, reads the request
+head up to ``HEAD_LIMIT`` bytes and its body up to the server's ``body_limit``, and hands only
+a complete request to a fixed pool of ``WORKERS`` threads, which compute the answer; the
+selector thread writes it back and closes the connection (one request per connection,
+``Connection: close``).  A body is read as it comes, between the other sockets' reads, so a
+large one (the webhook's ConversionReviews) holds up no other request.
 
-Three bounds hold for every connection:
+Four bounds hold for every connection:
 
-- ``head_timeout`` seconds from accept for the handshake and the whole head, else it is closed;
-  the answer has ``write_timeout`` seconds to leave;
-- a head over ``HEAD_LIMIT`` gets 431, a body over ``BODY_LIMIT`` gets 413;
+- ``head_timeout`` seconds from accept for the handshake, the whole head and the whole body,
+  else it is closed; the answer has ``write_timeout`` seconds to leave;
+- a head over ``HEAD_LIMIT`` gets 431, a body over ``body_limit`` (``BODY_LIMIT`` unless the
+  server says more) 413, and a body of no stated length (chunked) 411;
+- the bodies being read or answered hold at most ``buffer_limit`` bytes between them: a body
+  that would pass it closes the oldest connection still sending one, or gets 503 when that is
+  not enough;
 - at most ``max_connections`` are open.  At the cap, a new connection closes the *oldest one
   still unfinished* (handshake or head not done), and is closed itself only when every open
   connection already has a request in hand.  Refusing newcomers instead would let a flood that
@@ -41,7 +47,7 @@ from http import HTTPStatus
 log = logging.getLogger("stencil")
 
 HEAD_LIMIT = 16 * 1024
-BODY_LIMIT = 16 * 1024
+BODY_LIMIT = 16 * 1024  # metrics and probes; the webhook's reviews say more
 WORKERS = 4
 MAX_CONNECTIONS = 512
 HEAD_TIMEOUT = 5.0
@@ -83,9 +89,11 @@ class _Connection:
         self.sock = sock
         self.deadline = deadline
         self.handshaking = handshaking
+        self.tls: ssl.SSLContext | None = None  # the server's context when it was accepted
         self.data = bytearray()
         self.head_end = -1  # index just past "\r\n\r\n", once seen
         self.wanted = 0  # head plus body, once the head is parsed
+        self.reserved = 0  # the body's bytes counted against the server's buffer_limit
         self.out = memoryview(b"")
 
 
@@ -102,6 +110,9 @@ class Server:
         head_timeout: float = HEAD_TIMEOUT,
         write_timeout: float = WRITE_TIMEOUT,
         workers: int = WORKERS,
+        body_limit: int = BODY_LIMIT,
+        buffer_limit: int | None = None,
+        methods: frozenset[str] = frozenset({"GET"}),
     ) -> None:
         host, port = address
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -110,6 +121,9 @@ class Server:
         self.server_address: tuple[str, int] = self._listener.getsockname()[:2]
         self._respond, self._tls = respond, tls
         self._cap, self._head_timeout, self._write_timeout = max_connections, head_timeout, write_timeout
+        self._body_limit, self._methods = body_limit, methods
+        self._buffer_limit = buffer_limit if buffer_limit is not None else max_connections * body_limit
+        self._reserved = 0  # bytes of bodies being read or answered, between them
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._listener, selectors.EVENT_READ)
         self._wake_read, self._wake_write = socket.socketpair()
@@ -132,6 +146,11 @@ class Server:
     def start(self) -> None:
         for thread in self._threads:
             thread.start()
+
+    def use_tls(self, tls: ssl.SSLContext) -> None:
+        """Take ``tls`` for every connection accepted from now on (a renewed certificate); those
+        already handshaking keep the context they began with."""
+        self._tls = tls
 
     def shutdown(self) -> None:
         """Stop serving and wait for the server's threads to end."""
@@ -199,6 +218,7 @@ class Server:
                 self._close(next(iter(self._unfinished)))
             sock.setblocking(False)
             connection = _Connection(sock, time.monotonic() + self._head_timeout, self._tls is not None)
+            connection.tls = self._tls
             self._unfinished[connection] = None
             self._selector.register(sock, selectors.EVENT_READ, connection)
 
@@ -210,9 +230,9 @@ class Server:
                 if not isinstance(sock, ssl.SSLSocket):
                     # Wrapped only once the client has sent something: an idle socket holds no
                     # TLS state (tens of KiB each once a handshake starts).
-                    assert self._tls is not None
+                    assert connection.tls is not None
                     self._selector.unregister(sock)
-                    sock = connection.sock = self._tls.wrap_socket(
+                    sock = connection.sock = connection.tls.wrap_socket(
                         sock, server_side=True, do_handshake_on_connect=False
                     )
                     self._selector.register(sock, selectors.EVENT_READ, connection)
@@ -238,10 +258,11 @@ class Server:
         del self._unfinished[connection]
         self._selector.unregister(sock)
         self._working.add(connection)
-        self._requests.put((connection, _request(connection)))
+        request, connection.data = _request(connection), bytearray()  # the request holds the body
+        self._requests.put((connection, request))
 
     def _read_head(self, connection: _Connection) -> bool:
-        """False when the connection got its answer (431, 400, 413) instead of a request."""
+        """False when the connection got its answer (431, 400, 411, 413, 503) instead of a request."""
         end = connection.data.find(b"\r\n\r\n")
         if end < 0:
             if len(connection.data) > HEAD_LIMIT:
@@ -252,14 +273,34 @@ class Server:
             self._answer_now(connection, HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE)
             return False
         connection.head_end = end + 4
-        length = _headers(connection.data[:end]).get("content-length", "0")
+        headers = _headers(connection.data[:end])
+        length = headers.get("content-length", "0")
+        if "transfer-encoding" in headers:
+            self._answer_now(connection, HTTPStatus.LENGTH_REQUIRED)
+            return False
         if not length.isdigit():
             self._answer_now(connection, HTTPStatus.BAD_REQUEST)
             return False
-        if int(length) > BODY_LIMIT:
+        if int(length) > self._body_limit:
             self._answer_now(connection, HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
             return False
+        if not self._reserve(connection, int(length)):
+            self._answer_now(connection, HTTPStatus.SERVICE_UNAVAILABLE)
+            return False
         connection.wanted = connection.head_end + int(length)
+        return True
+
+    def _reserve(self, connection: _Connection, length: int) -> bool:
+        """Count ``length`` bytes of body against ``buffer_limit``, closing the oldest connections
+        still sending a body to make room; False when even that leaves too little."""
+        if self._reserved + length > self._buffer_limit:
+            older = [c for c in self._unfinished if c.reserved and c is not connection]
+            while older and self._reserved + length > self._buffer_limit:
+                self._close(older.pop(0))
+            if self._reserved + length > self._buffer_limit:
+                return False
+        connection.reserved = length
+        self._reserved += length
         return True
 
     def _answer_now(self, connection: _Connection, status: HTTPStatus) -> None:
@@ -290,6 +331,8 @@ class Server:
         self._close(connection)
 
     def _close(self, connection: _Connection) -> None:
+        self._reserved -= connection.reserved
+        connection.reserved = 0
         self._unfinished.pop(connection, None)
         self._sending.pop(connection, None)
         self._working.discard(connection)
@@ -323,7 +366,7 @@ class Server:
             connection, request = item
             if not request.method:
                 response = Response(HTTPStatus.BAD_REQUEST, b"bad request\n")
-            elif request.method != "GET":
+            elif request.method not in self._methods:
                 response = Response(HTTPStatus.NOT_IMPLEMENTED, b"unsupported method\n")
             else:
                 try:
