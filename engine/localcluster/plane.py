@@ -90,7 +90,8 @@ class LocalCluster:
 
     Use it as a context manager, or call ``start()`` and ``stop()``.  After
     ``start()``, ``kubeconfig`` names an admin kubeconfig (certificate in
-    ``system:masters``) and ``server`` is the API server's URL.
+    ``system:masters``), ``server`` is the API server's URL and ``etcd`` etcd's client URL
+    (plain HTTP, for a test that reads what is stored).
 
     ``apiserver_args`` are appended to the built-in kube-apiserver flags, so
     for a flag given twice the caller's value wins (the last one counts).
@@ -132,6 +133,7 @@ class LocalCluster:
         self._previous_handlers: dict[int, Any] = {}
         self._started = False
         self.server = ""
+        self.etcd = ""
         self.kubeconfig = Path()
         self.timings: dict[str, float] = {}
 
@@ -305,6 +307,7 @@ class LocalCluster:
 
         etcd_client, etcd_peer, api_port = processes.free_ports(3)
         self.server = f"https://127.0.0.1:{api_port}"
+        self.etcd = f"http://127.0.0.1:{etcd_client}"
         self._admin = api = admin.Admin(self.server, context)
         admin_kubeconfig = self._state / "admin.kubeconfig"
         admin_kubeconfig.write_bytes(admin.kubeconfig(self.server, files))
