@@ -45,6 +45,10 @@ from engine.runtime.cluster.watching import INITIAL_EVENTS_END
 
 RESOURCES = {
     ("tests.stencil.dev/v1", "Widget"): Resource("tests.stencil.dev", "v1", "Widget", "widgets", True),
+    # The Widget's CRD serves an older version too; the fake holds an object once per version asked.
+    ("tests.stencil.dev/v1alpha1", "Widget"): Resource(
+        "tests.stencil.dev", "v1alpha1", "Widget", "widgets", True
+    ),
     ("tests.stencil.dev/v1", "Gadget"): Resource("tests.stencil.dev", "v1", "Gadget", "gadgets", True),
     ("v1", "ConfigMap"): Resource("", "v1", "ConfigMap", "configmaps", True),
     ("v1", "Secret"): Resource("", "v1", "Secret", "secrets", True),

@@ -12,14 +12,21 @@ already served.  So the first claimant keeps the parent kind and every later one
 
 A broken kind that names its parent counts as a claimant too: served, it would mark the parents
 of the kind that serves them with its error.  ``settle`` is pure; the engine says each refusal.
+
+A kind whose folder moves its hub (``parent.apiVersion``) to another version of its group is the
+same claimant: the parent kind is served by one controller, which moves to the new version with it
+(``moved_hub``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.core.model import apis
+
 GroupKind = tuple[str, str]  # (group, kind)
+ParentKind = tuple[str, str]  # (apiVersion, kind)
 
 
 @dataclass(frozen=True)
@@ -58,3 +65,10 @@ def settle(running: Mapping[GroupKind, str], claimants: Sequence[Claimant]) -> l
     for claimant in claimants:
         holders.setdefault(claimant.parent, claimant)
     return [Refusal(c, holders[c.parent]) for c in claimants if holders[c.parent] is not c]
+
+
+def moved_hub(served: Iterable[ParentKind], parent: ParentKind) -> ParentKind | None:
+    """The parent kind among ``served`` that is ``parent``'s group and kind at another version: the
+    hub its kind read its parents at until its folder moved it to ``parent``'s; None if none is."""
+    group_kind = (apis.group_of(parent[0]), parent[1])
+    return next((p for p in served if p != parent and (apis.group_of(p[0]), p[1]) == group_kind), None)

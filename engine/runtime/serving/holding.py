@@ -21,13 +21,16 @@ decided in ``engine.core.decisions.coordination.holding``; when a claim may be t
 
 ``KindHolds`` follows the kinds the engine serves (``Engine.controllers``, read every
 ``interval``): a kind that appears is taken or waited for, a kind that goes away has its claim
-released.  ``on_held`` runs when a kind is taken.  Stopping the holds releases every claim the
-engine holds; the caller stops its writes before.  A kind whose claim the engine may not read
-(403: a kind added as a ConfigMap without the rules of its Lease) is served without a hold, and
-the log says so once: serving it is what the engine did before kinds were held.  A 403 is believed
-only once it has lasted ``FORBIDDEN_GRACE`` seconds (``clock``): the rules of a kind dropped in
-with a ClusterRole of its own reach the API server's authorizer a moment after the kind reaches
-the engine, once kube-controller-manager has aggregated them into a role the engine is bound to.
+released.  ``on_held`` runs when a kind is taken.  A claim names a group's kind, not a version
+(``holding.claims_of``): a kind whose hub moves to another version is the same claim, kept
+through the move and never released, and its new version is served as soon as it appears.
+Stopping the holds releases every claim the engine holds; the caller stops its writes before.  A
+kind whose claim the engine may not read (403: a kind added as a ConfigMap without the rules of its
+Lease) is served without a hold, and the log says so once: serving it is what the engine did before
+kinds were held.  A 403 is believed only once it has lasted ``FORBIDDEN_GRACE`` seconds
+(``clock``): the rules of a kind dropped in with a ClusterRole of its own reach the API server's
+authorizer a moment after the kind reaches the engine, once kube-controller-manager has aggregated
+them into a role the engine is bound to.
 """
 
 from __future__ import annotations
@@ -75,9 +78,10 @@ class Timings:
 
 @dataclass
 class _Kind:
-    """One kind as this engine follows it."""
+    """One kind's claim as this engine follows it."""
 
     lease: Lease
+    served: frozenset[GVK] = frozenset()  # the parent kinds of the claim served now: a version or two
     held: bool = False
     due: float = 0.0  # when to read it next (``clock``), while not held
     sight: claims.Sight | None = None  # what was read last, and since when (``clock``)
@@ -121,8 +125,9 @@ class KindHolds:
         self._metrics = metrics
         self._interval = interval
         self._clock = clock
-        self._followed: dict[GVK, _Kind] = {}
-        self._unheld: set[GVK] = set()  # served without a hold: its claim may not be read
+        self._followed: dict[str, _Kind] = {}  # by the claim's name
+        self._unheld: set[str] = set()  # claims served without a hold: they may not be read
+        self._told: set[GVK] = set()  # the parent kinds ``on_held`` was called for, while served
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._woken = threading.Event()  # a kind was served anew: read the claims now
@@ -133,13 +138,16 @@ class KindHolds:
     def holds(self, gvk: GVK) -> bool:
         """True while this engine holds the kind (or serves it without a hold)."""
         with self._lock:
-            kind = self._followed.get(gvk)
-            return gvk in self._unheld or (kind is not None and kind.held)
+            return self._holds(holding.lease_name(*gvk))
+
+    def _holds(self, name: str) -> bool:
+        kind = self._followed.get(name)
+        return name in self._unheld or (kind is not None and kind.held)
 
     def held(self) -> dict[GVK, str]:
         """Each kind followed, and its claim's name."""
         with self._lock:
-            return {gvk: k.lease.name for gvk, k in self._followed.items()}
+            return {gvk: name for name, k in self._followed.items() for gvk in k.served}
 
     def wake(self) -> None:
         """A kind is served anew: take or wait for its claim now, not at the next round's turn
@@ -174,19 +182,28 @@ class KindHolds:
             self._woken.clear()
 
     def sync(self, kinds: set[GVK]) -> None:
-        """Release the claims of kinds gone; read each kind waited for whose turn it is."""
+        """Release the claims no kind served names any more; serve at once a kind whose claim is
+        held already (its hub moved to another version); read each claim waited for whose turn it is."""
+        claims = holding.claims_of(kinds)
         with self._lock:
-            gone = [self._followed.pop(gvk) for gvk in list(self._followed) if gvk not in kinds]
-            self._unheld &= kinds
-            for gvk in kinds - self._followed.keys() - self._unheld:
-                name = holding.lease_name(*gvk)
+            gone = [self._followed.pop(name) for name in list(self._followed) if name not in claims]
+            self._unheld &= claims.keys()
+            for name in claims.keys() - self._followed.keys() - self._unheld:
                 lease = Lease(self.kube, self.namespace, name, {holding.LEASE_LABEL: "true"})
-                self._followed[gvk] = _Kind(lease)
+                self._followed[name] = _Kind(lease)
                 if self._metrics is not None:
                     self._metrics.leading(name, False)  # a standby reports 0 from the start
-            waiting = [(gvk, k) for gvk, k in self._followed.items() if not k.held]
+            for name, kind in self._followed.items():
+                kind.served = claims[name]
+            self._told &= kinds
+            anew = self._untold(
+                [gvk for name, served in claims.items() if self._holds(name) for gvk in served]
+            )
+            waiting = [(min(k.served), k) for k in self._followed.values() if not k.held]
         for kind in gone:
             self._release(kind)
+        for gvk in anew:
+            self._on_held(gvk)
         for gvk, kind in waiting:
             if self._stop.is_set():
                 return
@@ -194,6 +211,12 @@ class KindHolds:
                 self._round(gvk, kind)
                 jitter = 1 + _JITTER.random() * leader.JITTER_FACTOR
                 kind.due = self._clock() + self._timings.retry_period * jitter
+
+    def _untold(self, served: Iterable[GVK]) -> list[GVK]:
+        """The parent kinds of ``served`` not yet told held, now counted as told (under the lock)."""
+        anew = sorted(set(served) - self._told)
+        self._told.update(anew)
+        return anew
 
     def _round(self, gvk: GVK, kind: _Kind) -> None:
         """Read the kind's claim (and the heartbeat it names), and take it if ``decide`` says so."""
@@ -205,7 +228,7 @@ class KindHolds:
                 if kind.forbidden_since is None:
                     kind.forbidden_since = self._clock()
                 if self._clock() - kind.forbidden_since >= FORBIDDEN_GRACE:
-                    self._serve_unheld(gvk, lease, exc)
+                    self._serve_unheld(gvk, kind, exc)
                 return
             log.warning("could not read the claim: %s", exc, extra={"lease": lease.key})
             return
@@ -242,10 +265,12 @@ class KindHolds:
             return
         with self._lock:
             kind.held = True
+            anew = self._untold(kind.served)
         if self._metrics is not None:
             self._metrics.leading(lease.name, True)
         self._report(gvk, kind, self.identity)
-        self._on_held(gvk)
+        for served in anew:
+            self._on_held(served)
 
     def _beat(self, kind: _Kind, heartbeat: str) -> tuple[bool, leader.LeaseRecord | None]:
         """Whether the heartbeat could be read, and its record (None: there is none)."""
@@ -264,15 +289,18 @@ class KindHolds:
             return False, None
         return True, leader.LeaseRecord.from_spec(found.get("spec") or {}) if found is not None else None
 
-    def _serve_unheld(self, gvk: GVK, lease: Lease, exc: errors.ApiError) -> None:
+    def _serve_unheld(self, gvk: GVK, kind: _Kind, exc: errors.ApiError) -> None:
+        lease = kind.lease
         log.warning(
             "kind %s is served without a hold: this engine may not read its Lease %s (%s)",
             gvk[1], lease.key, exc, extra={"kind": gvk[1], "lease": lease.key},
         )  # fmt: skip
         with self._lock:
-            self._unheld.add(gvk)
-            self._followed.pop(gvk, None)
-        self._on_held(gvk)
+            self._unheld.add(lease.name)
+            self._followed.pop(lease.name, None)
+            anew = self._untold(kind.served)
+        for served in anew:
+            self._on_held(served)
 
     def _release(self, kind: _Kind) -> None:
         """Leave the kind's claim free, if this engine holds it: a standby takes it at once."""

@@ -8,6 +8,10 @@ caches (``engine.runtime.reconciling.caches.children``), and gives each kind's c
 child's event wakes the controller of the kind its owner reference names, found in an index by
 group and kind, not every controller.  It decides nothing about a parent itself.
 
+A kind whose folder moves its hub (``parent.apiVersion``) to another version of its group keeps
+its parents, revisions and claim: its controller at the old hub finishes its reconciles, then the
+one at the new hub reads the same parents there and takes the old one's route and hold over.
+
 Every kind it serves gets the admin's protected namespaces as its
 ``placement.off_limits`` (by default ``kube-*`` and the namespace of the kind
 ConfigMaps), so no kind, whatever its ``kind.yaml`` allows, writes there: a kind
@@ -47,6 +51,8 @@ from engine.runtime.reconciling.workers.worker import Worker
 from engine.runtime.serving import bundles, sharding
 
 log = logging.getLogger("stencil.controller")
+
+MOVE_GRACE = 20.0  # seconds a kind's reconciles at its old hub may take to finish when it moves
 
 
 @dataclass
@@ -127,22 +133,22 @@ class Engine:
             self._fingerprint = fingerprint
             return
         complete = True  # every kind served; otherwise the next pass tries again
-        seen: set[tuple[str, str]] = set()
+        seen: set[claimants.GroupKind] = set()  # at whatever version: a hub moved is served by its own
         for name, b in broken.items():
             log.error("kind %s is broken: %s", name, b.error, extra={"kind": name})
             if b.api_version and b.kind:
-                held = self.controllers.get((b.api_version, b.kind))
+                held = self._routes.get(_group_kind(b.api_version, b.kind))
                 # A kind with a rollout keeps its parents on the revisions they are on, and says so
                 # on its KindRollout; any other says it on every parent.
                 if held is None or not held.rollout.hold(b):
                     complete &= self._serve((b.api_version, b.kind), None, b)
-                seen.add((b.api_version, b.kind))
+                seen.add(_group_kind(b.api_version, b.kind))
         for kind in loaded.values():
             complete &= self._serve((kind.api_version, kind.kind), kind, None) and self._settle(kind)
-            seen.add((kind.api_version, kind.kind))
+            seen.add(_group_kind(kind.api_version, kind.kind))
             self.children.watch(children.known_child_kinds(kind), wait=0)
             self.children.watch_related(kind)
-        for gvk in [g for g in self.controllers if g not in seen]:
+        for gvk in [g for g in self.controllers if _group_kind(*g) not in seen]:
             log.info("kind for %s removed; no longer reconciling it", gvk[1])
             self._retire(gvk)
         if complete:  # otherwise the next pass loads again, whatever the files say
@@ -188,11 +194,13 @@ class Engine:
         bounds = dataclasses.replace(kind.placement, off_limits=self.options.off_limits, max_children=fewer)
         return dataclasses.replace(kind, placement=bounds)
 
-    def _retire(self, gvk: tuple[str, str]) -> None:
-        """Stop reconciling the parents of ``gvk`` and stop watching them."""
+    def _retire(self, gvk: tuple[str, str]) -> bool:
+        """Stop reconciling the parents of ``gvk`` and stop watching them; whether it was held."""
         removed = self.controllers.pop(gvk)
-        self._routes.pop(_group_kind(*gvk), None)
+        if self._routes.get(_group_kind(*gvk)) is removed:  # not its successor at another version
+            del self._routes[_group_kind(*gvk)]
         self._unpruned.discard(gvk)
+        held = gvk in self._held
         self._held.discard(gvk)  # served again, it is held again first
         self._forget_everyone(removed.resource)
         self.workers.pop(gvk).stop()
@@ -201,6 +209,7 @@ class Engine:
         self.informers.remove_across(
             removed.resource, self.options.namespaces, metadata_only=True, transform=as_sharder_keeps
         )
+        return held
 
     def _serve(self, gvk: tuple[str, str], kind: kinds.Kind | None, broken: kinds.BrokenKind | None) -> bool:
         """Start or update the controller for a parent kind; False if its API is not there yet.  A
@@ -220,7 +229,13 @@ class Engine:
             resource = self.kube.resource(*gvk)
         except errors.NotFound:
             log.warning("no API resource for %s %s yet (is its CRD installed?); will retry", *gvk)
-            return False
+            return False  # a kind whose hub moved there is served at the old one meanwhile
+        moved = claimants.moved_hub(list(self.controllers), gvk)
+        if moved is not None:  # its controller at the old hub finishes its reconciles first
+            log.info("kind for %s reads its parents at %s now, not %s", gvk[1], gvk[0], moved[0])
+            self.workers[moved].stop()
+            if not self.workers[moved].drain(time.monotonic() + MOVE_GRACE):
+                log.warning("kind for %s: reconciles at %s still running", gvk[1], moved[0])
         name, metrics = kind.name if kind else broken.name if broken else gvk[1], self.options.metrics
         queue = WorkQueue(
             clock=self.options.clock.monotonic, observer=metrics.workqueue(name) if metrics else None
@@ -230,6 +245,8 @@ class Engine:
         worker = self.workers[gvk] = Worker(
             name, controller, queue, self.options.workers, metrics=metrics, tracer=self.options.tracer
         )
+        if moved is not None and self._retire(moved):  # its hold is the new one's: one claim for both
+            self._held.add(gvk)
         if metrics:
             metrics.readiness(name, controller.reports.readiness)
         if self.options.shard and metrics:

@@ -24,7 +24,8 @@ things):
   engine that renewed its claims) is its own heartbeat.
 - **The name** of a claim is the kind's, ``stencil-kind.<kind>.<group>`` (``lease_name``), so
   that every engine serving the kind finds the same Lease, and ``kubectl get leases -l
-  stencil.dev/kind-lease`` lists the kinds with their holders.
+  stencil.dev/kind-lease`` lists the kinds with their holders.  It names no version: a kind
+  whose hub moves to another version of its group keeps the claim it holds (``claims_of``).
 - **The place** must be one namespace that two releases installed in two namespaces both
   see; a release's own namespace is not.  A Lease is namespaced and there is no cluster-scoped
   kind to hold a lease on, so the place is a well-known namespace: ``kube-system``
@@ -48,6 +49,7 @@ import hashlib
 import re
 import socket
 import uuid
+from collections.abc import Iterable
 
 LEASE_LABEL = "stencil.dev/kind-lease"  # "true" on every kind's Lease
 HEARTBEAT_ANNOTATION = "stencil.dev/heartbeat"  # on a claim: "namespace/name" of its holder's heartbeat
@@ -66,6 +68,15 @@ def lease_name(api_version: str, kind: str) -> str:
         return name
     digest = hashlib.sha256(name.encode()).hexdigest()[:16]
     return f"{name[: MAX_NAME - 17].rstrip('.-')}.{digest}"
+
+
+def claims_of(parents: Iterable[tuple[str, str]]) -> dict[str, frozenset[tuple[str, str]]]:
+    """The claims the parent kinds ``(apiVersion, kind)`` are held on, by name: one for every
+    version of a group's kind, so the same claim for a kind before and after its hub moves."""
+    found: dict[str, set[tuple[str, str]]] = {}
+    for parent in parents:
+        found.setdefault(lease_name(*parent), set()).add(parent)
+    return {name: frozenset(served) for name, served in found.items()}
 
 
 def lease_namespace(given: str | None, watched: tuple[str, ...]) -> str:
