@@ -2,11 +2,12 @@
 
 ``bench.conversion --profile`` drives the Stencil server once more after the rounds while
 ``py-spy record --gil`` samples it (the thread holding the interpreter lock alone: a thread
-waiting on its socket is not working), and this sorts each sample by the innermost frame it
-knows: a mapping's Jinja expression, a deep copy, the schema's pruning, the review's JSON, HTTP,
-the rest of the conversion.  What runs without the lock (TLS's encryption, the socket's system
-calls) is not sampled.  Printed: each share of the samples, and the functions that were
-themselves running most often.  A line that makes a system call shows far more than it takes:
+waiting on its socket is not working), and this names each sample by what it was doing
+(``CATEGORIES``): a mapping's Jinja expression, a deep copy, the schema's pruning, the review's
+JSON, HTTP, the rest of the conversion.  What runs without the lock (TLS's encryption, the
+socket's system calls) is not sampled: ``in_process`` tells it apart by timing the answer alone.
+Printed: each share of the samples, and the functions that were themselves running most often.
+A line that makes a system call shows far more than it takes:
 ``budgets.limits.Clock`` reading the thread's CPU clock is some 10 % of the samples, yet with the
 wall clock read instead an evaluation takes no less time.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import collections
 import gc
+import json
 import re
 import shutil
 import subprocess
@@ -23,11 +25,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from bench import conversion_stencil
-from engine.core.model import kinds
 from engine.tools.cli._common import GC_YOUNG_THRESHOLD
 
-# (what, file the frame is in, function or None for any): the innermost frame of a sample that
-# one of these matches names what the sample was doing; order counts only for one frame.
+# (what, file the frame is in, function or None for any), in order: a sample is the first of these
+# that any frame of it is in.  So JSON under the conversion's annotation is the annotation's, and
+# HTTP, at the root of every sample, is what is left when nothing above matched.
 CATEGORIES = (
     ("Jinja expressions (computed mappings)", "language/expressions.py", "Expression.evaluate"),
     ("copy.deepcopy", "copy.py", "deepcopy"),
@@ -36,13 +38,14 @@ CATEGORIES = (
     ("the annotation (read, written)", "versioning/conversion.py", "_with"),
     ("round trip compared (_differences)", "versioning/conversion.py", "_differences"),
     ("the rest of conversion.py", "versioning/conversion.py", None),
-    ("JSON decode (orjson)", "conversion_stencil.py", "decoded"),
-    ("JSON encode (orjson)", "conversion_stencil.py", "encoded"),
+    ("the review read (JSON decoded, checked)", "webhook/review.py", "read"),
+    ("the rest of the review", "webhook/review.py", None),
+    ("the review's JSON encoded", "conversion_stencil.py", "encoded"),
     ("TLS and sockets", "ssl.py", None),
     ("TLS and sockets", "socket.py", None),
-    ("TLS and sockets", "socketserver.py", None),
-    ("HTTP (http.server)", "http/server.py", None),
-    ("HTTP (http.server)", "email/", None),
+    ("HTTP", "http/server.py", None),
+    ("HTTP", "socketserver.py", None),
+    ("HTTP", "telemetry/httpserver.py", None),
 )
 _FRAME = re.compile(r"^(?P<function>.*) \((?P<file>[^()]*?)(?::(?P<line>\d+))?\)$")
 
@@ -70,10 +73,11 @@ def frames(stack: str) -> list[tuple[str, str]]:
 
 
 def category(stack: list[tuple[str, str]]) -> str:
-    for function, file in reversed(stack):
-        for what, where, named in CATEGORIES:
-            in_file = file.endswith(where) or (where.endswith("/") and where in file)
-            if in_file and (named is None or function == named or function.endswith("." + named)):
+    for what, where, named in CATEGORIES:
+        for function, file in stack:
+            if file.endswith(where) and (
+                named is None or function == named or function.endswith("." + named)
+            ):
                 return what
     return "other"
 
@@ -106,23 +110,22 @@ def summary(text: str, top: int = 10) -> str:
 
 
 def in_process(kind_dir: Path, bodies: Sequence[bytes], server_ms: float, rounds: int = 3) -> str:
-    """What the server's CPU per request is made of: ``answer`` (the review decoded, each object
-    converted, the answer encoded) and its JSON alone, timed in this process (best of ``rounds``),
-    and the rest, TLS and HTTP, the difference."""
-    conversion = kinds.load_kind(kind_dir).conversion
-    assert conversion is not None
+    """What the server's CPU per request is made of: the answer (the review read, each object
+    converted, the answer encoded) and its JSON alone, timed in this process (best of
+    ``rounds``), and the rest, TLS and HTTP, the difference."""
+    found = conversion_stencil.lookup(kind_dir)
     before = gc.get_threshold()
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)  # as the server runs
     try:
         answered, json_only = float("inf"), float("inf")
         for _ in range(rounds):
             started = time.process_time()
-            answers = [conversion_stencil.answer(conversion, body) for body in bodies]
+            answers = [conversion_stencil.answer(found, body)[1] for body in bodies]
             answered = min(answered, time.process_time() - started)
             started = time.process_time()
             for body, out in zip(bodies, answers, strict=True):
-                conversion_stencil.encoded(conversion_stencil.decoded(out))
-                conversion_stencil.decoded(body)
+                conversion_stencil.encoded(json.loads(out))
+                json.loads(body)
             json_only = min(json_only, time.process_time() - started)
     finally:
         gc.set_threshold(*before)

@@ -1,10 +1,11 @@
 """Stencil's side of ``bench.conversion``: a kind's ``/convert`` over HTTPS, as a process of its own.
 
-The smallest webhook around the engine's conversion (``Conversion.convert``): the standard
-library's threading HTTP/1.1 server with keep-alive, the ConversionReview read and written with
-orjson (the engine's JSON library), each object converted, all or none (one that cannot be is the
-review's ``Failure``, as the API server expects).  The collector is tuned as every ``stencil``
-command tunes it.
+The review is the engine's own: ``engine.core.webhook.review.answer`` reads the ConversionReview,
+converts every object with the kind's conversion (``Conversion.convert``) or fails them all, and
+says the status and the review to send, which is written here as compact JSON by the standard
+library, as the review is read.  Around it, until ``stencil run`` serves ``/convert`` itself, is
+the standard library's threading HTTP/1.1 server with keep-alive.  The collector is tuned as
+every ``stencil`` command tunes it.
 
     python -m bench.conversion_stencil KIND_DIR CERT KEY      # prints "ready https://HOST:PORT"
 """
@@ -12,48 +13,41 @@ command tunes it.
 from __future__ import annotations
 
 import gc
+import json
 import ssl
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from engine.core.model import kinds
-from engine.core.model.errors import StencilError
-from engine.core.model.versioning.conversion import Conversion
+from engine.core.webhook import review
 from engine.tools.cli._common import GC_YOUNG_THRESHOLD
 
 CONVERT_PATH = "/convert"
 
 
-def decoded(body: bytes) -> Any:
-    return orjson.loads(body)
+def lookup(kind_dir: Path) -> review.Lookup:
+    """The kind of ``kind_dir``'s conversion, by its group and kind, as the webhook finds one."""
+    kind = kinds.load_kind(kind_dir)
+    if kind.conversion is None:
+        raise SystemExit(f"{kind_dir}: the kind has no versions: to convert")
+    served = (kind.conversion.group, kind.kind)
+    return lambda group, name: kind.conversion if (group, name) == served else None
 
 
-def encoded(review: dict[str, Any]) -> bytes:
-    return orjson.dumps(review)
+def encoded(said: dict[str, Any]) -> bytes:
+    return json.dumps(said, separators=(",", ":")).encode()
 
 
-def answer(conversion: Conversion, body: bytes) -> bytes:
-    """The ConversionReview answering the one in ``body``."""
-    request = decoded(body)["request"]
-    response: dict[str, Any] = {"uid": request["uid"]}
-    try:
-        desired = request["desiredAPIVersion"]
-        response["convertedObjects"] = [conversion.convert(obj, desired) for obj in request["objects"]]
-        response["result"] = {"status": "Success"}
-    except StencilError as error:
-        response["result"] = {"status": "Failure", "message": error.message}
-    review = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview", "response": response}
-    return encoded(review)
+def answer(found: review.Lookup, body: bytes) -> tuple[int, bytes]:
+    """The HTTP status and the body that answer the ConversionReview ``body``."""
+    status, said = review.answer(body, found)
+    return status, encoded(said)
 
 
 def serve(kind_dir: Path, cert: Path, key: Path, host: str = "127.0.0.1") -> None:
-    conversion = kinds.load_kind(kind_dir).conversion
-    if conversion is None:
-        raise SystemExit(f"{kind_dir}: the kind has no versions: to convert")
+    found = lookup(kind_dir)
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, as the API server's client uses it
@@ -65,11 +59,7 @@ def serve(kind_dir: Path, cert: Path, key: Path, host: str = "127.0.0.1") -> Non
             if self.path != CONVERT_PATH:
                 self.send_error(404)
                 return
-            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            try:
-                out, status = answer(conversion, body), 200
-            except (ValueError, KeyError, TypeError) as error:
-                out, status = f"not a ConversionReview: {error}".encode(), 400
+            status, out = answer(found, self.rfile.read(int(self.headers.get("Content-Length") or 0)))
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(out)))
